@@ -1,0 +1,39 @@
+"""The `sandtable` command line: one subcommand per module in sandtable/commands/."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from . import __version__
+
+# Each module has register(subparsers); the parser it adds sets `run(args) -> exit code`.
+COMMAND_MODULES = ["validate", "format"]
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """A mistake in how the command was called, or a path that cannot be read (exit 2)."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sandtable", description="Validate, edit and playtest WWII board-game scenarios.")
+    parser.add_argument("--version", action="version", version=f"sandtable {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"sandtable.commands.{name}").register(commands)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except UsageError as problem:
+        print(f"sandtable {args.command}: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130

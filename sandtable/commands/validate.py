@@ -1,0 +1,77 @@
+"""`sandtable validate`: check scenario folders and report in the format CI wants."""
+from __future__ import annotations
+
+import sys
+
+from .. import __version__
+from ..cli import EXIT_OK, EXIT_PROBLEMS
+from .paths import scenario_folders
+
+FORMATS = ("text", "json", "github", "sarif", "junit")
+
+
+def register(commands) -> None:
+    parser = commands.add_parser("validate", help="check scenarios and report problems",
+                                 description="Check scenario folders. Exit 0 when clean, 1 when "
+                                 "there are problems, 2 on a usage or I/O error.")
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="a scenario folder or a folder of them")
+    parser.add_argument("--format", choices=FORMATS, default="text")
+    parser.add_argument("--strict", action="store_true", help="warnings fail too")
+    parser.add_argument("--explain", action="store_true",
+                        help="also explain rules-specific evaluations (e.g. national objectives)")
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from validators import build_index, validate
+    from validators.reporters import (Result, render_github, render_json, render_junit,
+                                      render_sarif, render_text)
+    from sandtable.scenario import load_scenario
+
+    results = []
+    explanations = []
+    for folder in scenario_folders(args.paths):
+        scenario = load_scenario(folder)
+        diagnostics = validate(scenario)
+        results.append(Result(folder, diagnostics, _line_reader(scenario)))
+        if args.explain:
+            explanations.append(_explain(scenario, build_index))
+    if args.format == "text":
+        color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+        sys.stdout.write(render_text(results, color=color))
+        for text in explanations:
+            if text:
+                sys.stdout.write(text)
+    elif args.format == "json":
+        sys.stdout.write(render_json(results))
+    elif args.format == "github":
+        sys.stdout.write(render_github(results))
+    elif args.format == "sarif":
+        sys.stdout.write(render_sarif(results, __version__))
+    else:
+        sys.stdout.write(render_junit(results, strict=args.strict))
+    failing = any(d.is_error or (args.strict and d.severity.value == "warning")
+                  for r in results for d in r.diagnostics)
+    return EXIT_PROBLEMS if failing else EXIT_OK
+
+
+def _line_reader(scenario):
+    def line_of(path, line):
+        source = scenario.sources.get(path)
+        return source.line_text(line) if source else ""
+    return line_of
+
+
+def _explain(scenario, build_index) -> str:
+    """A game system's own account of its evaluations (validators/systems/<system>.explain)."""
+    import importlib
+    system = scenario.system
+    if not system:
+        return ""
+    try:
+        module = importlib.import_module(f"validators.systems.{system.replace('-', '_')}")
+    except ModuleNotFoundError:
+        return ""
+    explain = getattr(module, "explain", None)
+    return explain(scenario, build_index(scenario)) if explain else ""

@@ -1,0 +1,67 @@
+"""The scenario checks, and the one entry point that the CLI, the editor and CI all call."""
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from sandtable.diagnostics import Diagnostic
+from sandtable.scenario import Scenario, load_scenario
+
+from .borders import check_borders, check_canals
+from .files import check_files
+from .graph import check_graph
+from .index import ScenarioIndex, build_index
+from .locales import check_locales
+from .references import check_references, check_unique_ids
+from .schema import check_schemas
+from .setup import check_setup
+
+__all__ = ["validate", "validate_folder", "build_index", "ScenarioIndex", "system_checks"]
+
+
+def system_checks(system: str | None) -> Callable[[Scenario, ScenarioIndex], Iterable[Diagnostic]] | None:
+    """The rules-specific checks of a game system: validators/systems/<system>.py, `check`."""
+    if not system:
+        return None
+    try:
+        module = importlib.import_module(f"validators.systems.{system.replace('-', '_')}")
+    except ModuleNotFoundError as missing:
+        if missing.name and missing.name.startswith("validators.systems."):
+            return None
+        raise
+    return getattr(module, "check", None)
+
+
+def validate(scenario: Scenario) -> list[Diagnostic]:
+    """Every diagnostic for a loaded scenario, sorted by file and position."""
+    problems = list(scenario.diagnostics)
+    if "scenario" not in scenario.documents:
+        return _sorted(problems)
+    problems += check_schemas(scenario)
+    index = build_index(scenario)
+    problems += check_unique_ids(scenario)
+    problems += check_references(scenario, index)
+    problems += check_files(scenario)
+    problems += check_borders(scenario, index)
+    problems += check_canals(scenario, index)
+    problems += check_graph(scenario, index)
+    problems += check_setup(scenario, index)
+    problems += check_locales(scenario)
+    rules = system_checks(scenario.system)
+    if rules is not None:
+        problems += rules(scenario, index)
+    return _sorted(problems)
+
+
+def validate_folder(folder: Path | str) -> tuple[Scenario, list[Diagnostic]]:
+    scenario = load_scenario(folder)
+    return scenario, validate(scenario)
+
+
+def _sorted(problems: list[Diagnostic]) -> list[Diagnostic]:
+    unique = {}
+    for problem in problems:
+        unique.setdefault((problem.code, str(problem.file), problem.line, problem.column,
+                           problem.message), problem)
+    return sorted(unique.values(), key=Diagnostic.sort_key)

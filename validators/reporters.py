@@ -1,0 +1,177 @@
+"""Writing diagnostics for people (text) and for tools (json, github, sarif, junit)."""
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from xml.sax.saxutils import escape, quoteattr
+
+from sandtable.diagnostics import Diagnostic, Severity
+
+
+@dataclass
+class Result:
+    """The diagnostics of one scenario folder, and the text of its files for quoting lines."""
+
+    folder: Path
+    diagnostics: list[Diagnostic]
+    line_of: Callable[[Path, int], str]
+
+
+def shown_path(path: Path | None) -> str:
+    if path is None:
+        return "<unknown>"
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def _tally(results: list[Result]) -> tuple[int, int, int]:
+    counts = {s: 0 for s in Severity}
+    for result in results:
+        for d in result.diagnostics:
+            counts[d.severity] += 1
+    return counts[Severity.ERROR], counts[Severity.WARNING], counts[Severity.INFO]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def render_text(results: list[Result], color: bool = False) -> str:
+    paint = _painter(color)
+    out = []
+    for result in results:
+        for d in result.diagnostics:
+            place = shown_path(d.file) + (f":{d.line}:{d.column}" if d.line else "")
+            severity = paint(d.severity.value, d.severity)
+            out.append(f"{place}: {severity} {d.code}: {d.message}")
+            source = result.line_of(d.file, d.line) if d.file and d.line else ""
+            if source:
+                gutter = f"{d.line:>5} | "
+                out.append(gutter + source.rstrip())
+                out.append(" " * (len(gutter) - 2) + "| " + _caret_pad(source, d.column) + "^")
+            if d.hint:
+                out.append(f"      = hint: {d.hint}")
+    errors, warnings, infos = _tally(results)
+    summary = (f"{_plural(len(results), 'scenario')} checked: {_plural(errors, 'error')}, "
+               f"{_plural(warnings, 'warning')}")
+    if infos:
+        summary += f", {_plural(infos, 'note')}"
+    out.append(summary)
+    return "\n".join(out) + "\n"
+
+
+def _caret_pad(source: str, column: int) -> str:
+    """Spaces (and tabs, where the source has them) up to the column, so the caret lines up."""
+    prefix = source[:max(column - 1, 0)]
+    return "".join("\t" if ch == "\t" else " " * _width(ch) for ch in prefix)
+
+
+def _width(ch: str) -> int:
+    import unicodedata
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def _painter(color: bool):
+    codes = {Severity.ERROR: "31;1", Severity.WARNING: "33;1", Severity.INFO: "36"}
+
+    def paint(text: str, severity: Severity) -> str:
+        return f"\033[{codes[severity]}m{text}\033[0m" if color else text
+    return paint
+
+
+def render_json(results: list[Result]) -> str:
+    errors, warnings, infos = _tally(results)
+    payload = {
+        "scenarios": [{"folder": shown_path(r.folder),
+                       "diagnostics": [_json_diagnostic(d) for d in r.diagnostics]} for r in results],
+        "summary": {"scenarios": len(results), "errors": errors, "warnings": warnings, "notes": infos},
+    }
+    return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+
+
+def _json_diagnostic(d: Diagnostic) -> dict:
+    data = d.as_dict()
+    data["file"] = shown_path(d.file) if d.file else None
+    return data
+
+
+def render_github(results: list[Result]) -> str:
+    """GitHub Actions workflow commands: each diagnostic becomes an annotation on its line."""
+    level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+    out = []
+    for result in results:
+        for d in result.diagnostics:
+            props = [f"file={_gh_prop(shown_path(d.file))}"] if d.file else []
+            if d.line:
+                props += [f"line={d.line}", f"col={d.column}"]
+            props.append(f"title={_gh_prop(d.code)}")
+            message = d.message + (f" (hint: {d.hint})" if d.hint else "")
+            out.append(f"::{level[d.severity]} {','.join(props)}::{_gh_data(message)}")
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def _gh_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_prop(text: str) -> str:
+    return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_sarif(results: list[Result], version: str) -> str:
+    rules: dict[str, dict] = {}
+    sarif_results = []
+    level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+    for result in results:
+        for d in result.diagnostics:
+            rules.setdefault(d.code, {"id": d.code, "helpUri": f"docs/diagnostics.md#{d.code.lower()}"})
+            location = {"physicalLocation": {"artifactLocation": {"uri": Path(shown_path(d.file)).as_posix()}}}
+            if d.line:
+                location["physicalLocation"]["region"] = {"startLine": d.line, "startColumn": max(d.column, 1)}
+            if d.pointer:
+                location["logicalLocations"] = [{"fullyQualifiedName": d.pointer}]
+            text = d.message + (f" Hint: {d.hint}" if d.hint else "")
+            sarif_results.append({"ruleId": d.code, "level": level[d.severity],
+                                  "message": {"text": text}, "locations": [location]})
+    log = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": {"name": "sandtable", "version": version,
+                                      "rules": sorted(rules.values(), key=lambda r: r["id"])}},
+                  "results": sarif_results}],
+    }
+    return json.dumps(log, ensure_ascii=False, indent=2) + "\n"
+
+
+def render_junit(results: list[Result], strict: bool = False) -> str:
+    """One test suite per scenario, one test case per file, failures for its diagnostics."""
+    suites = []
+    total_failures = total_cases = 0
+    for result in results:
+        by_file: dict[str, list[Diagnostic]] = {}
+        for d in result.diagnostics:
+            by_file.setdefault(shown_path(d.file), []).append(d)
+        cases = []
+        failures = 0
+        for name in sorted(by_file) or ["scenario.yaml"]:
+            failing = [d for d in by_file.get(name, []) if d.is_error or strict]
+            body = ""
+            if failing:
+                failures += 1
+                detail = "\n".join(f"{shown_path(d.file)}:{d.line}:{d.column}: {d.severity.value} "
+                                   f"{d.code}: {d.message}" for d in failing)
+                body = f"<failure message={quoteattr(f'{len(failing)} problem(s)')}>{escape(detail)}</failure>"
+            cases.append(f'    <testcase classname={quoteattr(shown_path(result.folder))} '
+                         f'name={quoteattr(name)}>{body}</testcase>')
+        total_failures += failures
+        total_cases += len(cases)
+        suites.append(f'  <testsuite name={quoteattr(shown_path(result.folder))} tests="{len(cases)}" '
+                      f'failures="{failures}">\n' + "\n".join(cases) + "\n  </testsuite>")
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<testsuites name="sandtable validate" tests="{total_cases}" failures="{total_failures}">\n'
+            + "\n".join(suites) + "\n</testsuites>\n")

@@ -1,0 +1,100 @@
+"""The starting position: units where their domain allows, stacking, turn order, capitals."""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+
+from sandtable.diagnostics import Diagnostic, error
+from sandtable.scenario import Scenario
+
+from .index import LAND_KINDS, SHIP_KINDS, ScenarioIndex
+
+# Which space kinds each unit domain may stand in at the start.
+DOMAIN_SPACES = {
+    "land": LAND_KINDS,
+    "structure": LAND_KINDS,
+    "sea": SHIP_KINDS,
+    "air": LAND_KINDS | SHIP_KINDS,
+}
+
+
+def check_setup(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
+    yield from _domains_and_stacking(scenario, index)
+    yield from _turn_order(scenario, index)
+    yield from _capitals(scenario, index)
+
+
+def _domains_and_stacking(scenario, index) -> Iterator[Diagnostic]:
+    default_limits = scenario.doc("map").get("stacking")
+    for pointer, entry in scenario.entities("setup", "spaces"):
+        space_id = entry.get("space")
+        space_kind = index.space_kind(space_id) if isinstance(space_id, str) else None
+        units = entry.get("units") if isinstance(entry.get("units"), list) else []
+        per_side: dict[str, Counter] = defaultdict(Counter)
+        for i, stack in enumerate(units):
+            if not isinstance(stack, dict):
+                continue
+            unit = index.unit_types.get(stack.get("type"))
+            if unit is None or space_kind is None:
+                continue
+            domain = unit.data.get("domain")
+            if domain in DOMAIN_SPACES and space_kind not in DOMAIN_SPACES[domain]:
+                yield error("SET001", f"{stack['type']!r} is {_article(domain)} unit and cannot stand in "
+                            f"{space_id!r}, a {space_kind} space",
+                            scenario.locate("setup", f"{pointer}/units/{i}/type"))
+            owner = stack.get("owner", entry.get("control"))
+            side = index.side_of(owner) if isinstance(owner, str) else None
+            count = stack.get("count") if isinstance(stack.get("count"), int) else 0
+            per_side[side or "?"][domain] += count
+        limits = index.spaces[space_id].data.get("stacking") if space_id in index.spaces else None
+        limits = limits if isinstance(limits, dict) else default_limits
+        if isinstance(limits, dict):
+            yield from _stacking(scenario, pointer, space_id, per_side, limits)
+
+
+def _stacking(scenario, pointer, space_id, per_side, limits) -> Iterator[Diagnostic]:
+    for side, counts in sorted(per_side.items()):
+        for domain, limit in sorted(limits.items()):
+            if counts[domain] > limit:
+                yield error("SET002", f"{counts[domain]} {domain} units of {side} start in "
+                            f"{space_id!r}; the limit is {limit} per side",
+                            scenario.locate("setup", pointer + "/units"))
+
+
+def _turn_order(scenario, index) -> Iterator[Diagnostic]:
+    order = scenario.manifest.get("turn_order")
+    if not isinstance(order, list) or not index.nations:
+        return
+    seen: dict[str, int] = {}
+    for i, nation in enumerate(order):
+        if nation in seen:
+            yield error("SET004", f"{nation!r} plays twice in the turn order",
+                        scenario.locate("scenario", f"/turn_order/{i}"),
+                        hint="each nation plays once a round")
+        seen.setdefault(nation, i)
+    for nation_id, nation in index.nations.items():
+        if nation_id not in seen and "played_by" not in nation.data:
+            yield error("SET003", f"nation {nation_id!r} never plays: it is not in the turn order",
+                        scenario.locate("scenario", "/turn_order"),
+                        hint="add it to turn_order, or set played_by to the nation whose player moves it")
+
+
+def _capitals(scenario, index) -> Iterator[Diagnostic]:
+    control = index.starting_control()
+    setup_loaded = "setup" in scenario.documents
+    for nation_id, nation in index.nations.items():
+        capital = nation.data.get("capital")
+        if not isinstance(capital, str) or capital not in index.spaces:
+            continue
+        where = scenario.locate("scenario", nation.pointer + "/capital")
+        if index.space_kind(capital) not in LAND_KINDS:
+            yield error("SET005", f"the capital of {nation_id!r}, {capital!r}, is not a land space", where)
+        elif setup_loaded and control.get(capital) != nation_id:
+            holder = control.get(capital)
+            yield error("SET005", f"the capital of {nation_id!r}, {capital!r}, starts "
+                        + (f"controlled by {holder!r}" if holder else "with no controller"), where,
+                        hint=f"set control: {nation_id} for {capital} in setup.yaml")
+
+
+def _article(word: str) -> str:
+    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
