@@ -113,8 +113,10 @@ class _Merger:
 
     def _merge_entities(self, old, old_ptr, new, new_ptr, dst):
         self.out.origins[dst] = self.child.origins.get(new_ptr) or self.parent.origins.get(old_ptr)
-        changes = {}
+        changes, repeated = {}, []
         for index, item in enumerate(new):
+            if identity(item) in changes:
+                repeated.append(index)  # kept, so the duplicate is reported rather than lost
             changes.setdefault(identity(item), (index, item))
         old_ids = {identity(item) for item in old}
         result = []
@@ -137,7 +139,7 @@ class _Merger:
             place(lambda d: self.merge(item, src, new_item, new_src, d), None, None)
         for index, item in enumerate(new):
             key = identity(item)
-            if key in old_ids:
+            if key in old_ids and index not in repeated:
                 continue
             src = join_pointer(new_ptr, index)
             if item.get("remove") is True:

@@ -10,38 +10,59 @@ text is read back and compared with the data, so a save can never silently chang
 """
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from pathlib import Path
 
 import yaml
 
+from .schemas import SchemaNode, root_node
 from .yamlsource import parse_yaml, resolve_plain
 
-# Keys that lead an entity, in this order; all other keys follow alphabetically.
-LEADING_KEYS = ("locale", "id", "space", "between", "op", "name", "short_name", "title", "kind",
-                "system", "extends")
+# With no schema to follow, these keys lead a mapping and the rest follow alphabetically.
+LEADING_KEYS = ("locale", "id", "space", "between", "op", "kind", "name", "short_name", "title")
 FLOW_WIDTH = 100
 
 
-def _key_order(key: str):
+def _fallback_order(key: str):
     try:
         return (0, LEADING_KEYS.index(key), "")
     except ValueError:
         return (1, 0, key)
 
 
-def canonical(data):
-    """The same data with every mapping's keys in canonical order."""
+def canonical(data, schema: SchemaNode | None = None):
+    """The same data with every mapping's keys in canonical order: the schema's, then A-Z."""
     if isinstance(data, dict):
-        return {key: canonical(data[key]) for key in sorted(data, key=_key_order)}
+        order = schema.property_order() if schema is not None else []
+
+        def rank(key):
+            if key in order:
+                return (0, order.index(key), "")
+            return (1,) + _fallback_order(key)[1:] if schema is None else (1, 0, key)
+        return {key: canonical(data[key], schema.child(key) if schema else None)
+                for key in sorted(data, key=rank)}
     if isinstance(data, list):
-        return [canonical(item) for item in data]
+        return [canonical(item, schema.child(0) if schema else None) for item in data]
     return data
 
 
-def _is_scalar(value) -> bool:
-    return not isinstance(value, (dict, list))
+def _flows(value, depth: int = 0) -> bool:
+    """Short mappings and lists of plain values (nested at most once) are written on one line."""
+    if isinstance(value, str):
+        return "\n" not in value
+    if not isinstance(value, (dict, list)):
+        return True
+    if depth >= 2 or not value:
+        return depth > 0
+    children = value.values() if isinstance(value, dict) else value
+    return all(_flows(child, depth + 1) for child in children)
+
+
+def _fits(value) -> bool:
+    text = json.dumps(value, ensure_ascii=False)
+    return len(text) - text.count('"') <= FLOW_WIDTH  # plain YAML needs no quotes
 
 
 class _CanonicalDumper(yaml.SafeDumper):
@@ -58,17 +79,13 @@ def _represent_str(dumper, value: str):
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
-def _flow_fits(items) -> bool:
-    return all(_is_scalar(v) for v in items) and len(repr(list(items))) <= FLOW_WIDTH
-
-
 def _represent_dict(dumper, value: dict):
-    flow = bool(value) and _flow_fits(value.values()) and len(repr(value)) <= FLOW_WIDTH
+    flow = bool(value) and _flows(value) and _fits(value)
     return dumper.represent_mapping("tag:yaml.org,2002:map", value.items(), flow_style=flow)
 
 
 def _represent_list(dumper, value: list):
-    flow = _flow_fits(value) and not any(isinstance(v, str) and "\n" in v for v in value)
+    flow = _flows(value) and _fits(value) and all(not isinstance(v, (dict, list)) for v in value)
     return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
 
 
@@ -77,9 +94,9 @@ _CanonicalDumper.add_representer(dict, _represent_dict)
 _CanonicalDumper.add_representer(list, _represent_list)
 
 
-def dump_canonical(data, header: str = "") -> str:
-    """Canonical YAML text for `data`, after an optional leading comment block."""
-    body = yaml.dump(canonical(data), Dumper=_CanonicalDumper, sort_keys=False,
+def dump_canonical(data, header: str = "", kind: str | None = None) -> str:
+    """Canonical YAML text for `data` (a file of `kind`), after an optional leading comment block."""
+    body = yaml.dump(canonical(data, root_node(kind) if kind else None), Dumper=_CanonicalDumper, sort_keys=False,
                      allow_unicode=True, width=4096, default_flow_style=False, indent=2)
     if header and not header.endswith("\n"):
         header += "\n"
@@ -124,11 +141,27 @@ def atomic_write_text(path: Path, text: str) -> None:
         raise
 
 
-def save_yaml(path: Path, data, header: str = "") -> str:
-    """Save data canonically and atomically; returns the text written."""
-    text = dump_canonical(data, header)
+def save_yaml(path: Path, data, header: str = "", kind: str | None = None) -> str:
+    """Save data canonically and atomically; returns the text written.
+
+    `kind` (a file kind such as "map", or "locale") orders keys as its schema lists them;
+    without it, the file kind is guessed from the file name.
+    """
+    kind = kind or kind_of_path(Path(path))
+    text = dump_canonical(data, header, kind)
     reread = parse_yaml(text, Path(path)).data
-    if reread != canonical(data):
+    if reread != data:
         raise SaveRefused(f"{path}: the data would not read back unchanged; nothing was written")
     atomic_write_text(Path(path), text)
     return text
+
+
+def kind_of_path(path: Path) -> str | None:
+    """The file kind a scenario file's name implies (map.yaml -> map, locales/x.yaml -> locale)."""
+    from .scenario import FILE_KINDS, LOCALE_DIR
+    if path.parent.name == LOCALE_DIR:
+        return "locale"
+    for kind, name in FILE_KINDS.items():
+        if path.name == name:
+            return kind
+    return None

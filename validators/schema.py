@@ -16,21 +16,10 @@ from referencing.jsonschema import DRAFT202012
 
 from sandtable.diagnostics import Diagnostic, error
 from sandtable.scenario import Scenario
+from sandtable.schemas import KIND_SCHEMAS, SCHEMA_DIR
 from sandtable.yamlsource import join_pointer
 
 from .walk import find
-
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
-KIND_SCHEMAS = {
-    "scenario": "scenario.schema.json",
-    "map": "map.schema.json",
-    "units": "units.schema.json",
-    "setup": "setup.schema.json",
-    "objectives": "objectives.schema.json",
-    "decks": "decks.schema.json",
-    "tables": "tables.schema.json",
-    "locale": "locale.schema.json",
-}
 
 # Where a system profile's definitions apply: (file kind, path pattern, $defs name).
 PROFILE_POINTS = [

@@ -18,7 +18,7 @@ def register(commands) -> None:
 
 def run(args) -> int:
     from ..yamlsource import YamlRefused, read_yaml_file
-    from ..yamlwrite import atomic_write_text, dump_canonical, leading_comments
+    from ..yamlwrite import atomic_write_text, dump_canonical, kind_of_path, leading_comments
 
     changed, broken = [], []
     for folder in scenario_folders(args.paths):
@@ -29,7 +29,8 @@ def run(args) -> int:
                 d = refused.diagnostic
                 broken.append(f"{path}:{d.line}:{d.column}: {d.code}: {d.message}")
                 continue
-            text = dump_canonical(doc.data if doc.data is not None else {}, leading_comments(doc.text))
+            text = dump_canonical(doc.data if doc.data is not None else {},
+                                  leading_comments(doc.text), kind_of_path(path))
             if text != doc.text:
                 changed.append(path)
                 if not args.check:

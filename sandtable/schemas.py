@@ -1,0 +1,83 @@
+"""Where the JSON Schemas live, and the key order they give each kind of file.
+
+The schemas are the contract of the format; they also say in which order a mapping's keys are
+written on save (the order the schema lists its properties), so files read naturally
+(`type`, `owner`, `count`) and every save of the same data gives the same bytes.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+KIND_SCHEMAS = {
+    "scenario": "scenario.schema.json",
+    "map": "map.schema.json",
+    "units": "units.schema.json",
+    "setup": "setup.schema.json",
+    "objectives": "objectives.schema.json",
+    "decks": "decks.schema.json",
+    "tables": "tables.schema.json",
+    "locale": "locale.schema.json",
+}
+
+
+@lru_cache(maxsize=None)
+def load_schema(name: str) -> dict:
+    return json.loads((SCHEMA_DIR / name).read_text(encoding="utf-8"))
+
+
+def schema_file_for(kind: str) -> str:
+    return KIND_SCHEMAS["locale" if kind.startswith("locale") else kind]
+
+
+def schema_header(kind: str, depth: int = 2) -> str:
+    """The comment line that lets VS Code's YAML extension check and complete a file."""
+    up = "../" * depth
+    return f"# yaml-language-server: $schema={up}schemas/{schema_file_for(kind)}\n"
+
+
+class SchemaNode:
+    """A position in a schema, following $ref across our schema files."""
+
+    def __init__(self, schema: dict, file: str):
+        self.schema, self.file = self._resolve(schema, file)
+
+    @staticmethod
+    def _resolve(schema, file: str, hops: int = 0):
+        while isinstance(schema, dict) and "$ref" in schema and hops < 32:
+            target, _, fragment = schema["$ref"].partition("#")
+            file = target or file
+            schema = load_schema(file)
+            for token in [t for t in fragment.split("/") if t]:
+                schema = schema.get(token, {})
+            hops += 1
+        return (schema if isinstance(schema, dict) else {}), file
+
+    def property_order(self) -> list[str]:
+        names = list(self.schema.get("properties", {}))
+        for branch in self.schema.get("oneOf", []) + self.schema.get("anyOf", []):
+            for name in SchemaNode(branch, self.file).property_order():
+                if name not in names:
+                    names.append(name)
+        return names
+
+    def child(self, key) -> "SchemaNode":
+        schema = self.schema
+        if isinstance(key, int):
+            return SchemaNode(schema.get("items", {}), self.file)
+        props = schema.get("properties", {})
+        if key in props:
+            return SchemaNode(props[key], self.file)
+        for branch in schema.get("oneOf", []) + schema.get("anyOf", []):
+            node = SchemaNode(branch, self.file)
+            if key in node.schema.get("properties", {}):
+                return node.child(key)
+        extra = schema.get("additionalProperties")
+        return SchemaNode(extra if isinstance(extra, dict) else {}, self.file)
+
+
+def root_node(kind: str) -> SchemaNode:
+    name = schema_file_for(kind)
+    return SchemaNode(load_schema(name), name)
