@@ -224,7 +224,7 @@ def _read_into(layer: _Layer, kind: str, path: Path, root: Path, scenario: Scena
     if not is_inside(root, path):
         scenario.diagnostics.append(error(
             "PATH001", f"{path.name} links to a file outside the scenario folder; it was not read",
-            Location(path, 0, 0), hint="copy the file into the scenario folder instead of linking"))
+            Location(path, 1, 1), hint="copy the file into the scenario folder instead of linking"))
         layer.failed.add(kind)
         return
     try:
@@ -246,7 +246,7 @@ def _report_stray_files(folder: Path, scenario: Scenario) -> None:
             close = _closest(path.name, sorted(known))
             scenario.diagnostics.append(warning(
                 "SCN002", f"{path.name} is not a scenario file kind and was not read",
-                Location(path, 0, 0),
+                Location(path, 1, 1),
                 hint=f"did you mean {close}?" if close else "scenario files are " + ", ".join(known)))
 
 

@@ -134,8 +134,9 @@ def decode_source(raw: bytes, path: Path) -> str:
             hint="save the file as UTF-8 (without changing its characters)")) from None
 
 
-def read_yaml_file(path: Path, max_bytes: int = MAX_FILE_BYTES) -> SourceDoc:
+def read_yaml_file(path: Path, max_bytes: int | None = None) -> SourceDoc:
     """Read and parse one YAML file. Raises YamlRefused with a diagnostic on any problem."""
+    max_bytes = MAX_FILE_BYTES if max_bytes is None else max_bytes
     try:
         size = path.stat().st_size
         if size > max_bytes:
@@ -145,7 +146,7 @@ def read_yaml_file(path: Path, max_bytes: int = MAX_FILE_BYTES) -> SourceDoc:
         raw = path.read_bytes()
     except OSError as exc:
         raise YamlRefused(error("IO001", f"cannot read the file: {exc.strerror}",
-                                Location(path, 0, 0))) from None
+                                Location(path, 1, 1))) from None
     if len(raw) > max_bytes:
         raise YamlRefused(error("YAML002", f"the file is over the limit of {max_bytes:,} bytes",
                                 Location(path, 1, 1)))

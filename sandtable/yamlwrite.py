@@ -66,7 +66,16 @@ def _fits(value) -> bool:
 
 
 class _CanonicalDumper(yaml.SafeDumper):
+    root_written = False
+
     def ignore_aliases(self, data):
+        return True
+
+    def is_root(self) -> bool:
+        """True once: for the document's top-level value, which is always written in block style."""
+        if self.root_written:
+            return False
+        self.root_written = True
         return True
 
 
@@ -80,12 +89,13 @@ def _represent_str(dumper, value: str):
 
 
 def _represent_dict(dumper, value: dict):
-    flow = bool(value) and _flows(value) and _fits(value)
+    flow = not dumper.is_root() and bool(value) and _flows(value) and _fits(value)
     return dumper.represent_mapping("tag:yaml.org,2002:map", value.items(), flow_style=flow)
 
 
 def _represent_list(dumper, value: list):
-    flow = _flows(value) and _fits(value) and all(not isinstance(v, (dict, list)) for v in value)
+    flow = not dumper.is_root() and _flows(value) and _fits(value) \
+        and all(not isinstance(v, (dict, list)) for v in value)
     return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
 
 

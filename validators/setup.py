@@ -75,7 +75,7 @@ def _turn_order(scenario, index) -> Iterator[Diagnostic]:
     for nation_id, nation in index.nations.items():
         if nation_id not in seen and "played_by" not in nation.data:
             yield error("SET003", f"nation {nation_id!r} never plays: it is not in the turn order",
-                        scenario.locate("scenario", "/turn_order"),
+                        scenario.locate("scenario", nation.pointer + "/id"),
                         hint="add it to turn_order, or set played_by to the nation whose player moves it")
 
 

@@ -1,0 +1,92 @@
+"""The safe YAML reader: YAML 1.2 scalars, positions by JSON pointer, limits."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sandtable.yamlsource import YamlRefused, parse_yaml, resolve_plain
+
+HERE = Path("example.yaml")
+
+
+def read(text: str):
+    return parse_yaml(text, HERE)
+
+
+@pytest.mark.parametrize("text, value", [
+    ("NO", "NO"), ("no", "no"), ("yes", "yes"), ("on", "on"), ("Off", "Off"), ("y", "y"),
+    ("2021-01-01", "2021-01-01"), ("1:30", "1:30"), ("190:20:30", "190:20:30"),
+    ("true", True), ("False", False), ("null", None), ("~", None), ("", None),
+    ("12", 12), ("-3", -3), ("0x1F", 31), ("0o17", 15), ("1.5", 1.5), ("1e3", 1000.0),
+    ("1_000", "1_000"), ("0b101", "0b101"), ("+.5", 0.5),
+])
+def test_plain_scalars_follow_the_yaml_1_2_core_schema(text, value):
+    assert resolve_plain(text) == value and type(resolve_plain(text)) is type(value)
+
+
+def test_norway_stays_norway():
+    doc = read("nations: [NO, SE, DK]\ncountry: NO\n")
+    assert doc.data == {"nations": ["NO", "SE", "DK"], "country": "NO"}
+
+
+def test_quoted_scalars_are_always_text():
+    assert read("a: '12'\nb: \"true\"\n").data == {"a": "12", "b": "true"}
+
+
+def test_every_value_and_key_has_its_line_and_column():
+    doc = read("spaces:\n  - id: karelia\n    value: 2\n  - {id: archangel, value: 1}\n")
+    assert doc.positions["/spaces/0/id"] == (2, 9)
+    assert doc.positions["/spaces/0/value"] == (3, 12)
+    assert doc.key_positions["/spaces/0/value"] == (3, 5)
+    assert doc.positions["/spaces/1/value"] == (4, 28)
+    assert doc.locate("/spaces/1/name").line == 4  # a missing value falls back to its parent
+
+
+def test_pointer_tokens_are_escaped():
+    doc = read("entries:\n  a/b~c: 1\n")
+    assert doc.positions["/entries/a~1b~0c"] == (2, 10)
+
+
+def test_keys_are_always_text():
+    assert read("1: one\ntrue: yes\n").data == {"1": "one", "true": "yes"}
+
+
+def test_small_aliases_are_expanded_as_copies():
+    doc = read("base: &b {attack: 1}\nother: *b\n")
+    assert doc.data == {"base": {"attack": 1}, "other": {"attack": 1}}
+    doc.data["other"]["attack"] = 5
+    assert doc.data["base"]["attack"] == 1
+
+
+@pytest.mark.parametrize("text, code", [
+    ("a: 1\na: 2\n", "YAML004"),
+    ("a: !!python/name:os.system x\n", "YAML007"),
+    ("a: !custom x\n", "YAML007"),
+    ("a: !!int twelve\n", "YAML007"),
+    ("a: [1, 2\n", "YAML001"),
+    ("a: 1\n---\nb: 2\n", "YAML005"),
+    ("? {a: 1}\n: x\n", "YAML006"),
+    ("a: *nowhere\n", "YAML001"),
+    ("a: \x07\n", "YAML001"),
+])
+def test_refusals_carry_a_diagnostic(text, code):
+    with pytest.raises(YamlRefused) as refused:
+        read(text)
+    assert refused.value.diagnostic.code == code
+    assert refused.value.diagnostic.line >= 1
+
+
+def test_deep_nesting_is_refused_without_recursion_error():
+    with pytest.raises(YamlRefused) as refused:
+        read("a: " + "[" * 5000 + "]" * 5000)
+    assert refused.value.diagnostic.code == "YAML008"
+
+
+def test_billion_laughs_is_refused_quickly():
+    lines = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    for prev, name in zip("abcdefgh", "bcdefghi"):
+        lines.append(f"{name}: &{name} [" + ", ".join(f"*{prev}" for _ in range(10)) + "]")
+    with pytest.raises(YamlRefused) as refused:
+        read("\n".join(lines))
+    assert refused.value.diagnostic.code == "YAML009"
