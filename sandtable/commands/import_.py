@@ -1,0 +1,90 @@
+"""`sandtable import triplea GAME.xml OUTDIR`: a scenario folder from a TripleA game file."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from ..cli import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+
+SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
+
+# kind -> (file name, schema), in the order the files are written.
+OUTPUT_FILES = {
+    "scenario": ("scenario.yaml", "scenario.schema.json"),
+    "map": ("map.yaml", "map.schema.json"),
+    "units": ("units.yaml", "units.schema.json"),
+    "setup": ("setup.yaml", "setup.schema.json"),
+    "objectives": ("objectives.yaml", "objectives.schema.json"),
+}
+
+
+def register(commands) -> None:
+    parser = commands.add_parser(
+        "import", help="make a scenario folder from another program's game file",
+        description="Translate a game file into a scenario folder. Everything that cannot be "
+        "translated is reported with its line. Exit 0 when written, 1 when the file has errors "
+        "(nothing is written), 2 on a usage or I/O error.")
+    formats = parser.add_subparsers(dest="format", metavar="FORMAT", required=True)
+    triplea = formats.add_parser("triplea", help="a TripleA game XML file",
+                                 description="Import a TripleA game XML file (such as WW2v3-1941.xml).")
+    triplea.add_argument("game", metavar="GAME.xml")
+    triplea.add_argument("outdir", metavar="OUTDIR", help="the scenario folder to write (created if needed)")
+    triplea.add_argument("--id", help="the scenario id (default: from the file name)")
+    triplea.add_argument("--force", action="store_true", help="overwrite files already in OUTDIR")
+    triplea.add_argument("--quiet", action="store_true", help="report warnings and errors only")
+    triplea.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from ..safexml import XmlRefused
+    from ..triplea import import_game, plain_id
+    from ..yamlwrite import save_yaml
+
+    game, outdir = Path(args.game), Path(args.outdir)
+    if not game.is_file():
+        print(f"sandtable import: {game}: no such file", file=sys.stderr)
+        return EXIT_USAGE
+    scenario_id = args.id or plain_id(outdir.name or game.stem)
+    try:
+        imported = import_game(game, scenario_id)
+    except XmlRefused as refused:
+        _print(refused.diagnostic)
+        return EXIT_PROBLEMS
+    except OSError as problem:
+        print(f"sandtable import: {game}: {problem.strerror or problem}", file=sys.stderr)
+        return EXIT_USAGE
+    for diagnostic in imported.diagnostics:
+        if not (args.quiet and diagnostic.severity.value == "info"):
+            _print(diagnostic)
+    if imported.has_errors:
+        print("nothing was written: the game file has errors", file=sys.stderr)
+        return EXIT_PROBLEMS
+    targets = {kind: outdir / name for kind, (name, _) in OUTPUT_FILES.items() if kind in imported.files}
+    existing = [p for p in targets.values() if p.exists()]
+    if existing and not args.force:
+        print(f"sandtable import: {existing[0]} exists; use --force to overwrite", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        outdir.mkdir(parents=True, exist_ok=True)
+        schemas = Path(os.path.relpath(SCHEMA_DIR, outdir.resolve())).as_posix()
+        for kind, path in targets.items():
+            schema = OUTPUT_FILES[kind][1]
+            save_yaml(path, imported.files[kind], f"# yaml-language-server: $schema={schemas}/{schema}")
+    except OSError as problem:
+        print(f"sandtable import: {outdir}: {problem.strerror or problem}", file=sys.stderr)
+        return EXIT_USAGE
+    counts = imported.counts
+    print(f"wrote {outdir}: {counts.get('spaces', 0)} spaces, {counts.get('borders', 0)} borders, "
+          f"{counts.get('placements', 0)} unit placements, {counts.get('unit_types', 0)} unit types, "
+          f"{counts.get('objectives', 0)} objectives; {len(imported.diagnostics)} note(s) on what was "
+          "not translated")
+    return EXIT_OK
+
+
+def _print(diagnostic) -> None:
+    place = f"{diagnostic.file}:{diagnostic.line}:{diagnostic.column}"
+    text = f"{place}: {diagnostic.severity.value} {diagnostic.code}: {diagnostic.message}"
+    if diagnostic.hint:
+        text += f" (hint: {diagnostic.hint})"
+    print(text, file=sys.stderr)
