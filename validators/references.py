@@ -66,7 +66,7 @@ EFFECTS = [
 ]
 PARAMETER_TARGETS = {
     "space": "spaces", "spaces": "spaces", "from_space": "spaces", "to_space": "spaces",
-    "owner": "owners", "side": "sides", "nation": "nations", "with": "owners",
+    "owner": "owners", "side": "sides", "nation": "nations", "with": "owners", "controller": "owners",
     "type": "unit_types", "types": "unit_types", "unit": "unit_types", "units": "unit_types",
     "option": "options", "deck": "decks", "card": "cards", "cards": "cards",
     "marker": "markers", "table": "tables", "resource": "resources", "phase": "phases",
