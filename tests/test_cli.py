@@ -1,0 +1,97 @@
+"""`sandtable validate` and `sandtable format`: exit codes and every output format."""
+from __future__ import annotations
+
+import json
+import shutil
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from sandtable.cli import main
+
+from helpers import FIXTURES
+
+CORE = FIXTURES / "core"
+
+
+def run(capsys, *args):
+    code = main(list(map(str, args)))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_clean_scenario_exits_zero(capsys):
+    code, out, _ = run(capsys, "validate", CORE / "base")
+    assert code == 0 and out.strip() == "1 scenario checked: 0 errors, 0 warnings"
+
+
+def test_errors_exit_one_and_show_the_line_with_a_caret(capsys):
+    code, out, _ = run(capsys, "validate", CORE / "ref001-unknown-reference")
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].endswith("ref001-unknown-reference/setup.yaml:5:12: error REF001: unknown unit type 'infantery'")
+    assert lines[1] == "    5 |   - {type: infantery, count: 1}"
+    assert lines[2] == "      |            ^"
+    assert lines[3] == "      = hint: did you mean 'infantry'?"
+
+
+def test_warnings_pass_unless_strict(capsys):
+    assert run(capsys, "validate", CORE / "map009-unmarked-island")[0] == 0
+    assert run(capsys, "validate", "--strict", CORE / "map009-unmarked-island")[0] == 1
+
+
+def test_missing_path_is_a_usage_error(capsys, tmp_path):
+    code, _, err = run(capsys, "validate", tmp_path / "nothing")
+    assert code == 2 and "no such file or folder" in err
+
+
+def test_folder_without_scenarios_is_a_usage_error(capsys, tmp_path):
+    code, _, err = run(capsys, "validate", tmp_path)
+    assert code == 2 and "no scenario.yaml" in err
+
+
+def test_json_format(capsys):
+    code, out, _ = run(capsys, "validate", "--format", "json", CORE / "map001-self-border")
+    payload = json.loads(out)
+    [diagnostic] = payload["scenarios"][0]["diagnostics"]
+    assert code == 1
+    assert {k: diagnostic[k] for k in ("code", "severity", "line", "column", "pointer")} == \
+        {"code": "MAP001", "severity": "error", "line": 2, "column": 13, "pointer": "/borders/6/between"}
+    assert payload["summary"] == {"scenarios": 1, "errors": 1, "warnings": 0, "notes": 0}
+
+
+def test_github_format(capsys):
+    _, out, _ = run(capsys, "validate", "--format", "github", CORE / "map001-self-border")
+    assert out.startswith("::error file=") and ",line=2,col=13,title=MAP001::" in out
+
+
+def test_sarif_format(capsys):
+    _, out, _ = run(capsys, "validate", "--format", "sarif", CORE / "map001-self-border")
+    log = json.loads(out)
+    [result] = log["runs"][0]["results"]
+    assert log["version"] == "2.1.0" and result["ruleId"] == "MAP001"
+    assert result["locations"][0]["physicalLocation"]["region"] == {"startLine": 2, "startColumn": 13}
+
+
+def test_junit_format(capsys):
+    _, out, _ = run(capsys, "validate", "--format", "junit", CORE / "map001-self-border", CORE / "base")
+    suites = ET.fromstring(out)
+    assert suites.get("failures") == "1" and len(suites.findall("testsuite")) == 2
+
+
+def test_a_folder_of_scenarios_is_searched(capsys, tmp_path):
+    shutil.copytree(CORE / "base", tmp_path / "collection" / "base")
+    shutil.copytree(CORE / "map001-self-border", tmp_path / "collection" / "broken")
+    code, out, _ = run(capsys, "validate", tmp_path / "collection")
+    assert code == 1 and "2 scenarios checked: 1 error, 0 warnings" in out
+
+
+def test_format_check_and_rewrite(capsys, tmp_path):
+    shutil.copytree(CORE / "base", tmp_path / "base")
+    units = tmp_path / "base" / "units.yaml"
+    units.write_text(units.read_text().replace("{id: ship, name: Ship, domain: sea, cost: 8,",
+                                               "{cost: 8, domain: sea, id: ship, name: Ship,"))
+    assert run(capsys, "format", "--check", tmp_path / "base")[0] == 1
+    assert run(capsys, "format", tmp_path / "base")[0] == 0
+    assert run(capsys, "format", "--check", tmp_path / "base")[0] == 0
+    assert "{id: ship, name: Ship, domain: sea, cost: 8," in units.read_text()
