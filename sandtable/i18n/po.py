@@ -1,0 +1,93 @@
+"""Gettext PO files for translators (Poedit, Weblate, Crowdin), written and read with polib.
+
+An entry is one text: msgctxt is its stable key, msgid the source text, msgstr the translation.
+A stale translation is exported `#, fuzzy` with the source it was made from as `#| msgid`, the
+way msgmerge marks an entry whose source moved on. `#.` says where the text appears.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import polib
+
+from .. import __version__
+from ..scenario import Scenario
+from ..texts import placeholders
+from .exchange import ExchangeError, Incoming
+from .model import State, describe, source_language, translation_units
+from .tags import gettext_language, plural_forms, tag_from_gettext
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+
+def export_po(scenario: Scenario, tag: str) -> str:
+    po = polib.POFile()
+    po.header = f"Texts of the scenario {scenario.id}, for translation into {tag}."
+    po.metadata = {
+        "Project-Id-Version": scenario.id,
+        "Language": gettext_language(tag),
+        "MIME-Version": "1.0",
+        "Content-Type": "text/plain; charset=UTF-8",
+        "Content-Transfer-Encoding": "8bit",
+        "X-Generator": f"sandtable {__version__}",
+        "X-Source-Language": gettext_language(source_language(scenario)),
+    }
+    rule = plural_forms(tag)
+    if rule:
+        po.metadata["Plural-Forms"] = rule
+    for unit in translation_units(scenario, tag):
+        if unit.state is State.UNKNOWN:
+            continue  # nothing to translate; `i18n status` and `validate` report these
+        flags = ["fuzzy"] if unit.state is State.STALE else []
+        if placeholders(unit.source):
+            flags.append("python-brace-format")  # lets Poedit and msgfmt check placeholders
+        place = where_written(scenario, unit)
+        po.append(polib.POEntry(
+            msgctxt=unit.key, msgid=unit.source, msgstr=unit.translation or "",
+            comment=f"{place[0]}:{place[1]}: {describe(unit.key)}" if place else describe(unit.key),
+            occurrences=[place] if place else [], tcomment=unit.note or "", flags=flags,
+            previous_msgid=unit.previous_source))
+    return str(po) + "\n"
+
+
+def where_written(scenario: Scenario, unit) -> tuple[str, str] | None:
+    """(file relative to the scenario folder, line) of a unit's source text."""
+    if unit.where is None or unit.where.file is None or not unit.where.line:
+        return None
+    relative = os.path.relpath(unit.where.file, scenario.root).replace(os.sep, "/")
+    return relative, str(unit.where.line)
+
+
+def read_po(path: Path) -> tuple[str | None, list[Incoming]]:
+    """The locale the file declares (its `Language:`) and its entries."""
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise ExchangeError(f"{path}: the file is over the limit of {MAX_FILE_BYTES:,} bytes")
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        po = polib.pofile(str(path), wrapwidth=0)
+    except (OSError, UnicodeDecodeError, ValueError) as problem:
+        raise ExchangeError(f"{path}: {problem}") from None
+    language = po.metadata.get("Language", "").strip()
+    incoming = []
+    for entry in po:
+        if entry.obsolete:
+            continue
+        incoming.append(Incoming(
+            key=entry.msgctxt, source=entry.msgid, translation=entry.msgstr,
+            needs_review=entry.fuzzy, note=entry.tcomment or None,
+            line=_line_of(lines, entry.linenum, "msgctxt", "msgid"), column=1,
+            translation_line=_line_of(lines, entry.linenum, "msgstr"),
+            unsupported="plural forms are not used by scenario texts" if entry.msgid_plural else None))
+    return (tag_from_gettext(language) if language else None), incoming
+
+
+def _line_of(lines: list[str], start: int, *keywords: str) -> int:
+    """The line (from 1) where an entry starting at `start` has its first keyword."""
+    for number in range(max(start, 1), len(lines) + 1):
+        text = lines[number - 1]
+        if any(text.startswith(word + " ") for word in keywords):
+            return number
+        if number > start and not text.strip():
+            break  # the entry ended
+    return start
