@@ -38,19 +38,31 @@ def validate(scenario: Scenario) -> list[Diagnostic]:
     problems = list(scenario.diagnostics)
     if "scenario" not in scenario.documents:
         return _sorted(problems)
-    problems += check_schemas(scenario)
+    schema_problems = check_schemas(scenario)
+    problems += schema_problems
     index = build_index(scenario)
-    problems += check_unique_ids(scenario)
-    problems += check_references(scenario, index)
-    problems += check_files(scenario)
-    problems += check_borders(scenario, index)
-    problems += check_canals(scenario, index)
-    problems += check_graph(scenario, index)
-    problems += check_setup(scenario, index)
-    problems += check_locales(scenario)
+    checks = [
+        lambda: check_unique_ids(scenario),
+        lambda: check_references(scenario, index),
+        lambda: check_files(scenario),
+        lambda: check_borders(scenario, index),
+        lambda: check_canals(scenario, index),
+        lambda: check_graph(scenario, index),
+        lambda: check_setup(scenario, index),
+        lambda: check_locales(scenario),
+    ]
     rules = system_checks(scenario.system)
     if rules is not None:
-        problems += rules(scenario, index)
+        checks.append(lambda: rules(scenario, index))
+    well_formed = not any(d.is_error for d in schema_problems)
+    for check in checks:
+        try:
+            problems += list(check())
+        except (TypeError, AttributeError, KeyError, ValueError, IndexError):
+            # The checks below the schema assume well-formed data. When the schema check has
+            # already reported malformed data, a check that trips over it adds nothing.
+            if well_formed:
+                raise
     return _sorted(problems)
 
 

@@ -98,7 +98,8 @@ def _check_canal(scenario, index, pointer, border, a, b) -> Iterator[Diagnostic]
 def check_canals(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
     """A canal is opened by holding land spaces; naming a sea space there is a mistake."""
     for canal_id, canal in index.canals.items():
-        for i, space in enumerate(canal.data.get("controlled_by") or []):
+        controlled_by = canal.data.get("controlled_by")
+        for i, space in enumerate(controlled_by if isinstance(controlled_by, list) else []):
             if isinstance(space, str) and index.space_kind(space) not in (None, *LAND_KINDS):
                 yield error("MAP004", f"canal {canal_id!r} is controlled through {space!r}, "
                             "which is not a land space",

@@ -89,7 +89,7 @@ def _islands(scenario, index, graph) -> Iterator[Diagnostic]:
         kind = entity.data.get("kind")
         if kind not in LAND_KINDS:
             continue
-        tags = entity.data.get("tags") or []
+        tags = entity.data.get("tags") if isinstance(entity.data.get("tags"), list) else []
         neighbour_kinds = [graph.nodes[n]["kind"] for n in graph.neighbors(space_id)]
         touches_sea = "sea" in neighbour_kinds
         only_sea = bool(neighbour_kinds) and all(k == "sea" for k in neighbour_kinds)

@@ -1,0 +1,104 @@
+"""Random and mutated input never makes the loader or the validators raise: only diagnostics."""
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sandtable.scenario import FILE_KINDS, load_scenario
+from sandtable.yamlsource import YamlRefused, parse_yaml
+from validators import validate
+
+from helpers import FIXTURES
+
+BASE = FIXTURES / "core" / "base"
+BASE_FILES = {name: (BASE / name).read_text(encoding="utf-8") for name in FILE_KINDS.values()
+              if (BASE / name).exists()}
+YAML_CHARS = st.sampled_from(list(":-[]{}#&*!|>'\"%@`,? \n\t") + ["id", "NO", "~", "0x", "ü", "省"])
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FUZZ
+@given(st.text(max_size=300))
+def test_random_text_gives_data_or_a_diagnostic(text):
+    try:
+        parse_yaml(text, Path("fuzz.yaml"))
+    except YamlRefused as refused:
+        assert refused.diagnostic.code.startswith("YAML")
+
+
+def _mutate(text: str, edits) -> str:
+    for position, action, token in edits:
+        if not text:
+            break
+        at = position % len(text)
+        if action == 0:
+            text = text[:at] + text[at + 1:]
+        elif action == 1:
+            text = text[:at] + token + text[at:]
+        else:
+            lines = text.splitlines(keepends=True)
+            line = at % len(lines)
+            text = "".join(lines[:line] + [lines[line]] + lines[line:])
+    return text
+
+
+def _check_folder(files: dict[str, str]) -> None:
+    with tempfile.TemporaryDirectory() as temp:
+        folder = Path(temp) / "fuzzed"
+        folder.mkdir()
+        for name, text in files.items():
+            (folder / name).write_text(text, encoding="utf-8")
+        for problem in validate(load_scenario(folder)):
+            assert problem.code and problem.message
+
+
+@FUZZ
+@given(st.sampled_from(sorted(BASE_FILES)),
+       st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 2), YAML_CHARS), min_size=1, max_size=6))
+def test_mutated_scenario_files_give_diagnostics_not_tracebacks(name, edits):
+    files = dict(BASE_FILES)
+    files[name] = _mutate(files[name], edits)
+    _check_folder(files)
+
+
+JSON_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.floats(allow_nan=False),
+                      st.sampled_from(["red-coast", "infantry", "redland", "land", "sea", "x", ""]))
+KEYS = st.sampled_from(["id", "name", "kind", "between", "space", "units", "type", "count", "owner",
+                        "controls", "spaces", "when", "award", "cards", "stats", "tags", "axes",
+                        "cells", "values", "entries", "text", "side", "capital", "extends", "value"])
+JSON_DATA = st.recursive(JSON_LEAF, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(KEYS, inner, max_size=4)), max_leaves=25)
+
+
+@FUZZ
+@given(st.sampled_from(sorted(BASE_FILES)), st.dictionaries(KEYS, JSON_DATA, max_size=5))
+def test_well_formed_yaml_of_the_wrong_shape_gives_diagnostics(name, data):
+    files = dict(BASE_FILES)
+    files[name] = yaml.safe_dump(data, allow_unicode=True)
+    _check_folder(files)
+
+
+def _replace_somewhere(data, path: list[int], replacement):
+    """`data` with the node that `path` picks (each step an index among children) replaced."""
+    if not path or not isinstance(data, (dict, list)) or not data:
+        return replacement
+    step, rest = path[0], path[1:]
+    if isinstance(data, dict):
+        key = list(data)[step % len(data)]
+        return {**data, key: _replace_somewhere(data[key], rest, replacement)}
+    at = step % len(data)
+    return data[:at] + [_replace_somewhere(data[at], rest, replacement)] + data[at + 1:]
+
+
+@FUZZ
+@given(st.sampled_from(sorted(BASE_FILES)), st.lists(st.integers(0, 50), max_size=6), JSON_DATA)
+def test_any_value_of_a_valid_file_replaced_by_anything_gives_diagnostics(name, path, replacement):
+    files = dict(BASE_FILES)
+    data = yaml.safe_load(files[name])
+    files[name] = yaml.safe_dump(_replace_somewhere(data, path, replacement), allow_unicode=True)
+    _check_folder(files)
