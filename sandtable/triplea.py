@@ -814,14 +814,25 @@ class _Translator:
             if control:
                 entry["control"] = control
             if stacks:
-                entry["units"] = [
-                    {"type": s["type"], "count": s["count"], **({"owner": s["owner"]} if s["owner"] != control else {})}
-                    for s in stacks]
+                entry["units"] = [self._stack(s, control, space, stacks) for s in stacks]
             entries.append(entry)
         setup: dict = {"spaces": entries}
         if self.resource_given:
             setup["resources"] = self.resource_given
         return setup
+
+    def _stack(self, stack: dict, control: str | None, space: dict, stacks: list[dict]) -> dict:
+        """A unit stack of the setup; land units in a sea zone ride a transport of their owner."""
+        out = {"type": stack["type"], "count": stack["count"]}
+        if stack["owner"] != control:
+            out["owner"] = stack["owner"]
+        by_id = {u["id"]: u for u in self.units.values()}
+        if space["kind"] == "sea" and by_id[stack["type"]]["domain"] == "land":
+            carriers = [s["type"] for s in stacks if s["owner"] == stack["owner"] and any(
+                a["kind"] == "transport" for a in by_id[s["type"]].get("abilities", []))]
+            if carriers:
+                out["aboard"] = carriers[0]
+        return out
 
     def _scenario(self) -> dict:
         title = self.info_attrs.get("name") or self.scenario_id

@@ -31,6 +31,7 @@ REFERENCES = [
     ("setup", "spaces/*/control", "owners"),
     ("setup", "spaces/*/units/*/type", "unit_types"),
     ("setup", "spaces/*/units/*/owner", "owners"),
+    ("setup", "spaces/*/units/*/aboard", "unit_types"),
     ("setup", "spaces/*/markers/*/marker", "markers"),
     ("setup", "spaces/*/markers/*/owner", "owners"),
     ("setup", "resources/*/owner", "owners"),

@@ -38,7 +38,8 @@ def _domains_and_stacking(scenario, index) -> Iterator[Diagnostic]:
             if unit is None or space_kind is None:
                 continue
             domain = unit.data.get("domain")
-            if domain in DOMAIN_SPACES and space_kind not in DOMAIN_SPACES[domain]:
+            carried = isinstance(stack.get("aboard"), str)  # cargo: the system checks the carrier
+            if domain in DOMAIN_SPACES and space_kind not in DOMAIN_SPACES[domain] and not carried:
                 yield error("SET001", f"{stack['type']!r} is {_article(domain)} unit and cannot stand in "
                             f"{space_id!r}, a {space_kind} space",
                             scenario.locate("setup", f"{pointer}/units/{i}/type"))
