@@ -86,7 +86,9 @@ def plan_import(scenario: Scenario, tag: str, incoming: list[Incoming], file: Pa
         at_translation = Location(file, item.translation_line or item.line,
                                   item.translation_column or item.column)
         if item.needs_review:
-            if item.translation != unit.translation:
+            if item.translation == unit.translation:
+                result.unchanged += 1
+            else:
                 result.diagnostics.append(warning(
                     "I18N006", f"{item.key!r} is marked for review, so its new translation was "
                     "not taken", at_translation, hint="review the translation and clear the "

@@ -48,7 +48,7 @@ def export_po(scenario: Scenario, tag: str) -> str:
             comment=f"{place[0]}:{place[1]}: {describe(unit.key)}" if place else describe(unit.key),
             occurrences=[place] if place else [], tcomment=unit.note or "", flags=flags,
             previous_msgid=unit.previous_source))
-    return str(po) + "\n"
+    return str(po)
 
 
 def where_written(scenario: Scenario, unit) -> tuple[str, str] | None:

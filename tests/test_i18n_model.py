@@ -1,0 +1,122 @@
+"""Translation status, the display fallback and plural rules (sandtable.i18n)."""
+from pathlib import Path
+
+import polib
+import pytest
+
+from sandtable.i18n import (State, Translator, describe, display_text, export_po, fallback_chain,
+                            locale_status, plural_forms, scenario_status, translation_units)
+from sandtable.scenario import load_scenario
+
+FIXTURES = Path(__file__).parent / "fixtures" / "i18n"
+
+
+@pytest.fixture
+def tiny():
+    return load_scenario(FIXTURES / "tiny")
+
+
+@pytest.fixture
+def variant():
+    return load_scenario(FIXTURES / "tiny-variant")
+
+
+def test_status_counts_each_state_of_the_base_scenario(tiny):
+    status = {s.locale: s for s in scenario_status(tiny)}
+    assert sorted(status) == ["zh", "zh-Hans"]
+    zh_hans = status["zh-Hans"]
+    assert zh_hans.texts == 7
+    assert zh_hans.keys[State.TRANSLATED] == ["scenario.name", "spaces.norway.name"]
+    assert zh_hans.keys[State.STALE] == ["spaces.finland.name"]
+    assert zh_hans.keys[State.UNKNOWN] == ["spaces.leningrad.name"]
+    assert zh_hans.keys[State.MISSING] == ["scenario.description", "scenario.sides.axis.name",
+                                           "scenario.sides.allies.name", "spaces.karelia-ssr.name"]
+    assert zh_hans.percent == 28.6
+    assert zh_hans.has_problems
+    assert status["zh"].as_dict()["translated"] == 2 and not status["zh"].has_problems
+
+
+def test_a_stale_unit_remembers_the_source_it_was_translated_from(tiny):
+    finland = next(u for u in translation_units(tiny, "zh-Hans") if u.key == "spaces.finland.name")
+    assert finland.state is State.STALE
+    assert finland.source == "Finland"
+    assert finland.previous_source == "Finland (1941)"
+    assert finland.note == "Keep the year in brackets."
+    assert (finland.where.file.name, finland.where.line) == ("map.yaml", 4)
+
+
+def test_a_variant_inherits_translations_and_overrides_them(tiny, variant):
+    status = locale_status(variant, "zh-Hans")
+    assert status.texts == 8  # the variant adds Sweden
+    assert status.keys[State.TRANSLATED] == ["spaces.norway.name", "spaces.sweden.name"]
+    # The variant renamed the scenario, so the inherited translation of its name is stale.
+    assert status.keys[State.STALE] == ["scenario.name", "spaces.finland.name"]
+    assert Translator(variant, "zh-Hans").text("spaces.norway.name") == "挪威王国"
+    assert Translator(tiny, "zh-Hans").text("spaces.norway.name") == "挪威"
+    assert Translator(variant, "zh-Hans").text("spaces.sweden.name") == "瑞典"
+
+
+def test_fallback_chain_drops_one_subtag_at_a_time_then_the_source_language():
+    assert fallback_chain("zh-Hant-TW") == ["zh-Hant-TW", "zh-Hant", "zh", "en"]
+    assert fallback_chain("zh-Hant") == ["zh-Hant", "zh", "en"]
+    assert fallback_chain("ja", source_language="de") == ["ja", "de"]
+    assert fallback_chain("en-GB") == ["en-GB", "en"]
+
+
+def test_display_falls_back_past_missing_and_stale_translations(tiny):
+    traditional = Translator(tiny, "zh-Hant")
+    assert traditional.resolve("spaces.karelia-ssr.name") == ("卡累利阿", "zh")
+    assert traditional.resolve("scenario.name") == ("Tiny Front", "en")
+    simplified = Translator(tiny, "zh-Hans")
+    assert simplified.resolve("scenario.name") == ("小战线", "zh-Hans")
+    # zh-Hans translates an older Finland; the current zh translation is shown instead.
+    assert simplified.resolve("spaces.finland.name") == ("芬蘭", "zh")
+    assert display_text(tiny, "spaces.norway.name", "en") == "Norway"
+    assert display_text(tiny, "spaces.norway.name", "ja") == "Norway"
+    with pytest.raises(KeyError):
+        display_text(tiny, "spaces.leningrad.name", "zh-Hans")
+
+
+def test_a_translation_that_lost_its_placeholder_is_not_shown(tmp_path):
+    folder = tmp_path / "one"
+    (folder / "locales").mkdir(parents=True)
+    (folder / "scenario.yaml").write_text(
+        "id: one\nname: One\nsystem: aa50\ndescription: Hold {count} cities.\n", encoding="utf-8")
+    (folder / "locales" / "ja.yaml").write_text(
+        "locale: ja\nentries:\n  scenario.description: {text: 都市を守る。}\n", encoding="utf-8")
+    assert display_text(load_scenario(folder), "scenario.description", "ja") == "Hold {count} cities."
+    assert locale_status(load_scenario(folder), "ja").broken_placeholders == ["scenario.description"]
+
+
+@pytest.mark.parametrize("tag, rule", [
+    ("zh-Hans", "nplurals=1; plural=0;"),
+    ("ja", "nplurals=1; plural=0;"),
+    ("ko", "nplurals=1; plural=0;"),
+    ("en", "nplurals=2; plural=(n != 1);"),
+    ("de", "nplurals=2; plural=(n != 1);"),
+    ("pt", "nplurals=2; plural=(n != 1);"),
+    ("fr", "nplurals=2; plural=(n > 1);"),
+    ("pt-BR", "nplurals=2; plural=(n > 1);"),
+    ("ru", "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "
+           "(n%100<10 || n%100>=20) ? 1 : 2);"),
+    ("pl", "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);"),
+    ("cs", "nplurals=3; plural=(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2;"),
+])
+def test_plural_forms_per_locale(tiny, tag, rule):
+    assert plural_forms(tag) == rule
+    header = polib.pofile(export_po(tiny, tag)).metadata
+    assert header["Plural-Forms"] == rule
+    assert header["Language"] == tag.replace("-", "_")
+
+
+def test_no_plural_rule_is_guessed_for_an_unlisted_language(tiny):
+    assert plural_forms("tlh") is None
+    assert "Plural-Forms" not in polib.pofile(export_po(tiny, "tlh")).metadata
+
+
+def test_describe_says_which_entity_a_key_belongs_to():
+    assert describe("scenario.name") == "name of the scenario"
+    assert describe("scenario.sides.axis.name") == "name of side axis"
+    assert describe("spaces.karelia-ssr.name") == "name of space karelia-ssr"
+    assert describe("decks.japan.cards.j01.title") == "title of card j01 in deck japan"
+    assert describe("unit_types.aa-gun.name") == "name of unit type aa-gun"
