@@ -1,6 +1,7 @@
 """The starting position: units where their domain allows, stacking, turn order, capitals."""
 from __future__ import annotations
 
+import importlib
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 
@@ -18,6 +19,20 @@ DOMAIN_SPACES = {
 }
 
 
+def domain_spaces(system: str | None) -> dict[str, set[str]]:
+    """DOMAIN_SPACES, widened by the game system's own DOMAIN_SPACES where its rules allow more
+    (GJ69 land units stand in sea areas)."""
+    if not system:
+        return DOMAIN_SPACES
+    try:
+        module = importlib.import_module(f"validators.systems.{system.replace('-', '_')}")
+    except ModuleNotFoundError as missing:
+        if missing.name and missing.name.startswith("validators.systems."):
+            return DOMAIN_SPACES
+        raise
+    return {**DOMAIN_SPACES, **getattr(module, "DOMAIN_SPACES", {})}
+
+
 def check_setup(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
     yield from _domains_and_stacking(scenario, index)
     yield from _turn_order(scenario, index)
@@ -26,6 +41,7 @@ def check_setup(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic
 
 def _domains_and_stacking(scenario, index) -> Iterator[Diagnostic]:
     default_limits = scenario.doc("map").get("stacking")
+    allowed = domain_spaces(scenario.system)
     for pointer, entry in scenario.entities("setup", "spaces"):
         space_id = entry.get("space")
         space_kind = index.space_kind(space_id) if isinstance(space_id, str) else None
@@ -39,7 +55,7 @@ def _domains_and_stacking(scenario, index) -> Iterator[Diagnostic]:
                 continue
             domain = unit.data.get("domain")
             carried = isinstance(stack.get("aboard"), str)  # cargo: the system checks the carrier
-            if domain in DOMAIN_SPACES and space_kind not in DOMAIN_SPACES[domain] and not carried:
+            if domain in allowed and space_kind not in allowed[domain] and not carried:
                 yield error("SET001", f"{stack['type']!r} is {_article(domain)} unit and cannot stand in "
                             f"{space_id!r}, a {space_kind} space",
                             scenario.locate("setup", f"{pointer}/units/{i}/type"))

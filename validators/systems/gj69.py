@@ -1,0 +1,246 @@
+"""GJ69 Southern Operation 1941: the checks its rulebook asks for beyond the generic ones.
+
+Section numbers (§) refer to the rulebook (GJ69 南方作战 1941, Chinese rules v1.0).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from sandtable.diagnostics import Diagnostic, error
+from sandtable.scenario import Scenario
+
+from ..index import LAND_KINDS, SEA_KINDS, ScenarioIndex
+
+# §2.2.1(3) and §7.2(1): land units may enter sea areas, so they may also start there (§3.0).
+DOMAIN_SPACES = {"land": LAND_KINDS | SEA_KINDS}
+
+LAND_UNITS_PER_SIDE = 10          # §7.4(1)
+AIR_UNITS_PER_FRIENDLY_AREA = 4   # §7.4(2)
+DECK_SIZE = 16                    # §3.0(7), §5.1
+HAND_SIZES = {"japan": 7, "allies": 5}  # §5.1
+BORDER_KINDS = {"land", "mountain", "sea", "coast"}  # §2.2.1(4): land, mountain, sea-area borders
+CARRIER_CLASSES = {"cv", "cvl"}   # §2.1.1(3)④
+FORTRESS_CLASS = "fortress"
+REACTION_OP = "counterattack"     # §10: the effect a reaction card (★) plays
+
+
+def check(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
+    yield from _stacking_limits(scenario, index)
+    yield from _air_units_in_friendly_land(scenario, index)
+    yield from _forbidden_areas(scenario, index)
+    yield from _border_kinds(scenario, index)
+    yield from _fortress_units(scenario, index)
+    yield from _deck_sizes(scenario)
+    yield from _hand_sizes(scenario, index)
+    yield from _reaction_cards(scenario)
+    yield from _air_power(scenario, index)
+    yield from _oil_field_draws(scenario, index)
+
+
+def _stacking_limits(scenario, index) -> Iterator[Diagnostic]:
+    """GJX001: each land area carries the limits of §7.4, and sea areas none (§7.4(3))."""
+    wanted = {"land": LAND_UNITS_PER_SIDE, "air": AIR_UNITS_PER_FRIENDLY_AREA}
+    for space_id, space in index.spaces.items():
+        limits = space.data.get("stacking")
+        kind = space.data.get("kind")
+        if kind in LAND_KINDS and limits != wanted:
+            where = scenario.locate("map", space.pointer + ("/stacking" if limits is not None else "/id"))
+            yield error("GJX001", f"land area {space_id!r} must allow 10 land units per side and 4 air "
+                        f"units (§7.4), found {limits!r}", where,
+                        hint="set stacking: {land: 10, air: 4}")
+        elif kind == "sea" and limits is not None:
+            yield error("GJX001", f"sea area {space_id!r} has stacking limits, but any number of units "
+                        "may enter a sea area (§7.4(3))", scenario.locate("map", space.pointer + "/stacking"),
+                        hint="remove stacking from sea areas")
+
+
+def _setup_stacks(scenario) -> Iterator[tuple[str, str, dict, str | None]]:
+    """(pointer of the stack, space id, stack, controller) for each unit stack of the set-up."""
+    for pointer, entry in scenario.entities("setup", "spaces"):
+        units = entry.get("units")
+        if not isinstance(units, list):
+            continue
+        for i, stack in enumerate(units):
+            if isinstance(stack, dict):
+                yield f"{pointer}/units/{i}", entry.get("space"), stack, entry.get("control")
+
+
+def _owner_side(index, stack, unit) -> str | None:
+    owner = stack.get("owner") or unit.data.get("nation")
+    return index.side_of(owner) if isinstance(owner, str) else None
+
+
+def _air_units_in_friendly_land(scenario, index) -> Iterator[Diagnostic]:
+    """GJX002: air units stay only in land areas their side controls (§7.2(2), §7.4(2))."""
+    for pointer, space_id, stack, control in _setup_stacks(scenario):
+        unit = index.unit_types.get(stack.get("type"))
+        if unit is None or unit.data.get("domain") != "air" or space_id not in index.spaces:
+            continue
+        side = _owner_side(index, stack, unit)
+        kind = index.space_kind(space_id)
+        controller = index.side_of(control) if isinstance(control, str) else None
+        if kind not in LAND_KINDS:
+            problem = f"{space_id!r} is a sea area"
+        elif side is not None and controller != side:
+            problem = f"{space_id!r} is not controlled by {side!r}"
+        else:
+            continue
+        yield error("GJX002", f"air unit {stack['type']!r} cannot stay in {space_id!r}: {problem}; air units "
+                    "end their moves only in friendly land areas (§7.2(2), §7.4(2))",
+                    scenario.locate("setup", pointer + "/type"),
+                    hint="place it in a land area its side controls")
+
+
+def _confinements(scenario) -> dict[str, tuple[set[str], str]]:
+    """nation -> (the only areas it may use, pointer of the option change), from confine_nation."""
+    found = {}
+    for pointer, option in scenario.entities("scenario", "options"):
+        for i, change in enumerate(option.get("changes") or []):
+            if isinstance(change, dict) and change.get("op") == "confine_nation" \
+                    and isinstance(change.get("nation"), str) and isinstance(change.get("spaces"), list):
+                found[change["nation"]] = (set(change["spaces"]), f"{pointer}/changes/{i}")
+    return found
+
+
+def _forbidden_areas(scenario, index) -> Iterator[Diagnostic]:
+    """GJX003: no unit starts in an area its side may not enter (§2.2.1(3)) or outside its nation's
+    areas (§16.3 for the Nationalist Chinese)."""
+    confined = _confinements(scenario)
+    for pointer, space_id, stack, _control in _setup_stacks(scenario):
+        unit = index.unit_types.get(stack.get("type"))
+        space = index.spaces.get(space_id)
+        if unit is None or space is None:
+            continue
+        owner = stack.get("owner") or unit.data.get("nation")
+        nation = unit.data.get("nation")
+        closed = space.data.get("closed_to") or []
+        blocked = [who for who in (owner, nation, _owner_side(index, stack, unit)) if who in closed]
+        if blocked:
+            yield error("GJX003", f"{stack['type']!r} starts in {space_id!r}, which is closed to "
+                        f"{blocked[0]!r} (§2.2.1(3))", scenario.locate("setup", pointer + "/type"),
+                        hint="move the stack to an area its side may enter")
+        elif nation in confined and space_id not in confined[nation][0]:
+            allowed = ", ".join(sorted(confined[nation][0]))
+            yield error("GJX003", f"{stack['type']!r} of {nation!r} starts in {space_id!r}; its units may "
+                        f"only be in {allowed} (§16.3)", scenario.locate("setup", pointer + "/type"),
+                        related=[scenario.locate("scenario", confined[nation][1])])
+
+
+def _border_kinds(scenario, index) -> Iterator[Diagnostic]:
+    """GJX004: the rules know land, mountain and sea-area borders (§2.2.1(4)), nothing else."""
+    for pointer, border in scenario.entities("map", "borders"):
+        kind = border.get("kind")
+        if isinstance(kind, str) and kind not in BORDER_KINDS:
+            yield error("GJX004", f"GJ69 has no {kind} borders: a border is land, mountain (between land "
+                        "areas), sea (between sea areas) or coast (§2.2.1(4))",
+                        scenario.locate("map", pointer + "/kind"),
+                        hint="a crossing over water runs through a sea area: use sea or coast borders")
+
+
+def _fortress_units(scenario, index) -> Iterator[Diagnostic]:
+    """GJX005: fortress units stand only in fortress areas (§2.1.1, §16.1)."""
+    for pointer, space_id, stack, _control in _setup_stacks(scenario):
+        unit = index.unit_types.get(stack.get("type"))
+        if unit is None or unit.data.get("class") != FORTRESS_CLASS or space_id not in index.spaces:
+            continue
+        if index.space_kind(space_id) != "fortress":
+            yield error("GJX005", f"fortress unit {stack['type']!r} starts in {space_id!r}, which is not a "
+                        "fortress area (§16.1)", scenario.locate("setup", pointer + "/type"),
+                        hint="fortress units hold Hong Kong, Singapore and Manila")
+
+
+def _decks(scenario):
+    return scenario.entities("decks", "decks")
+
+
+def _deck_sizes(scenario) -> Iterator[Diagnostic]:
+    """GJX006: each player's deck has 16 operation cards (§3.0(7), §5.1)."""
+    for pointer, deck in _decks(scenario):
+        cards = deck.get("cards") if isinstance(deck.get("cards"), list) else []
+        held = sum(card.get("count", 1) for card in cards if isinstance(card, dict)
+                   and isinstance(card.get("count", 1), int))
+        declared = deck.get("size")
+        if isinstance(declared, int) and declared != DECK_SIZE:
+            yield error("GJX006", f"deck {deck.get('id')!r} declares {declared} cards; each player has "
+                        f"{DECK_SIZE} (§5.1)", scenario.locate("decks", pointer + "/size"))
+        elif held != DECK_SIZE:
+            yield error("GJX006", f"deck {deck.get('id')!r} holds {held} cards; each player has "
+                        f"{DECK_SIZE} (§5.1)", scenario.locate("decks", pointer + "/cards", key=True))
+
+
+def _hand_sizes(scenario, index) -> Iterator[Diagnostic]:
+    """GJX007: Japan chooses 7 cards a turn, the Allies 5 (§5.1)."""
+    for pointer, deck in _decks(scenario):
+        owner = deck.get("owner")
+        side = index.side_of(owner) if isinstance(owner, str) else None
+        wanted = HAND_SIZES.get(side)
+        hand = deck.get("hand_size")
+        if wanted is not None and hand != wanted:
+            where = scenario.locate("decks", pointer + ("/hand_size" if "hand_size" in deck else "/id"))
+            yield error("GJX007", f"the {side} hand is {wanted} cards a turn (§5.1), found {hand!r}", where,
+                        hint=f"set hand_size: {wanted}")
+
+
+def _card_effects(card: dict):
+    """(pointer relative to the card, effect) for the card's effects and its options' effects."""
+    for i, effect in enumerate(card.get("effects") or []):
+        yield f"/effects/{i}", effect
+    for j, option in enumerate(card.get("options") or []):
+        if isinstance(option, dict):
+            for i, effect in enumerate(option.get("effects") or []):
+                yield f"/options/{j}/effects/{i}", effect
+
+
+def _reaction_cards(scenario) -> Iterator[Diagnostic]:
+    """GJX008: a counter-attack is played only from a reaction card (★), and a reaction card
+    counter-attacks (§2.3(2)②, §5.2(3), §10)."""
+    for deck_pointer, deck in _decks(scenario):
+        for c, card in enumerate(deck.get("cards") or []):
+            if not isinstance(card, dict):
+                continue
+            pointer = f"{deck_pointer}/cards/{c}"
+            counters = [p for p, e in _card_effects(card) if isinstance(e, dict) and e.get("op") == REACTION_OP]
+            if counters and not card.get("reaction"):
+                yield error("GJX008", f"card {card.get('id')!r} counter-attacks but is not a reaction card (★)",
+                            scenario.locate("decks", pointer + counters[0] + "/op"),
+                            hint="set reaction: true, or remove the counterattack effect")
+            elif card.get("reaction") and not counters:
+                yield error("GJX008", f"reaction card {card.get('id')!r} has no counterattack effect",
+                            scenario.locate("decks", pointer + "/reaction"),
+                            hint="add its counterattack effect, or set reaction: false")
+
+
+def _air_power(scenario, index) -> Iterator[Diagnostic]:
+    """GJX009: only air units and carriers (CV, CVL) have an air power, and they all have one
+    (§2.1.1(3)④)."""
+    for unit_id, unit in index.unit_types.items():
+        stats = unit.data.get("stats")
+        if not isinstance(stats, dict):
+            continue
+        flies = unit.data.get("domain") == "air" or unit.data.get("class") in CARRIER_CLASSES
+        if "air_power" in stats and not flies:
+            yield error("GJX009", f"{unit_id!r} has an air power, which only air units and carriers have",
+                        scenario.locate("units", unit.pointer + "/stats/air_power", key=True))
+        elif flies and "air_power" not in stats:
+            yield error("GJX009", f"{unit_id!r} is an air unit or carrier without an air power",
+                        scenario.locate("units", unit.pointer + "/stats"), hint="add air_power to its stats")
+
+
+def _oil_field_draws(scenario, index) -> Iterator[Diagnostic]:
+    """GJX010: oil-field markers are drawn for oil-field areas, and enough exist (§3.0(5))."""
+    for pointer, draw in scenario.entities("setup", "draws"):
+        sources = [index.markers.get(m) for m in draw.get("from") or [] if isinstance(m, str)]
+        if not sources or not all(s and s.data.get("kind") == "oil_field" for s in sources):
+            continue
+        for i, space_id in enumerate(draw.get("to") or []):
+            space = index.spaces.get(space_id)
+            if space is not None and "oil_field" not in (space.data.get("tags") or []):
+                yield error("GJX010", f"oil-field markers are drawn for {space_id!r}, which is not an "
+                            "oil-field area (§2.2.2(4))", scenario.locate("setup", f"{pointer}/to/{i}"),
+                            hint="tag the area oil_field, or draw for another area")
+        available = sum(s.data.get("count", 1) for s in sources if isinstance(s.data.get("count", 1), int))
+        targets = len(draw.get("to") or [])
+        if available < targets:
+            yield error("GJX010", f"{targets} oil-field markers are drawn but only {available} exist (§3.0(5))",
+                        scenario.locate("setup", pointer + "/to"))
+
