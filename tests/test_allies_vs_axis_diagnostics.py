@@ -1,0 +1,66 @@
+"""Every AVA code against its broken fixture: code, file, line and column.
+
+Each fixture in tests/fixtures/allies_vs_axis/ is a small variant that `extends: ../allies-vs-axis`
+and breaks one rule. The test puts a copy of the bundled scenario beside it, so the fixtures hold
+only what they break and stay in step with the scenario they break.
+"""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from helpers import FIXTURES, REPO, diagnostics_of, find_code, place
+
+BUNDLED = REPO / "scenarios" / "allies-vs-axis"
+BROKEN = FIXTURES / "allies_vs_axis"
+
+# fixture folder, code, file (relative to the fixture folder), line, column, words of the message
+CASES = [
+    ("ava001-square-count", "AVA001", "map.yaml", 1, 1, "the board has 35 squares"),
+    ("ava002-composition", "AVA002", "map.yaml", 1, 1, "the board has 25 territories; the rules give 24"),
+    ("ava003-wrong-way", "AVA003", "map.yaml", 2, 35, "leads to square 31 (mexico); clockwise it leads to square 33"),
+    ("ava004-secret-moved", "AVA004", "map.yaml", 2, 7, "square 5 is 'neutral-bank', which is not a secret territory"),
+    ("ava004-secret-moved", "AVA004", "map.yaml", 6, 10, "secret territory 'sweden' is square 6"),
+    ("ava005-first-square", "AVA005", "map.yaml", 4, 7, "square 1 is 'ireland'"),
+    ("ava006-fortune-yields", "AVA006", "map.yaml", 3, 3, "'fortune-1' is a fortune square and yields nothing"),
+    ("ava007-unknown-parameter", "AVA007", "scenario.yaml", 7, 31, "unknown parameter 'ransom_bas'"),
+    ("ava008-wrong-example", "AVA008", "scenario.yaml", 8, 17, "invasion_power gives 16 for this example; the rule book says 22"),
+    ("ava009-secret-start", "AVA009", "scenario.yaml", 7, 52, "a side cannot start with 'neutral-bank'"),
+    ("eff001-unknown-card-effect", "EFF001", "decks.yaml", 5, 20, "unknown effect 'gian'"),
+]
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory):
+    """The bundled scenario and every broken variant of it, side by side."""
+    root = tmp_path_factory.mktemp("allies-vs-axis")
+    shutil.copytree(BUNDLED, root / "allies-vs-axis")
+    for fixture in BROKEN.iterdir():
+        shutil.copytree(fixture, root / fixture.name)
+    return root
+
+
+@pytest.mark.parametrize("fixture, code, file, line, column, words", CASES,
+                         ids=[f"{case[0]}:{case[3]}" for case in CASES])
+def test_broken_fixture(workspace, fixture, code, file, line, column, words):
+    folder = workspace / fixture
+    found = [d for d in find_code(diagnostics_of(folder), code) if words in d.message]
+    assert found, f"no {code} saying {words!r}"
+    assert place(found[0], folder) == (file, line, column)
+
+
+def test_every_fixture_is_used():
+    assert {case[0] for case in CASES} == {path.name for path in BROKEN.iterdir()}
+
+
+def test_the_effect_hint_names_the_known_operation(workspace):
+    problem = find_code(diagnostics_of(workspace / "eff001-unknown-card-effect"), "EFF001")[0]
+    assert problem.hint == "did you mean 'gain'?"
+
+
+def test_an_unchanged_variant_is_clean(workspace):
+    variant = workspace / "unchanged"
+    variant.mkdir()
+    (variant / "scenario.yaml").write_text("id: unchanged\nextends: ../allies-vs-axis\n", encoding="utf-8")
+    assert [f"{d.code} {d.message}" for d in diagnostics_of(variant)] == []
