@@ -853,6 +853,8 @@ class _Translator:
             if nation_id in self.capitals:
                 capital, option = self.capitals[nation_id]
                 if capital in impassable:
+                    space = next(s for s in self.territories.values() if s["id"] == capital)
+                    space["tags"].remove("capital")
                     self.out.diagnostics.append(warning(
                         "TPL009", f"the capital of {player}, {capital!r}, is an impassable territory; "
                         "it was not translated", self.doc.where(option),
