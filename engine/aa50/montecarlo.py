@@ -1,0 +1,100 @@
+"""Many AA50 battles at once: the procedure of rounds.py with every die drawn from one generator.
+
+All battles advance together, a round at a time; a battle that ends leaves the working arrays,
+so later rounds only touch the battles still being fought. Dice of one hit class and one chance
+are drawn together as a binomial count, which is the same in law as rolling them one by one.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..system import DRAW, OutcomeBatch
+from . import rounds
+from .model import BattleModel
+
+MAX_ROUNDS = 10_000   # only a battle nobody can win goes on this long; it ends as a draw
+
+
+def roll(groups: list[rounds.FireGroup], rng: np.random.Generator) -> dict[object, np.ndarray]:
+    """Hits per hit class."""
+    hits: dict[object, np.ndarray] = {}
+    for hit_class, dice, p in groups:
+        if p <= 0:
+            continue
+        drawn = dice if p >= 1 else rng.binomial(dice, p)
+        hits[hit_class] = hits[hit_class] + drawn if hit_class in hits else drawn
+    return hits
+
+
+def fight_round(model: BattleModel, attacker: np.ndarray, defender: np.ndarray,
+                first_round: bool, rng: np.random.Generator):
+    """The surprise and general stages of one round."""
+    a_side, d_side = model.attacker, model.defender
+    a_groups = rounds.surprise_fire(a_side, attacker, d_side, defender)
+    d_groups = rounds.surprise_fire(d_side, defender, a_side, attacker)
+    if a_groups or d_groups:
+        a_hits, d_hits = roll(a_groups, rng), roll(d_groups, rng)
+        attacker, defender = (rounds.take_hits(a_side, attacker, d_hits),
+                              rounds.take_hits(d_side, defender, a_hits))
+    a_hits = roll(rounds.general_fire(model, a_side, attacker, d_side, defender, first_round), rng)
+    d_hits = roll(rounds.general_fire(model, d_side, defender, a_side, attacker, first_round), rng)
+    return rounds.take_hits(a_side, attacker, d_hits), rounds.take_hits(d_side, defender, a_hits)
+
+
+def simulate(model: BattleModel, runs: int, rng: np.random.Generator) -> OutcomeBatch:
+    a_side, d_side = model.attacker, model.defender
+    attacker = np.repeat(a_side.start[None, :], runs, axis=0)
+    defender = np.repeat(d_side.start[None, :], runs, axis=0)
+    final_a, final_d = attacker.copy(), defender.copy()
+    result = np.full(runs, DRAW, dtype=np.int8)
+    rounds_fought = np.zeros(runs, dtype=np.int64)
+    live = np.arange(runs)
+
+    hits = roll(rounds.anti_aircraft_fire(model, attacker), rng)
+    attacker = rounds.take_hits(a_side, attacker, hits)
+    first_round = True
+    for round_number in range(MAX_ROUNDS):
+        attacker, defender, ended_as = rounds.start_of_round(model, attacker, defender, first_round)
+        ended = ended_as != rounds.CONTINUES
+        if ended.any():
+            where = live[ended]
+            final_a[where], final_d[where] = attacker[ended], defender[ended]
+            result[where] = ended_as[ended]
+            going = ~ended
+            live, attacker, defender = live[going], attacker[going], defender[going]
+        if live.size == 0:
+            break
+        attacker, defender = fight_round(model, attacker, defender, first_round, rng)
+        rounds_fought[live] += 1
+        first_round = False
+    if live.size:
+        final_a[live], final_d[live] = attacker, defender
+    return OutcomeBatch(result, rounds_fought, rounds.survivors(a_side, final_a),
+                        rounds.survivors(d_side, final_d), rounds.losses(a_side, final_a),
+                        rounds.losses(d_side, final_d))
+
+
+def one_battle(model: BattleModel, rng: np.random.Generator):
+    """One battle, returning the final count vectors too (for BattleOutcome's survivors)."""
+    a_side, d_side = model.attacker, model.defender
+    attacker, defender = a_side.start[None, :].copy(), d_side.start[None, :].copy()
+    events = []
+    hits = roll(rounds.anti_aircraft_fire(model, attacker), rng)
+    if hits:
+        shot = {k: int(v[0]) for k, v in hits.items() if v[0]}
+        attacker = rounds.take_hits(a_side, attacker, hits)
+        events.append(f"anti-aircraft fire: {sum(shot.values())} air units shot down")
+    first_round, fought = True, 0
+    ended_as = DRAW
+    for round_number in range(MAX_ROUNDS):
+        attacker, defender, result = rounds.start_of_round(model, attacker, defender, first_round)
+        if result[0] != rounds.CONTINUES:
+            ended_as = int(result[0])
+            break
+        before = a_side.worth(attacker)[0], d_side.worth(defender)[0]
+        attacker, defender = fight_round(model, attacker, defender, first_round, rng)
+        fought += 1
+        events.append(f"round {fought}: attacker lost {before[0] - a_side.worth(attacker)[0]:g}, "
+                      f"defender lost {before[1] - d_side.worth(defender)[0]:g}")
+        first_round = False
+    return ended_as, fought, attacker[0], defender[0], events

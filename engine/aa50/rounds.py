@@ -1,0 +1,215 @@
+"""The AA50 combat procedure (§5.5.3), on many battles at once.
+
+A state is a pair of count arrays, attacker (B, Ka) and defender (B, Kd): one row per battle.
+A round is a sequence of *stages*; in each stage one or both sides fire, and the hits are then
+assigned by the side that takes them. Within a stage both sides fire from the same state, so a
+unit hit in that stage still fires (the casualty zone of §5.5.3.2); between stages casualties
+are gone. The stages are:
+
+  anti-aircraft  first round only: the defending territory's gun fires one die at each attacking
+                 air unit (§7.1.4); hits are removed before the battle begins.
+  surprise       submarines not facing an enemy destroyer fire first; their hits are removed
+                 before the other units fire (§7.3.5 Surprise Strike).
+  general        every other unit fires (§5.5.3.2, §5.5.3.3); offshore bombardment joins the
+                 attacker's fire in the first round (§5.5.2.2).
+
+What fires and with how many dice is given as *fire groups* (hit class, dice, chance to hit),
+so that the Monte Carlo code samples them and the exact code enumerates them.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..system import ATTACKER_WINS, DEFENDER_WINS, DRAW
+from .model import ANY, LAND, NOT_SUBMARINE, SEA, BattleModel, SideModel
+
+CONTINUES = -1
+# (hit class, dice per battle (B,), chance of a hit per die)
+FireGroup = tuple[object, np.ndarray, float]
+
+
+def chance(value: int) -> float:
+    """A die hits on a roll at or below the unit's value (§5.5.3.2)."""
+    return min(max(value, 0), 6) / 6.0
+
+
+# -- what fires --------------------------------------------------------------------------------
+def anti_aircraft_fire(model: BattleModel, attacker: np.ndarray) -> list[FireGroup]:
+    """One die at each attacking air unit, aimed at it (§7.1.4): a hit removes that unit."""
+    if not model.anti_aircraft:
+        return []
+    side = model.attacker
+    return [(("kind", k), attacker[:, k], chance(model.anti_aircraft))
+            for k in np.flatnonzero(side.air & side.active)]
+
+
+def surprise_fire(side: SideModel, own: np.ndarray, enemy: SideModel,
+                  theirs: np.ndarray) -> list[FireGroup]:
+    """Submarines fire first unless the enemy has a destroyer on the battle board (§7.3.5)."""
+    undetected = ~_has(theirs, enemy.detector)
+    groups = []
+    for k in np.flatnonzero(side.surprise & (side.value > 0)):
+        groups.append((SEA, own[:, k] * side.dice[k] * undetected, chance(side.value[k])))
+    return groups
+
+
+def general_fire(model: BattleModel, side: SideModel, own: np.ndarray, enemy: SideModel,
+                 theirs: np.ndarray, first_round: bool) -> list[FireGroup]:
+    groups: list[FireGroup] = []
+    detected = _has(theirs, enemy.detector)
+    own_destroyer = _has(own, side.detector)
+    supported = _supported(side, own)
+    for k in np.flatnonzero(side.capable):
+        dice = own[:, k] * side.dice[k]
+        if side.surprise[k]:
+            dice = dice * detected          # fired already in the surprise stage
+        if side.cannot_hit_air[k]:
+            targets = [(SEA, dice)]
+        elif side.air[k]:
+            targets = [(ANY, dice * own_destroyer), (NOT_SUBMARINE, dice * ~own_destroyer)]
+        else:
+            targets = [(ANY, dice)]
+        lifted, bonus = supported.get(k, (None, 0))
+        for hit_class, n in targets:
+            if lifted is not None:
+                boosted = np.minimum(lifted * side.dice[k], n)
+                groups.append((hit_class, boosted, chance(side.value[k] + bonus)))
+                n = n - boosted
+            groups.append((hit_class, n, chance(side.value[k])))
+    if first_round and side.attacking:
+        rows = own.shape[0]
+        for value, ships in model.bombard:
+            groups.append((LAND, np.full(rows, ships, dtype=np.int64), chance(value)))
+    return groups
+
+
+def _supported(side: SideModel, own: np.ndarray) -> dict[int, tuple[np.ndarray, int]]:
+    """Kind -> (units lifted by support, bonus): one supported unit per supporter (§7.1.1-2).
+
+    Support lifts units only in attack; supporters' capacity goes to the supported kinds in
+    the side's own order.
+    """
+    if not side.attacking:
+        return {}
+    found = {}
+    for supporter in np.flatnonzero(side.active):
+        support = side.kinds[supporter].profile.support
+        if support is None:
+            continue
+        capacity = own[:, supporter] * support.per_unit
+        for k in np.flatnonzero(side.capable):
+            if side.kinds[k].type in support.types:
+                lifted = np.minimum(capacity, own[:, k])
+                previous, _ = found.get(k, (0, 0))
+                found[k] = (previous + lifted, support.bonus)
+                capacity = capacity - lifted
+    return found
+
+
+def _has(counts: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    return counts[:, mask].sum(axis=1) > 0
+
+
+# -- taking hits -------------------------------------------------------------------------------
+def take_hits(side: SideModel, counts: np.ndarray, hits: dict[object, np.ndarray]) -> np.ndarray:
+    """Assign hits by the side's casualty order; restricted hit classes first."""
+    counts = counts.copy()
+    for hit_class in sorted(hits, key=lambda key: (side.mask_rank[key], str(key))):
+        left = hits[hit_class].astype(np.int64, copy=True)
+        if not left.any():
+            continue
+        eligible = side.masks[hit_class]
+        for kind, reserve, damage in side.slots:
+            if not eligible[kind]:
+                continue
+            taken = np.minimum(left, np.maximum(counts[:, kind] - reserve, 0))
+            counts[:, kind] -= taken
+            if damage:
+                counts[:, side.twin_damaged[kind]] += taken
+            left -= taken
+            if not left.any():
+                break
+    return counts
+
+
+# -- between rounds ----------------------------------------------------------------------------
+def start_of_round(model: BattleModel, attacker: np.ndarray, defender: np.ndarray,
+                   first_round: bool):
+    """Decisions and endings before a round's dice: retreat, submerging, defenceless
+    transports, and the end of combat (§5.5.3.5). Returns (attacker, defender, result) where
+    result is CONTINUES or how the battle ended."""
+    a_side, d_side = model.attacker, model.defender
+    rows = attacker.shape[0]
+    result = np.full(rows, CONTINUES, dtype=np.int8)
+    attacker, defender = attacker.copy(), defender.copy()
+
+    # Press attack or retreat (§5.5.3.5 condition B); units that came ashore cannot retreat.
+    if not first_round and model.retreat_at > 0:
+        left = attacker[:, a_side.active].sum(axis=1)
+        retreat = ((left <= model.retreat_at) & (left > 0) & ~_has(attacker, a_side.landed)
+                   & _has(defender, d_side.active))
+        result[retreat] = DEFENDER_WINS
+
+    # A submarine facing only air units submerges: it cannot hit them (§7.3.5 Submersible).
+    _submerge_facing_only_air(a_side, attacker, d_side, defender)
+    _submerge_facing_only_air(d_side, defender, a_side, attacker)
+
+    # Defenceless transports: defenders with no combat value left are sunk (§5.5.3.2).
+    defenceless = (_has(defender, d_side.active) & ~_has(defender, d_side.active & ~d_side.defenceless)
+                   & _has(attacker, a_side.capable) & (result == CONTINUES))
+    defender[np.ix_(defenceless, d_side.defenceless)] = 0
+
+    attacker_in = _has(attacker, a_side.active)
+    attacker_can_fire = _has(attacker, a_side.capable)
+    defender_in = _has(defender, d_side.active)
+    defender_can_fire = _has(defender, d_side.capable)
+    open_ = result == CONTINUES
+    # Condition A: a side without units that can fire is done (§5.5.3.5).
+    result[open_ & ~defender_in & attacker_in] = ATTACKER_WINS
+    result[open_ & ~defender_in & ~attacker_in] = DRAW
+    done = open_ & defender_in & ~attacker_can_fire
+    result[done & attacker_in & ~defender_can_fire] = DRAW        # transports facing transports
+    result[done & ~(attacker_in & ~defender_can_fire)] = DEFENDER_WINS
+    # Neither side can hit the other (say, air units against submarines without a destroyer).
+    open_ = result == CONTINUES
+    stuck = open_ & ~_can_hit(model, a_side, attacker, d_side, defender) \
+        & ~_can_hit(model, d_side, defender, a_side, attacker)
+    result[stuck] = DRAW
+    return attacker, defender, result
+
+
+def _submerge_facing_only_air(side: SideModel, own: np.ndarray, enemy: SideModel,
+                              theirs: np.ndarray) -> None:
+    divers = np.flatnonzero(side.twin_submerged >= 0)
+    if divers.size == 0:
+        return
+    only_air = _has(theirs, enemy.active) & ~_has(theirs, enemy.active & ~enemy.air)
+    for k in divers:
+        moving = np.where(only_air, own[:, k], 0)
+        own[:, k] -= moving
+        own[:, side.twin_submerged[k]] += moving
+
+
+def _can_hit(model: BattleModel, side: SideModel, own: np.ndarray, enemy: SideModel,
+             theirs: np.ndarray) -> np.ndarray:
+    groups = general_fire(model, side, own, enemy, theirs, first_round=False)
+    groups += surprise_fire(side, own, enemy, theirs)
+    possible = np.zeros(own.shape[0], dtype=bool)
+    for hit_class, dice, p in groups:
+        if p > 0:
+            possible |= (dice > 0) & _has(theirs, enemy.masks[hit_class])
+    return possible
+
+
+# -- the end -----------------------------------------------------------------------------------
+def survivors(side: SideModel, counts: np.ndarray) -> np.ndarray:
+    return counts.sum(axis=1)
+
+
+def losses(side: SideModel, counts: np.ndarray) -> np.ndarray:
+    return side.worth(side.start[None, :]) - side.worth(counts)
+
+
+__all__ = ["ANY", "SEA", "LAND", "NOT_SUBMARINE", "CONTINUES", "anti_aircraft_fire",
+           "surprise_fire", "general_fire", "take_hits", "start_of_round", "survivors", "losses",
+           "chance"]

@@ -1,0 +1,139 @@
+"""The AA50 game system: combat (§5.5, §7) behind the engine's interface."""
+from __future__ import annotations
+
+import numpy as np
+
+from validators.index import LAND_KINDS, build_index
+
+from ..system import (BattleOutcome, BattlePosition, EngineError, ExactOutcome, GameSystem,
+                      OutcomeBatch, UnknownName)
+from . import bombing, exact, montecarlo
+from .model import BattleModel, compile_battle
+from .profiles import UnitProfile, apply_research, breakthroughs, read_profiles
+
+
+class AA50(GameSystem):
+    system = "aa50"
+
+    def __init__(self, scenario):
+        super().__init__(scenario)
+        self.index = build_index(scenario)
+        self.profiles = read_profiles(scenario)
+        self.abilities = {uid: list(e.data.get("abilities") or [])
+                          for uid, e in self.index.unit_types.items()}
+        self.breakthroughs = breakthroughs(scenario)
+
+    # -- names -------------------------------------------------------------------------------
+    def unit_types(self) -> list[str]:
+        return sorted(self.profiles)
+
+    def nations(self) -> list[str]:
+        return sorted(self.index.nations)
+
+    def spaces(self) -> list[str]:
+        return sorted(self.index.spaces)
+
+    def research_options(self) -> list[str]:
+        return sorted(self.breakthroughs)
+
+    def unit_cost(self, unit_type: str) -> float:
+        return self.profiles[unit_type].cost
+
+    def is_land(self, space: str) -> bool:
+        return self.index.spaces[space].data.get("kind") in LAND_KINDS
+
+    def space_value(self, space: str) -> int:
+        value = self.index.spaces[space].data.get("value", 0)
+        return int(value) if isinstance(value, (int, float)) else 0
+
+    # -- profiles ----------------------------------------------------------------------------
+    def profiles_for(self, nation: str, research: dict[str, frozenset[str]]) -> dict[str, UnitProfile]:
+        """The nation's unit profiles, with the breakthroughs it has made (§5.2.4)."""
+        changes = []
+        for option in sorted(research.get(nation, ())):
+            if option not in self.breakthroughs:
+                raise UnknownName("research option", option, self.research_options())
+            changes.extend(self.breakthroughs[option].get("changes") or [])
+        return apply_research(self.profiles, changes, self.abilities) if changes else self.profiles
+
+    def check_position(self, position: BattlePosition) -> None:
+        super().check_position(position)
+        for nation in position.research:
+            if nation not in self.index.nations:
+                raise UnknownName("nation", nation, self.nations())
+        for unit in position.landing:
+            if unit not in self.profiles:
+                raise UnknownName("unit type", unit, self.unit_types())
+        land = self.is_land(position.space)
+        for contingent in position.attackers + position.defenders:
+            for unit, count in contingent.units.items():
+                domain = self.profiles[unit].domain
+                if count and land and domain == "sea":
+                    raise EngineError(f"{unit} cannot fight in {position.space}, a territory; "
+                                      "ships support a landing with --bombard")
+                if count and not land and domain in ("land", "structure"):
+                    raise EngineError(f"{unit} cannot fight in {position.space}, a sea zone "
+                                      "(land units at sea are cargo)")
+        if not self.index.spaces:
+            raise EngineError("the scenario has no map")
+
+    def model(self, position: BattlePosition) -> BattleModel:
+        self.check_position(position)
+        return compile_battle(position, lambda nation: self.profiles_for(nation, position.research),
+                              self.is_land(position.space))
+
+    def raid(self, position: BattlePosition) -> bombing.Raid:
+        """A strategic bombing raid on the factory in the position's space (§5.5.1)."""
+        self.check_position(position)
+        (attacker,) = [c for c in position.attackers if c.total()] or [None]
+        if attacker is None:
+            raise EngineError("a raid needs bombers")
+        profiles = self.profiles_for(attacker.owner, position.research)
+        bombers = [(u, n) for u, n in attacker.units.items() if n]
+        kinds = {profiles[u].bombing_dice for u, _ in bombers}
+        if any(not profiles[u].bombing_dice for u, _ in bombers) or len(bombers) != 1:
+            raise EngineError("a strategic bombing raid is flown by bombers of one type only (§5.5.1)")
+        unit, count = bombers[0]
+        gun, factor, defenders = 0, None, 0
+        for contingent in position.defenders:
+            own = self.profiles_for(contingent.owner, position.research)
+            for other, n in contingent.units.items():
+                if not n:
+                    continue
+                defenders += n
+                gun = max(gun, own[other].anti_aircraft)
+                if own[other].factory:
+                    factor = own[other].max_damage_factor
+        if factor is None:
+            raise EngineError(f"there is no factory to bomb in {position.space}")
+        room = max(factor * self.space_value(position.space) - position.damage, 0)
+        return bombing.Raid(count, kinds.pop(), profiles[unit].cost, gun, room, defenders)
+
+    # -- battles -----------------------------------------------------------------------------
+    def resolve_battle(self, position: BattlePosition, rng: np.random.Generator) -> BattleOutcome:
+        if position.raid:
+            batch = bombing.simulate(self.raid(position), 1, rng)
+            bombers = next(c for c in position.attackers if c.total())
+            (unit, _), = [(u, n) for u, n in bombers.units.items() if n]
+            return BattleOutcome(int(batch.result[0]), 1, {unit: int(batch.attacker_survivors[0])},
+                                 {u: n for c in position.defenders for u, n in c.units.items()},
+                                 float(batch.attacker_loss[0]), float(batch.defender_loss[0]),
+                                 [f"raid: {batch.defender_loss[0]:g} damage"])
+        model = self.model(position)
+        result, fought, attacker, defender, events = montecarlo.one_battle(model, rng)
+        return BattleOutcome(result, fought, model.attacker.units(attacker),
+                             model.defender.units(defender),
+                             float(model.attacker.worth(model.attacker.start) - model.attacker.worth(attacker)),
+                             float(model.defender.worth(model.defender.start) - model.defender.worth(defender)),
+                             events)
+
+    def simulate(self, position: BattlePosition, runs: int,
+                 rng: np.random.Generator) -> OutcomeBatch:
+        if position.raid:
+            return bombing.simulate(self.raid(position), runs, rng)
+        return montecarlo.simulate(self.model(position), runs, rng)
+
+    def exact(self, position: BattlePosition, budget: int = 200_000) -> ExactOutcome | None:
+        if position.raid:
+            return bombing.exact(self.raid(position))
+        return exact.exact(self.model(position), budget)

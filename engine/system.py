@@ -1,0 +1,238 @@
+"""The one interface every game system's engine offers, in the spirit of OpenSpiel's game API.
+
+A `GameSystem` is built from a loaded scenario: the scenario's data gives the numbers (unit
+values, abilities, options), the system's module gives the procedure. A battle is described by a
+`BattlePosition` (who is where, with what) and resolved from it:
+
+- `resolve_battle(position, rng)` fights one battle and returns a `BattleOutcome`. Every random
+  event (each die, each draw) comes from `rng`, a `numpy.random.Generator` that the caller seeds
+  and passes in; the same seed gives the same outcome, always.
+- `simulate(position, runs, rng)` fights `runs` independent battles and returns an
+  `OutcomeBatch` of arrays. A system may vectorise it; the default loops `resolve_battle`.
+- `exact(position, budget)` returns the exact distribution of outcomes as an `ExactOutcome`, or
+  None when the system has no exact method or the state space is larger than `budget`.
+
+The battle calculator (engine/calculator.py) only speaks to this interface, so a system gains the
+calculator, the CLI and the editor's playtest panel by implementing it.
+
+Adding a system: create `engine/<system with - as _>/__init__.py` with a function
+`build(scenario) -> GameSystem`; `load_system` finds it by the scenario's `system:` field.
+"""
+from __future__ import annotations
+
+import difflib
+import importlib
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+import numpy as np
+
+# The three ways a battle ends, as stored in OutcomeBatch.result.
+ATTACKER_WINS, DEFENDER_WINS, DRAW = 0, 1, 2
+
+
+class EngineError(Exception):
+    """A battle or scenario the engine cannot work with."""
+
+
+class UnknownName(EngineError):
+    """A unit type, nation or space that the scenario does not have."""
+
+    def __init__(self, what: str, name: str, known: list[str]):
+        self.what, self.name, self.known = what, name, sorted(known)
+        close = difflib.get_close_matches(name, self.known, n=3, cutoff=0.5)
+        self.suggestions = close
+        hint = f"; did you mean {' or '.join(close)}?" if close else ""
+        super().__init__(f"unknown {what} {name!r}{hint}")
+
+
+@dataclass(frozen=True)
+class Contingent:
+    """The units one nation brings to a battle: unit type id -> count."""
+
+    owner: str
+    units: dict[str, int]
+
+    def total(self) -> int:
+        return sum(self.units.values())
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The choices a player makes in battle that the rules leave open.
+
+    order: which casualties are taken first: "cheapest" (by cost, then by weakest value),
+           "weakest" (by combat value, then by cost), or unit type ids separated by commas
+           (types not named follow, cheapest first).
+    keep_land_unit: when attacking a territory, keep the last land unit alive while aircraft can
+           be lost instead, so that the territory can be taken. None means: yes for territories.
+    retreat_at: the attacker retreats at the end of a round when it has at most this many units
+           left in the battle (0: never retreats).
+    """
+
+    order: str = "cheapest"
+    keep_land_unit: bool | None = None
+    retreat_at: int = 0
+
+
+@dataclass(frozen=True)
+class BattlePosition:
+    """One battle: where it is, who attacks and who defends, and the system-specific extras.
+
+    attackers / defenders: one contingent per nation taking part.
+    landing: unit type -> count of the attacker's units that come ashore from transports
+             (an amphibious assault); they are part of `attackers` too.
+    bombard: ships supporting an amphibious assault from the sea; not part of `attackers`.
+    raid: a strategic bombing raid on the space's factory instead of a battle.
+    research: nation -> the ids of the research options it has developed.
+    damage: damage already on the factory (for a raid).
+    """
+
+    space: str
+    attackers: tuple[Contingent, ...]
+    defenders: tuple[Contingent, ...]
+    landing: dict[str, int] = field(default_factory=dict)
+    bombard: Contingent | None = None
+    raid: bool = False
+    research: dict[str, frozenset[str]] = field(default_factory=dict)
+    damage: int = 0
+    policy: Policy = Policy()
+
+
+@dataclass
+class BattleOutcome:
+    """How one battle ended."""
+
+    result: int                        # ATTACKER_WINS, DEFENDER_WINS or DRAW
+    rounds: int
+    attacker_survivors: dict[str, int]  # unit type -> count still alive (retreated included)
+    defender_survivors: dict[str, int]
+    attacker_loss: float               # cost of the units lost
+    defender_loss: float               # cost of the units lost (or of the damage done, for a raid)
+    events: list[str] = field(default_factory=list)
+
+    @property
+    def winner(self) -> str:
+        return ("attacker", "defender", "draw")[self.result]
+
+
+@dataclass
+class OutcomeBatch:
+    """Many battles' outcomes as arrays of equal length (one entry per battle)."""
+
+    result: np.ndarray              # int8: ATTACKER_WINS / DEFENDER_WINS / DRAW
+    rounds: np.ndarray              # int
+    attacker_survivors: np.ndarray  # int: units alive at the end
+    defender_survivors: np.ndarray
+    attacker_loss: np.ndarray       # float: cost lost
+    defender_loss: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.result)
+
+    @staticmethod
+    def concatenate(batches: list["OutcomeBatch"]) -> "OutcomeBatch":
+        return OutcomeBatch(*(np.concatenate([getattr(b, name) for b in batches])
+                              for name in ("result", "rounds", "attacker_survivors",
+                                           "defender_survivors", "attacker_loss",
+                                           "defender_loss")))
+
+    @staticmethod
+    def from_outcomes(outcomes: list[BattleOutcome]) -> "OutcomeBatch":
+        return OutcomeBatch(
+            np.array([o.result for o in outcomes], dtype=np.int8),
+            np.array([o.rounds for o in outcomes], dtype=np.int64),
+            np.array([sum(o.attacker_survivors.values()) for o in outcomes], dtype=np.int64),
+            np.array([sum(o.defender_survivors.values()) for o in outcomes], dtype=np.int64),
+            np.array([o.attacker_loss for o in outcomes], dtype=float),
+            np.array([o.defender_loss for o in outcomes], dtype=float))
+
+
+@dataclass
+class ExactOutcome:
+    """The exact distribution of a battle's end: one row per distinct end, with its probability."""
+
+    probability: np.ndarray
+    result: np.ndarray
+    attacker_survivors: np.ndarray
+    defender_survivors: np.ndarray
+    attacker_loss: np.ndarray
+    defender_loss: np.ndarray
+    mean_rounds: float
+    states: int = 0          # how many states the calculation visited
+
+
+class GameSystem(ABC):
+    """A game system's rules engine, built from one scenario."""
+
+    system: str = ""
+
+    def __init__(self, scenario):
+        self.scenario = scenario
+
+    # -- names -------------------------------------------------------------------------------
+    @abstractmethod
+    def unit_types(self) -> list[str]:
+        """The ids of the unit types that can fight."""
+
+    @abstractmethod
+    def nations(self) -> list[str]:
+        """The ids of the nations (or sides) that can own units."""
+
+    @abstractmethod
+    def spaces(self) -> list[str]:
+        """The ids of the spaces a battle can be fought in."""
+
+    def check_position(self, position: BattlePosition) -> None:
+        """Raise UnknownName or EngineError when the position does not fit this scenario."""
+        for contingent in _contingents(position):
+            if contingent.owner not in self.nations():
+                raise UnknownName("nation", contingent.owner, self.nations())
+            for unit in contingent.units:
+                if unit not in self.unit_types():
+                    raise UnknownName("unit type", unit, self.unit_types())
+        if position.space not in self.spaces():
+            raise UnknownName("space", position.space, self.spaces())
+
+    # -- battles -----------------------------------------------------------------------------
+    @abstractmethod
+    def resolve_battle(self, position: BattlePosition, rng: np.random.Generator) -> BattleOutcome:
+        """Fight one battle, drawing every random event from `rng`."""
+
+    def simulate(self, position: BattlePosition, runs: int,
+                 rng: np.random.Generator) -> OutcomeBatch:
+        """Fight `runs` independent battles. Systems override this with a vectorised version."""
+        return OutcomeBatch.from_outcomes([self.resolve_battle(position, rng) for _ in range(runs)])
+
+    def exact(self, position: BattlePosition, budget: int = 200_000) -> ExactOutcome | None:
+        """The exact distribution of outcomes, or None when not available within `budget` states."""
+        return None
+
+    def unit_cost(self, unit_type: str) -> float:
+        """What one unit of a type costs (the measure of losses)."""
+        return 0.0
+
+
+def _contingents(position: BattlePosition):
+    yield from position.attackers
+    yield from position.defenders
+    if position.bombard is not None:
+        yield position.bombard
+
+
+def system_module_name(system: str) -> str:
+    return f"engine.{system.replace('-', '_')}"
+
+
+def load_system(scenario) -> GameSystem:
+    """The rules engine for a loaded scenario, chosen by its `system:`."""
+    system = scenario.system
+    if not system:
+        raise EngineError(f"{scenario.root} does not say which game system it uses")
+    try:
+        module = importlib.import_module(system_module_name(system))
+    except ModuleNotFoundError as missing:
+        if missing.name != system_module_name(system):
+            raise
+        raise EngineError(f"the engine has no rules for the game system {system!r} yet") from None
+    return module.build(scenario)
