@@ -112,3 +112,14 @@ def test_show_prints_the_text_and_the_locale_it_falls_back_to(capsys):
                  "--key", "spaces.karelia-ssr.name", "--key", "scenario.name"]) == 0
     assert capsys.readouterr().out.splitlines() == [
         "spaces.karelia-ssr.name\tzh\t卡累利阿", "scenario.name\ten\tTiny Front"]
+
+
+def test_status_reports_a_locale_file_it_cannot_read(tmp_path, capsys):
+    folder = tmp_path / "one"
+    (folder / "locales").mkdir(parents=True)
+    (folder / "scenario.yaml").write_text("id: one\nname: One\nsystem: aa50\n", encoding="utf-8")
+    (folder / "locales" / "ja.yaml").write_text("locale: ja\nentries: {\n", encoding="utf-8")
+    assert main(["i18n", "status", str(folder)]) == 1
+    out = capsys.readouterr().out
+    assert "no translations yet" in out
+    assert "locales/ja.yaml:3:1: error YAML001" in out
