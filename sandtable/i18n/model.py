@@ -91,7 +91,7 @@ def _note(entry) -> str | None:
 
 
 # -- saying where a text appears ----------------------------------------------------------------
-_SINGULAR = {"entries": "entry", "abilities": "ability", "unit_types": "unit type",
+_SINGULAR = {"entries": "entry", "abilities": "ability", "unit_types": "unit type", "axes": "axis",
              "resources": "resource", "phases": "phase", "options": "option"}
 
 
