@@ -19,7 +19,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
-from sandtable.diagnostics import Diagnostic, error
+from sandtable.diagnostics import Diagnostic, Location, error
 from sandtable.ocs_results import NOTATIONS, ResultSyntaxError, parse, worse_for_attacker
 from sandtable.scenario import Scenario
 from sandtable.yamlsource import join_pointer
@@ -37,7 +37,7 @@ COLUMN_AXES = ("odds", "strength")
 def check(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
     if "tables" in scenario.failed_kinds:
         return
-    for table_id, entity in index.tables.items():
+    for entity in index.tables.values():
         yield from check_table(scenario, entity.pointer, entity.data)
     yield from _terrain(scenario, index)
 
@@ -138,7 +138,8 @@ def _check_cell(scenario, notation, pointer, cell) -> Iterator[Diagnostic]:
     try:
         outcome = parse(notation, printed)
     except ResultSyntaxError as unreadable:
-        where = scenario.locate("tables", join_pointer(pointer, "printed"))
+        where = _inside_text(scenario, scenario.locate("tables", join_pointer(pointer, "printed")),
+                             printed, unreadable.offset)
         yield error("OCS003", f"{printed!r} is not a {notation} result: {unreadable}", where)
         return
     stored = {key: value for key, value in cell.items() if key != "printed"}
@@ -146,6 +147,15 @@ def _check_cell(scenario, notation, pointer, cell) -> Iterator[Diagnostic]:
         yield error("OCS004", f"the cell's data does not say what {printed!r} says",
                     scenario.locate("tables", pointer),
                     hint=f"{printed!r} reads as {_flow(outcome)}; the cell holds {_flow(stored)}")
+
+
+def _inside_text(scenario, where: Location, printed: str, offset: int) -> Location:
+    """Point at the character where reading stopped, when the text is written unquoted."""
+    source = scenario.sources.get(where.file)
+    line = source.line_text(where.line) if source and where.line else ""
+    if line[where.column - 1:].startswith(printed):
+        return Location(where.file, where.line, where.column + offset, where.pointer)
+    return where
 
 
 def _flow(outcome: dict) -> str:
@@ -224,14 +234,16 @@ def _shifts(scenario, pointer, table, axes, lengths) -> Iterator[Diagnostic]:
         return
     room = lengths[ids.index(columns_axis)] - 1
     fixed = [(i, m) for i, m in shifting if not m.get("variable")]
+    too_far = {1: False, -1: False}
     for i, modifier in fixed:
         if abs(modifier["shift"]) > room:
+            too_far[1 if modifier["shift"] > 0 else -1] = True
             yield error("OCS007", f"a shift of {modifier['shift']} leaves a table of {room + 1} columns",
                         scenario.locate("tables", _pointer(pointer, "modifiers", i, "shift")),
                         hint=f"a shift moves at most {room} columns")
     for sign, direction in ((1, "right"), (-1, "left")):
         total = _largest_total([(m.get("group"), m["shift"] * sign) for _, m in fixed])
-        if total > room:
+        if total > room and not too_far[sign]:
             yield error("OCS007", f"the shifts that can apply together move {total} columns {direction}, "
                         f"more than a table of {room + 1} columns allows",
                         scenario.locate("tables", join_pointer(pointer, "modifiers"), key=True),
