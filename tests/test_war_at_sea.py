@@ -247,3 +247,21 @@ def test_zh_hans_is_written_in_simplified_characters(scenario):
     traditional = set("國艦軍戰雙潛襲對擊進優據點補給鬥區號爾麥畢茲倫聯羅陸權")
     for key, entry in scenario.locale("zh-Hans")["entries"].items():
         assert not traditional & set(entry["text"]), key
+
+
+SEED = REPO.parent / "shared" / "seeds" / "002_49fff522289f8e4e.txt"
+
+
+def test_zh_hant_keeps_the_appendix_and_variant_rules_word_for_word(scenario):
+    entries = scenario.locale("zh-Hant")["entries"]
+    assert entries["spaces.baltic-sea.text"]["text"] == "祇有德國和蘇聯船艦可以進入波羅的海。"
+    assert entries["unit_types.bismarck.name"]["text"] == "卑斯麥號"
+    if not SEED.is_file():
+        pytest.skip("the rules text is not beside the repository")
+    # The rules text is set in two columns; a sentence may run over a line break.
+    printed = "".join(SEED.read_text(encoding="utf-8").split())
+    quoted = [key for key in entries if key.startswith("spaces.") and key.endswith(".text")
+              or key.startswith("scenario.options.") and key.endswith(".description")]
+    assert len(quoted) == 11
+    for key in quoted:
+        assert entries[key]["text"] in printed, key
