@@ -57,6 +57,7 @@ class SideStates:
         self.index: dict[bytes, int] = {}
         self.vectors: list[np.ndarray] = []
         self.potential: list[int] = []
+        self.detects: list[bool] = []           # has a destroyer (§7.3.4)
         self._targets: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 
     def number(self, vector: np.ndarray) -> int:
@@ -68,87 +69,105 @@ class SideStates:
             found = self.index[key] = len(self.vectors)
             self.vectors.append(vector.copy())
             self.potential.append(int(self.side.potential(vector)))
+            self.detects.append(bool(vector @ self.side.detector.astype(np.int64) > 0))
         return found
 
     def numbers(self, vectors: np.ndarray) -> np.ndarray:
-        return np.array([self.number(v) for v in vectors], dtype=np.int64)
+        distinct, inverse = np.unique(vectors, axis=0, return_inverse=True)
+        return np.array([self.number(v) for v in distinct], dtype=np.int64)[inverse.ravel()]
 
     def after_hits(self, state: int, pmfs: dict[object, np.ndarray]):
-        """(distinct next states, their probabilities) when hits follow `pmfs`."""
+        """(distinct next states, their probabilities) when hits follow `pmfs`.
+
+        Hits beyond what a class can take change nothing, so each class is cut at the hit
+        points of the units it may hit, and the table of next states is kept per state."""
         if not pmfs:
             return np.array([state]), np.ones(1)
-        classes = sorted(pmfs, key=str)
-        shape = tuple(len(pmfs[c]) for c in classes)
-        key = (state, tuple(classes), shape)
-        cached = self._targets.get(key)
+        classes = tuple(sorted(pmfs, key=str))
+        cached = self._targets.get((state, classes))
         if cached is None:
-            grid = np.indices(shape).reshape(len(classes), -1)
-            counts = np.repeat(self.vectors[state][None, :], grid.shape[1], axis=0)
-            hits = {c: grid[i] for i, c in enumerate(classes)}
-            after = rounds.take_hits(self.side, counts, hits)
+            vector = self.vectors[state]
+            caps = tuple(int(vector @ (self.side.hit_points * self.side.masks[c])) for c in classes)
+            grid = np.indices(tuple(c + 1 for c in caps)).reshape(len(classes), -1)
+            counts = np.repeat(vector[None, :], grid.shape[1], axis=0)
+            after = rounds.take_hits(self.side, counts, {c: grid[n] for n, c in enumerate(classes)})
             unique, inverse = np.unique(self.numbers(after), return_inverse=True)
-            cached = self._targets[key] = (unique, inverse.ravel())
-        unique, inverse = cached
-        joint = pmfs[classes[0]]
-        for c in classes[1:]:
-            joint = np.multiply.outer(joint, pmfs[c])
+            cached = self._targets[(state, classes)] = (unique, inverse.ravel(), caps)
+        unique, inverse, caps = cached
+        joint = None
+        for c, cap in zip(classes, caps):
+            pmf = pmfs[c]
+            if len(pmf) > cap + 1:
+                pmf = pmf[:cap + 1].copy()
+                pmf[cap] = pmfs[c][cap:].sum()
+            elif len(pmf) < cap + 1:
+                pmf = np.concatenate((pmf, np.zeros(cap + 1 - len(pmf))))
+            joint = pmf if joint is None else np.multiply.outer(joint, pmf)
         return unique, np.bincount(inverse, weights=joint.ravel(), minlength=len(unique))
 
 
 class Chain:
+    """The forward pass over joint states; `mass[i, j]` is the probability of reaching the
+    start of a round with the attacker in state i and the defender in state j."""
+
     def __init__(self, model: BattleModel, budget: int):
         self.model = model
         self.budget = budget
         self.att = SideStates(model.attacker, budget)
         self.dfd = SideStates(model.defender, budget)
-        self.mass: dict[tuple[int, int], float] = {}
+        self.mass = np.zeros((8, 8))
         self.ends: dict[tuple[int, int, int], float] = {}
         self.rounds = 0.0
         self.visited = 0
+        self._fire: dict[tuple, dict[object, np.ndarray]] = {}
 
     # -- one state at a time ---------------------------------------------------------------------
-    def vector_pair(self, i: int, j: int):
-        return self.att.vectors[i][None, :], self.dfd.vectors[j][None, :]
+    def fire(self, attacking: bool, stage: str, state: int, detected: bool,
+             first_round: bool) -> dict[object, np.ndarray]:
+        """Hit distributions of one side's fire in a stage, from one of its states."""
+        key = (attacking, stage, state, detected, first_round and attacking)
+        found = self._fire.get(key)
+        if found is None:
+            states = self.att if attacking else self.dfd
+            vector = states.vectors[state][None, :]
+            flag = np.array([detected])
+            if stage == "surprise":
+                groups = rounds.surprise_fire(states.side, vector, flag)
+            else:
+                groups = rounds.general_fire(self.model, states.side, vector, flag, first_round)
+            found = self._fire[key] = hit_distributions(groups)
+        return found
 
-    def stage(self, i: int, j: int, fire) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """A stage where both sides fire from (i, j): [(attacker states, defender states, P)]."""
-        a, d = self.vector_pair(i, j)
-        a_groups, d_groups = fire(a, d)
-        next_d = self.dfd.after_hits(j, hit_distributions(a_groups))
-        next_a = self.att.after_hits(i, hit_distributions(d_groups))
-        return [(next_a[0], next_d[0], np.multiply.outer(next_a[1], next_d[1]))]
+    def stage(self, i: int, j: int, stage: str, first_round: bool):
+        """Both sides fire from (i, j): (attacker states, P), (defender states, P)."""
+        a_detects, d_detects = self.att.detects[i], self.dfd.detects[j]
+        next_d = self.dfd.after_hits(j, self.fire(True, stage, i, d_detects, first_round))
+        next_a = self.att.after_hits(i, self.fire(False, stage, j, a_detects, first_round))
+        return next_a, next_d
 
     def round_from(self, i: int, j: int, first_round: bool):
-        model, a_side, d_side = self.model, self.model.attacker, self.model.defender
-
-        def surprise(a, d):
-            return (rounds.surprise_fire(a_side, a, d_side, d),
-                    rounds.surprise_fire(d_side, d, a_side, a))
-
-        def general(a, d):
-            return (rounds.general_fire(model, a_side, a, d_side, d, first_round),
-                    rounds.general_fire(model, d_side, d, a_side, a, first_round))
-
+        """[(attacker states, defender states, P matrix)] after one round from (i, j)."""
+        (atts, pa), (defs, pd) = self.stage(i, j, "surprise", first_round)
+        if len(atts) == 1 and len(defs) == 1:           # no submarine fired first
+            (a2, pa2), (d2, pd2) = self.stage(int(atts[0]), int(defs[0]), "general", first_round)
+            return [(a2, d2, np.multiply.outer(pa2, pd2))]
         outcome = []
-        for atts, defs, probs in self.stage(i, j, surprise):
-            for x, i1 in enumerate(atts):
-                for y, j1 in enumerate(defs):
-                    if probs[x, y] > 0:
-                        for a2, d2, p2 in self.stage(int(i1), int(j1), general):
-                            outcome.append((a2, d2, probs[x, y] * p2))
+        for i1, p1 in zip(atts, pa):
+            for j1, q1 in zip(defs, pd):
+                if p1 * q1 > 0:
+                    (a2, pa2), (d2, pd2) = self.stage(int(i1), int(j1), "general", first_round)
+                    outcome.append((a2, d2, p1 * q1 * np.multiply.outer(pa2, pd2)))
         return outcome
 
-    def start(self, i: int, j: int, first_round: bool):
-        """The deterministic checks before a round: (i, j, result)."""
-        a, d = self.vector_pair(i, j)
-        a, d, result = rounds.start_of_round(self.model, a, d, first_round)
-        return self.att.number(a[0]), self.dfd.number(d[0]), int(result[0])
-
-    def push(self, i: int, j: int, weight: float) -> None:
-        key = (i, j)
-        self.mass[key] = self.mass.get(key, 0.0) + weight
-        if len(self.mass) > self.budget:
-            raise TooLarge
+    def push(self, atts: np.ndarray, defs: np.ndarray, probs: np.ndarray) -> None:
+        rows, cols = len(self.att.vectors), len(self.dfd.vectors)
+        if rows > self.mass.shape[0] or cols > self.mass.shape[1]:
+            if rows * cols > self.budget:
+                raise TooLarge
+            grown = np.zeros((max(rows, 2 * self.mass.shape[0]), max(cols, 2 * self.mass.shape[1])))
+            grown[:self.mass.shape[0], :self.mass.shape[1]] = self.mass
+            self.mass = grown
+        self.mass[atts[:, None], defs[None, :]] += probs
 
     def spread(self, i: int, j: int, mass: float, first_round: bool) -> None:
         """Fight one round from (i, j) and push its mass to the next states."""
@@ -156,20 +175,20 @@ class Chain:
         stay = 0.0
         if not first_round:
             for atts, defs, probs in outcome:
-                x, y = np.flatnonzero(atts == i), np.flatnonzero(defs == j)
-                if x.size and y.size:
-                    stay += probs[x[0], y[0]]
+                x, y = np.searchsorted(atts, i), np.searchsorted(defs, j)
+                if x < len(atts) and atts[x] == i and y < len(defs) and defs[y] == j:
+                    stay += probs[x, y]
+                    probs[x, y] = 0.0
         if stay >= 1 - 1e-15:
-            self.ends[(i, j, rounds.DRAW)] = self.ends.get((i, j, rounds.DRAW), 0.0) + mass
+            self.end(i, j, rounds.DRAW, mass)
             return
         scale = mass / (1.0 - stay)
         self.rounds += scale
         for atts, defs, probs in outcome:
-            for x, i2 in enumerate(atts):
-                for y, j2 in enumerate(defs):
-                    p = probs[x, y]
-                    if p > 0 and not (not first_round and i2 == i and j2 == j):
-                        self.push(int(i2), int(j2), p * scale)
+            self.push(atts, defs, probs * scale)
+
+    def end(self, i: int, j: int, result: int, mass: float) -> None:
+        self.ends[(i, j, result)] = self.ends.get((i, j, result), 0.0) + mass
 
     # -- the whole battle ------------------------------------------------------------------------
     def run(self) -> None:
@@ -177,30 +196,36 @@ class Chain:
         i0 = self.att.number(model.attacker.start)
         j0 = self.dfd.number(model.defender.start)
         # Anti-aircraft fire before the first round (§7.1.4).
-        a, d = self.vector_pair(i0, j0)
-        atts, probs = self.att.after_hits(
-            i0, hit_distributions(rounds.anti_aircraft_fire(model, a)))
+        groups = rounds.anti_aircraft_fire(model, model.attacker.start[None, :])
+        atts, probs = self.att.after_hits(i0, hit_distributions(groups))
         for i, p in zip(atts, probs):
-            if p <= 0:
-                continue
-            i1, j1, result = self.start(int(i), j0, first_round=True)
+            if p > 0:
+                self.level([(int(i), j0)], np.array([p]), first_round=True)
+        while True:
+            rows, cols = np.nonzero(self.mass)
+            if rows.size == 0:
+                break
+            potential = (np.asarray(self.att.potential)[rows] + np.asarray(self.dfd.potential)[cols])
+            top = potential == potential.max()
+            rows, cols = rows[top], cols[top]
+            masses = self.mass[rows, cols].copy()
+            self.mass[rows, cols] = 0.0
+            self.level(list(zip(rows.tolist(), cols.tolist())), masses, first_round=False)
+
+    def level(self, states: list[tuple[int, int]], masses: np.ndarray, first_round: bool) -> None:
+        """Process states of equal potential: the checks before the round, then the round."""
+        self.visited += len(states)
+        a = np.array([self.att.vectors[i] for i, _ in states])
+        d = np.array([self.dfd.vectors[j] for _, j in states])
+        a, d, results = rounds.start_of_round(self.model, a, d, first_round)
+        for (i, j), mass, a_row, d_row, result in zip(states, masses, a, d, results):
+            i1, j1 = self.att.number(a_row), self.dfd.number(d_row)
             if result != rounds.CONTINUES:
-                self.ends[(i1, j1, result)] = self.ends.get((i1, j1, result), 0.0) + p
+                self.end(i1, j1, int(result), float(mass))
+            elif (i1, j1) != (i, j):
+                self.push(np.array([i1]), np.array([j1]), np.array([[mass]]))  # submerged
             else:
-                self.spread(i1, j1, p, first_round=True)
-        while self.mass:
-            level = max(self.att.potential[i] + self.dfd.potential[j] for i, j in self.mass)
-            for key in [k for k in self.mass
-                        if self.att.potential[k[0]] + self.dfd.potential[k[1]] == level]:
-                mass = self.mass.pop(key)
-                self.visited += 1
-                i1, j1, result = self.start(*key, first_round=False)
-                if result != rounds.CONTINUES:
-                    self.ends[(i1, j1, result)] = self.ends.get((i1, j1, result), 0.0) + mass
-                elif (i1, j1) != key:
-                    self.push(i1, j1, mass)      # submarines submerged: a lower potential
-                else:
-                    self.spread(i1, j1, mass, first_round=False)
+                self.spread(i, j, float(mass), first_round)
 
     def outcome(self) -> ExactOutcome:
         a_side, d_side = self.model.attacker, self.model.defender

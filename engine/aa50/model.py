@@ -126,6 +126,13 @@ class BattleModel:
     bombard: list[tuple[int, int]]          # (value, ships) firing before the first round
     retreat_at: int
 
+    @property
+    def may_stall(self) -> bool:
+        """Whether a round can come where neither side can hit the other: only where some
+        units cannot hit, or be hit by, some others (submarines and air units, §7.3.5)."""
+        sides = (self.attacker, self.defender)
+        return any(s.submarine.any() or s.cannot_hit_air.any() for s in sides)
+
     def describe(self) -> str:
         parts = []
         for side in (self.attacker, self.defender):

@@ -17,10 +17,13 @@ MAX_ROUNDS = 10_000   # only a battle nobody can win goes on this long; it ends 
 
 def roll(groups: list[rounds.FireGroup], rng: np.random.Generator) -> dict[object, np.ndarray]:
     """Hits per hit class."""
+    merged: dict[tuple[object, float], np.ndarray] = {}
+    for hit_class, dice, p in groups:      # dice of one class and chance are drawn together
+        if p > 0:
+            key = (hit_class, p)
+            merged[key] = merged[key] + dice if key in merged else dice
     hits: dict[object, np.ndarray] = {}
-    for hit_class, dice, p in groups:
-        if p <= 0:
-            continue
+    for (hit_class, p), dice in merged.items():
         drawn = dice if p >= 1 else rng.binomial(dice, p)
         hits[hit_class] = hits[hit_class] + drawn if hit_class in hits else drawn
     return hits
@@ -30,14 +33,16 @@ def fight_round(model: BattleModel, attacker: np.ndarray, defender: np.ndarray,
                 first_round: bool, rng: np.random.Generator):
     """The surprise and general stages of one round."""
     a_side, d_side = model.attacker, model.defender
-    a_groups = rounds.surprise_fire(a_side, attacker, d_side, defender)
-    d_groups = rounds.surprise_fire(d_side, defender, a_side, attacker)
+    a_detected = rounds.detects(a_side, attacker)   # the attacker has a destroyer
+    d_detected = rounds.detects(d_side, defender)
+    a_groups = rounds.surprise_fire(a_side, attacker, d_detected)
+    d_groups = rounds.surprise_fire(d_side, defender, a_detected)
     if a_groups or d_groups:
         a_hits, d_hits = roll(a_groups, rng), roll(d_groups, rng)
         attacker, defender = (rounds.take_hits(a_side, attacker, d_hits),
                               rounds.take_hits(d_side, defender, a_hits))
-    a_hits = roll(rounds.general_fire(model, a_side, attacker, d_side, defender, first_round), rng)
-    d_hits = roll(rounds.general_fire(model, d_side, defender, a_side, attacker, first_round), rng)
+    a_hits = roll(rounds.general_fire(model, a_side, attacker, d_detected, first_round), rng)
+    d_hits = roll(rounds.general_fire(model, d_side, defender, a_detected, first_round), rng)
     return rounds.take_hits(a_side, attacker, d_hits), rounds.take_hits(d_side, defender, a_hits)
 
 

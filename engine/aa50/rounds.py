@@ -43,20 +43,27 @@ def anti_aircraft_fire(model: BattleModel, attacker: np.ndarray) -> list[FireGro
             for k in np.flatnonzero(side.air & side.active)]
 
 
-def surprise_fire(side: SideModel, own: np.ndarray, enemy: SideModel,
-                  theirs: np.ndarray) -> list[FireGroup]:
-    """Submarines fire first unless the enemy has a destroyer on the battle board (§7.3.5)."""
-    undetected = ~_has(theirs, enemy.detector)
+def detects(side: SideModel, counts: np.ndarray) -> np.ndarray:
+    """Whether the side has a destroyer on the battle board (§7.3.4), per battle."""
+    return _has(counts, side.detector)
+
+
+def surprise_fire(side: SideModel, own: np.ndarray, detected: np.ndarray) -> list[FireGroup]:
+    """Submarines fire first unless the enemy has a destroyer on the battle board (§7.3.5).
+
+    `detected`: per battle, whether the enemy has a destroyer."""
+    undetected = ~detected
     groups = []
     for k in np.flatnonzero(side.surprise & (side.value > 0)):
         groups.append((SEA, own[:, k] * side.dice[k] * undetected, chance(side.value[k])))
     return groups
 
 
-def general_fire(model: BattleModel, side: SideModel, own: np.ndarray, enemy: SideModel,
-                 theirs: np.ndarray, first_round: bool) -> list[FireGroup]:
+def general_fire(model: BattleModel, side: SideModel, own: np.ndarray, detected: np.ndarray,
+                 first_round: bool) -> list[FireGroup]:
+    """Every unit that did not fire in the surprise stage (`detected`: per battle, whether
+    the enemy has a destroyer, which made the submarines fire here)."""
     groups: list[FireGroup] = []
-    detected = _has(theirs, enemy.detector)
     own_destroyer = _has(own, side.detector)
     supported = _supported(side, own)
     for k in np.flatnonzero(side.capable):
@@ -107,7 +114,9 @@ def _supported(side: SideModel, own: np.ndarray) -> dict[int, tuple[np.ndarray, 
 
 
 def _has(counts: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    return counts[:, mask].sum(axis=1) > 0
+    if not mask.any():
+        return np.zeros(counts.shape[0], dtype=bool)
+    return counts @ mask.astype(np.int64) > 0
 
 
 # -- taking hits -------------------------------------------------------------------------------
@@ -155,7 +164,7 @@ def start_of_round(model: BattleModel, attacker: np.ndarray, defender: np.ndarra
     _submerge_facing_only_air(d_side, defender, a_side, attacker)
 
     # Defenceless transports: defenders with no combat value left are sunk (§5.5.3.2).
-    defenceless = (_has(defender, d_side.active) & ~_has(defender, d_side.active & ~d_side.defenceless)
+    defenceless = np.zeros(rows, dtype=bool) if not d_side.defenceless.any() else (_has(defender, d_side.active) & ~_has(defender, d_side.active & ~d_side.defenceless)
                    & _has(attacker, a_side.capable) & (result == CONTINUES))
     defender[np.ix_(defenceless, d_side.defenceless)] = 0
 
@@ -172,6 +181,8 @@ def start_of_round(model: BattleModel, attacker: np.ndarray, defender: np.ndarra
     result[done & ~(attacker_in & ~defender_can_fire)] = DEFENDER_WINS
     # Neither side can hit the other (say, air units against submarines without a destroyer).
     open_ = result == CONTINUES
+    if not model.may_stall:
+        return attacker, defender, result
     stuck = open_ & ~_can_hit(model, a_side, attacker, d_side, defender) \
         & ~_can_hit(model, d_side, defender, a_side, attacker)
     result[stuck] = DRAW
@@ -192,8 +203,9 @@ def _submerge_facing_only_air(side: SideModel, own: np.ndarray, enemy: SideModel
 
 def _can_hit(model: BattleModel, side: SideModel, own: np.ndarray, enemy: SideModel,
              theirs: np.ndarray) -> np.ndarray:
-    groups = general_fire(model, side, own, enemy, theirs, first_round=False)
-    groups += surprise_fire(side, own, enemy, theirs)
+    detected = detects(enemy, theirs)
+    groups = general_fire(model, side, own, detected, first_round=False)
+    groups += surprise_fire(side, own, detected)
     possible = np.zeros(own.shape[0], dtype=bool)
     for hit_class, dice, p in groups:
         if p > 0:
