@@ -47,3 +47,11 @@ def test_every_code_is_documented():
     section = page.split("## War at Sea codes", 1)[1]
     for code in sorted({c[1] for c in CASES}):
         assert f"`{code}`" in section
+
+
+def test_reinforcements_must_name_an_existing_ship():
+    """The generic reference check covers it; War at Sea adds no second code for the same mistake."""
+    diagnostics = diagnostics_of(WAR_AT_SEA / "unknown-ship-reinforcement")
+    assert [d.code for d in diagnostics] == ["REF001"]
+    assert place(diagnostics[0], WAR_AT_SEA) == ("unknown-ship-reinforcement/setup.yaml", 7, 12)
+    assert "'tirpiz'" in diagnostics[0].message
