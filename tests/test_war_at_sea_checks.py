@@ -15,7 +15,9 @@ CASES = [
     ("was004-counter-mix", "WAS004", "was004-counter-mix/setup.yaml", 7, 12, "2 'hood' counters"),
     ("was005-rule-reference", "WAS005", "was005-rule-reference/scenario.yaml", 9, 12, "'baltic-sea'"),
     ("was006-uboat-limit", "WAS006", "was006-uboat-limit/setup.yaml", 4, 26, "at most 7"),
+    ("was006-uboat-counters", "WAS006", "was006-uboat-counters/units.yaml", 2, 22, "more than the 7"),
     ("was007-ship-values", "WAS007", "was007-ship-values/units.yaml", 7, 10, "no air_strike"),
+    ("was007-no-nationality", "WAS007", "was007-no-nationality/units.yaml", 2, 7, "no nationality"),
     ("was008-option-from", "WAS008", "was008-option-from/scenario.yaml", 10, 55, "its armour is 4"),
     ("was009-nationality", "WAS009", "was009-nationality/setup.yaml", 7, 12, "placed for 'britain'"),
 ]
