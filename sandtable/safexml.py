@@ -87,7 +87,6 @@ def parse_xml(data: bytes, path: Path | str, max_bytes: int = MAX_XML_BYTES) -> 
     if len(data) > max_bytes:
         raise XmlRefused(error("TPL003", f"the document is {len(data)} bytes; the limit is {max_bytes}",
                                Location(path, 0, 0)))
-    _refuse_unresolved_entities(data, path)
     builder = _Builder(path)
     parser = builder.parser
     try:
@@ -100,6 +99,7 @@ def parse_xml(data: bytes, path: Path | str, max_bytes: int = MAX_XML_BYTES) -> 
         where = Location(path, problem.lineno, problem.offset + 1)
         raise XmlRefused(error("TPL001", f"malformed XML: {message}", where,
                                hint="fix the XML at this place; the file was not imported")) from None
+    _refuse_unresolved_entities(data, path)
     if builder.root is None:
         raise XmlRefused(error("TPL001", "malformed XML: no root element", Location(path, 1, 1)))
     return XmlDocument(path, builder.root, builder.notes)
