@@ -40,7 +40,7 @@ class UnknownName(EngineError):
 
     def __init__(self, what: str, name: str, known: list[str]):
         self.what, self.name, self.known = what, name, sorted(known)
-        close = difflib.get_close_matches(name, self.known, n=3, cutoff=0.5)
+        close = difflib.get_close_matches(name, self.known, n=3, cutoff=0.6)
         self.suggestions = close
         hint = f"; did you mean {' or '.join(close)}?" if close else ""
         super().__init__(f"unknown {what} {name!r}{hint}")

@@ -1,0 +1,233 @@
+"""The battle calculator: "what happens if these forces meet?", answered exactly or by sampling.
+
+`run_battle` asks the scenario's game system for the exact distribution of the battle's end (a
+Markov chain over the surviving forces) when the state space is small enough, and otherwise
+simulates `runs` battles, vectorised across runs; big batches are split into chunks fought by
+one process per core. Chunks have fixed sizes and seeds drawn from one `SeedSequence`, so a seed
+gives the same report however many processes fight it.
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from .system import (ATTACKER_WINS, DEFENDER_WINS, DRAW, BattlePosition, Contingent,
+                     EngineError, ExactOutcome, OutcomeBatch, Policy, load_system)
+
+CHUNK = 25_000                # battles per task: the unit of seeding and of progress
+PARALLEL_FROM = 200_000       # batches at least this big use all cores
+EXACT_BUDGET = 250_000        # joint states the exact method may visit before giving up
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Force:
+    """A nation's units in a battle: unit type id -> count."""
+
+    owner: str
+    units: dict[str, int]
+
+    def __str__(self) -> str:
+        return f"{self.owner}: " + ", ".join(f"{n} {unit}" for unit, n in self.units.items())
+
+
+_ITEM = re.compile(r"^(?:(\d+)\s*x?\s+)?([a-z0-9_-]+)(?:\s*x\s*(\d+))?$")
+
+
+def parse_force(text: str) -> Force:
+    """'germany: 3 infantry, 2 armour, 1 fighter' -> Force('germany', {...}).
+
+    A count may be left out (one unit) or written after the type ('infantry x3')."""
+    owner, colon, rest = text.partition(":")
+    owner = owner.strip().lower()
+    if not colon or not owner:
+        raise ValueError(f"{text!r}: write the nation, a colon, then the units, "
+                         "as in 'germany: 3 infantry, 1 fighter'")
+    units: dict[str, int] = {}
+    for item in filter(None, (part.strip().lower() for part in rest.split(","))):
+        match = _ITEM.match(item)
+        if not match:
+            raise ValueError(f"{item!r} in {text!r}: write a count and a unit type, as '3 infantry'")
+        before, unit, after = match.groups()
+        count = int(before or after or 1)
+        units[unit] = units.get(unit, 0) + count
+    if not units:
+        raise ValueError(f"{text!r} names no units")
+    return Force(owner, units)
+
+
+@dataclass
+class BattleReport:
+    """What the calculator found. Probabilities are fractions (0.25 is 25 %)."""
+
+    attacker_wins: float
+    defender_wins: float
+    draws: float
+    intervals: dict[str, tuple[float, float]] | None   # 95 % interval per outcome; None if exact
+    attacker_survivors: dict[int, float]                # units left -> probability
+    defender_survivors: dict[int, float]
+    expected_attacker_loss: float                       # in cost (IPCs)
+    expected_defender_loss: float
+    mean_rounds: float
+    method: str                                         # "exact" or "monte-carlo"
+    runs: int                                           # battles simulated (0 when exact)
+    states: int = 0                                     # states the exact method visited
+    seed: int | None = None
+
+    @property
+    def ipc_swing(self) -> float:
+        """What the defender loses beyond what the attacker loses, on average."""
+        return self.expected_defender_loss - self.expected_attacker_loss
+
+    def as_dict(self) -> dict:
+        found = asdict(self)
+        found["intervals"] = ({k: list(v) for k, v in self.intervals.items()}
+                              if self.intervals is not None else None)
+        found["attacker_survivors"] = {str(k): v for k, v in self.attacker_survivors.items()}
+        found["defender_survivors"] = {str(k): v for k, v in self.defender_survivors.items()}
+        found["ipc_swing"] = self.ipc_swing
+        return found
+
+
+def run_battle(scenario, attacker: Force, defender: Force | Sequence[Force], space: str,
+               runs: int = 10000, seed: int | None = None, exact: bool | None = None,
+               progress: Callable[[int, int], None] | None = None, *,
+               order_of_loss: str = "cheapest", retreat_at: int = 0,
+               keep_land_unit: bool | None = None,
+               research: dict[str, Sequence[str]] | None = None,
+               landing: dict[str, int] | None = None, bombard: Force | None = None,
+               raid: bool = False, damage: int = 0,
+               processes: int | None = None) -> BattleReport:
+    """The odds of one battle in a scenario (a loaded Scenario or its folder).
+
+    exact: None chooses (exact when the state space allows), True insists on the exact
+    answer, False always simulates. `defender` may be several forces: allies defending together
+    (§5.5.4.1). `progress(done, total)` is called as simulated battles complete.
+    """
+    if isinstance(scenario, (str, Path)):
+        from sandtable.scenario import load_scenario
+        scenario = load_scenario(scenario)
+    system = load_system(scenario)
+    defenders = [defender] if isinstance(defender, Force) else list(defender)
+    position = BattlePosition(
+        space=space,
+        attackers=(Contingent(attacker.owner, dict(attacker.units)),),
+        defenders=tuple(Contingent(f.owner, dict(f.units)) for f in defenders),
+        landing=dict(landing or {}),
+        bombard=Contingent(bombard.owner, dict(bombard.units)) if bombard else None,
+        raid=raid,
+        research={nation: frozenset(options) for nation, options in (research or {}).items()},
+        damage=damage,
+        policy=Policy(order=order_of_loss, keep_land_unit=keep_land_unit, retreat_at=retreat_at))
+    system.check_position(position)
+    if exact is not False:
+        found = system.exact(position, EXACT_BUDGET)
+        if found is not None:
+            return _exact_report(found, seed)
+        if exact:
+            raise EngineError("this battle is too large for the exact method; "
+                              "leave out --exact to simulate it")
+    if runs < 1:
+        raise EngineError("runs must be at least 1")
+    batch = simulate(system, position, runs, seed, progress, processes)
+    return _sampled_report(batch, seed)
+
+
+# -- simulation --------------------------------------------------------------------------------
+def simulate(system, position: BattlePosition, runs: int, seed: int | None,
+             progress: Callable[[int, int], None] | None = None,
+             processes: int | None = None) -> OutcomeBatch:
+    sizes = [CHUNK] * (runs // CHUNK) + ([runs % CHUNK] if runs % CHUNK else [])
+    seeds = np.random.SeedSequence(seed).spawn(len(sizes))
+    if processes is None:
+        processes = (os.cpu_count() or 1) if runs >= PARALLEL_FROM else 1
+    workers = max(1, min(processes, len(sizes)))
+    batches: list[OutcomeBatch] = []
+    done = 0
+    if workers == 1:
+        for size, child in zip(sizes, seeds):
+            batches.append(system.simulate(position, size, np.random.default_rng(child)))
+            done += size
+            if progress:
+                progress(done, runs)
+    else:
+        root = str(system.scenario.root)
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(_simulate_chunk, root, position, size, child)
+                       for size, child in zip(sizes, seeds)]
+            for size, future in zip(sizes, futures):
+                batches.append(future.result())
+                done += size
+                if progress:
+                    progress(done, runs)
+    return OutcomeBatch.concatenate(batches)
+
+
+_systems: dict[str, object] = {}
+
+
+def _simulate_chunk(root: str, position: BattlePosition, size: int,
+                    seed: np.random.SeedSequence) -> OutcomeBatch:
+    """A chunk of battles in a worker process (the system is built once per process)."""
+    system = _systems.get(root)
+    if system is None:
+        from sandtable.scenario import load_scenario
+        system = _systems[root] = load_system(load_scenario(root))
+    return system.simulate(position, size, np.random.default_rng(seed))
+
+
+# -- reports -----------------------------------------------------------------------------------
+def wilson(successes: int, n: int) -> tuple[float, float]:
+    """95 % Wilson score interval for a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    centre = (p + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / (1 + Z95 ** 2 / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _distribution(values: np.ndarray, weights: np.ndarray) -> dict[int, float]:
+    totals = np.bincount(values.astype(np.int64), weights=weights)
+    return {int(k): float(p) for k, p in enumerate(totals) if p > 0}
+
+
+def _sampled_report(batch: OutcomeBatch, seed: int | None) -> BattleReport:
+    n = len(batch)
+    counts = {r: int((batch.result == r).sum()) for r in (ATTACKER_WINS, DEFENDER_WINS, DRAW)}
+    share = np.full(n, 1.0 / n)
+    return BattleReport(
+        attacker_wins=counts[ATTACKER_WINS] / n, defender_wins=counts[DEFENDER_WINS] / n,
+        draws=counts[DRAW] / n,
+        intervals={"attacker_wins": wilson(counts[ATTACKER_WINS], n),
+                   "defender_wins": wilson(counts[DEFENDER_WINS], n),
+                   "draws": wilson(counts[DRAW], n)},
+        attacker_survivors=_distribution(batch.attacker_survivors, share),
+        defender_survivors=_distribution(batch.defender_survivors, share),
+        expected_attacker_loss=float(batch.attacker_loss.mean()),
+        expected_defender_loss=float(batch.defender_loss.mean()),
+        mean_rounds=float(batch.rounds.mean()), method="monte-carlo", runs=n, seed=seed)
+
+
+def _exact_report(found: ExactOutcome, seed: int | None) -> BattleReport:
+    p = found.probability
+    return BattleReport(
+        attacker_wins=float(p[found.result == ATTACKER_WINS].sum()),
+        defender_wins=float(p[found.result == DEFENDER_WINS].sum()),
+        draws=float(p[found.result == DRAW].sum()), intervals=None,
+        attacker_survivors=_distribution(found.attacker_survivors, p),
+        defender_survivors=_distribution(found.defender_survivors, p),
+        expected_attacker_loss=float(p @ found.attacker_loss),
+        expected_defender_loss=float(p @ found.defender_loss),
+        mean_rounds=float(found.mean_rounds), method="exact", runs=0, states=found.states,
+        seed=seed)
+
+
+__all__ = ["Force", "BattleReport", "parse_force", "run_battle", "simulate", "wilson"]

@@ -1,0 +1,123 @@
+"""`sandtable playtest battle`: the odds of a battle, exact where possible, simulated otherwise."""
+from __future__ import annotations
+
+import json
+import sys
+
+from ..cli import EXIT_OK, UsageError
+
+
+def register(commands) -> None:
+    parser = commands.add_parser("playtest", help="playtest a scenario with the bundled engine",
+                                 description="Playtest a scenario with the bundled engine.")
+    kinds = parser.add_subparsers(dest="playtest", metavar="WHAT", required=True)
+    battle = kinds.add_parser(
+        "battle", help="the odds of one battle",
+        description="Attacker, defender and draw probabilities, survivors, expected losses "
+        "(IPC swing) and rounds of one battle. Exact where the state space allows; otherwise "
+        "simulated, with 95%% intervals.")
+    battle.add_argument("scenario", metavar="SCENARIO", help="a scenario folder")
+    battle.add_argument("--attacker", required=True, metavar="FORCE",
+                        help="'germany: 3 infantry, 2 armour, 1 fighter'")
+    battle.add_argument("--defender", required=True, action="append", metavar="FORCE",
+                        help="'soviet-union: 4 infantry'; repeat for allies defending together")
+    battle.add_argument("--at", required=True, metavar="SPACE", help="the space id")
+    battle.add_argument("--runs", type=int, default=10000, help="battles to simulate")
+    battle.add_argument("--seed", type=int, default=None, help="seed of the dice")
+    method = battle.add_mutually_exclusive_group()
+    method.add_argument("--exact", action="store_true", default=None,
+                        help="insist on the exact answer")
+    method.add_argument("--simulate", dest="exact", action="store_false",
+                        help="simulate even where the exact answer is available")
+    battle.add_argument("--json", action="store_true", help="print the report as JSON")
+    battle.add_argument("--order-of-loss", default="cheapest", metavar="POLICY",
+                        help="cheapest (default), weakest, or unit types in order, "
+                        "as 'infantry,armour,fighter'")
+    battle.add_argument("--no-keep-land-unit", dest="keep_land_unit", action="store_false",
+                        default=None, help="do not keep a land unit to take the territory")
+    battle.add_argument("--retreat-at", type=int, default=0, metavar="N",
+                        help="the attacker retreats when N or fewer of its units are left")
+    battle.add_argument("--research", action="append", default=[], metavar="NATION:IDS",
+                        help="'germany: jet-fighters, heavy-bombers' (repeatable)")
+    battle.add_argument("--landing", default=None, metavar="UNITS",
+                        help="the attacker's units that land from transports: '2 infantry'")
+    battle.add_argument("--bombard", default=None, metavar="FORCE",
+                        help="ships bombarding the shore: 'germany: 1 battleship'")
+    battle.add_argument("--raid", action="store_true",
+                        help="a strategic bombing raid on the space's factory")
+    battle.add_argument("--damage", type=int, default=0,
+                        help="damage already on the factory (for --raid)")
+    battle.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from engine import EngineError, UnknownName
+    from engine.calculator import parse_force, run_battle
+    from sandtable.scenario import load_scenario
+
+    scenario = load_scenario(args.scenario)
+    if "scenario" in scenario.failed_kinds or not scenario.manifest:
+        raise UsageError(f"{args.scenario} is not a scenario folder")
+    try:
+        attacker = parse_force(args.attacker)
+        defenders = [parse_force(text) for text in args.defender]
+        landing = parse_force(f"{attacker.owner}: {args.landing}").units if args.landing else None
+        bombard = parse_force(args.bombard) if args.bombard else None
+        research = {}
+        for text in args.research:
+            nation, _, options = text.partition(":")
+            research.setdefault(nation.strip(), set()).update(
+                o.strip() for o in options.split(",") if o.strip())
+        show = _progress_bar() if sys.stderr.isatty() and not args.json else None
+        report = run_battle(scenario, attacker, defenders, args.at, runs=args.runs,
+                            seed=args.seed, exact=args.exact, progress=show,
+                            order_of_loss=args.order_of_loss, retreat_at=args.retreat_at,
+                            keep_land_unit=args.keep_land_unit, research=research,
+                            landing=landing, bombard=bombard, raid=args.raid,
+                            damage=args.damage)
+    except (ValueError, UnknownName, EngineError) as problem:
+        raise UsageError(str(problem)) from None
+    if args.json:
+        print(json.dumps(report.as_dict(), indent=2))
+    else:
+        print(_render(report, attacker, defenders, args.at))
+    return EXIT_OK
+
+
+def _progress_bar():
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // max(total, 1)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} battles")
+        if done >= total:
+            sys.stderr.write("\r" + " " * (width + 40) + "\r")
+        sys.stderr.flush()
+    return show
+
+
+def _render(report, attacker, defenders, space: str) -> str:
+    method = ("exact" if report.method == "exact"
+              else f"Monte Carlo, {report.runs} battles" + (f", seed {report.seed}"
+                                                             if report.seed is not None else ""))
+    lines = [f"Battle at {space} ({method})",
+             f"  attacker  {attacker}"]
+    lines += [f"  defender  {force}" for force in defenders]
+    lines.append("")
+    for label, key in (("attacker wins", "attacker_wins"), ("defender wins", "defender_wins"),
+                       ("draw", "draws")):
+        value = getattr(report, key)
+        interval = ""
+        if report.intervals:
+            low, high = report.intervals[key]
+            interval = f"   95% {100 * low:5.1f}% - {100 * high:5.1f}%"
+        lines.append(f"  {label:<14}{100 * value:6.2f}%{interval}")
+    lines.append("")
+    lines.append(f"  expected losses  attacker {report.expected_attacker_loss:.2f} IPC, "
+                 f"defender {report.expected_defender_loss:.2f} IPC "
+                 f"(swing {report.ipc_swing:+.2f})")
+    lines.append(f"  mean rounds      {report.mean_rounds:.2f}")
+    for label, survivors in (("attacker", report.attacker_survivors),
+                             ("defender", report.defender_survivors)):
+        shown = ", ".join(f"{n}: {100 * p:.1f}%" for n, p in sorted(survivors.items()) if p >= 0.0005)
+        lines.append(f"  {label} units left  {shown}")
+    return "\n".join(lines)
