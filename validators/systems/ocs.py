@@ -53,6 +53,8 @@ def check_table(scenario: Scenario, pointer: str, table: dict) -> Iterator[Diagn
     yield from grid_problems
     yield from _shifts(scenario, pointer, table, axes, lengths)
     notation = table.get("results")
+    if notation is not None and not isinstance(notation, str):
+        return  # the schema check reports it
     if notation not in NOTATIONS or f"cell_{notation}" not in profile("ocs"):
         known = ", ".join(sorted(NOTATIONS))
         if notation is None:
