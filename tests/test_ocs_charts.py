@@ -207,3 +207,12 @@ def test_demo_extends_the_charts_with_hexes_of_every_terrain_row():
     assert set(index.sides) == {"axis", "allies"}
     assert index.unit_types["panzer-regiment"].data["stats"]["action_rating"] == 4
     assert "combat-results" in index.tables
+
+
+def test_explain_sums_the_barrage_shifts_that_can_apply_together(charts):
+    from validators.systems.ocs import explain
+    text = explain(charts, build_index(charts))
+    # right: density over 6 RE (4) + strategic mode (3) + near the airbase (1);
+    # left: 1 RE or less (1) + hedgehog (1) + extremely close (2) + no spotter (3) + half range (1)
+    assert "  barrage (barrage): strength 11 x roll 11; shifts together move at most 8 right and 8 left\n" in text
+    assert "  combat-results (combat): terrain 4 x odds 13 x roll 15\n" in text

@@ -291,3 +291,22 @@ def _combat_terrain_rows(index: ScenarioIndex) -> set[str] | None:
                 return {v["id"] if isinstance(v, dict) else str(v) for v in axis["values"]
                         if not isinstance(v, dict) or isinstance(v.get("id"), str)}
     return None
+
+
+# -- explain -------------------------------------------------------------------------------------
+def explain(scenario: Scenario, index: ScenarioIndex) -> str:
+    """Each table's notation and size, and how far its shifts can move (for --explain)."""
+    lines = [f"OCS charts of {scenario.id}: {len(index.tables)} table(s)"]
+    for table_id, entity in index.tables.items():
+        axes = [a for a in entity.data.get("axes") or [] if isinstance(a, dict)]
+        sizes = [f"{a.get('id')} {len(a['values']) if isinstance(a.get('values'), list) else 0}"
+                 for a in axes]
+        line = f"  {table_id} ({entity.data.get('results', 'no notation')}): {' x '.join(sizes)}"
+        modifiers = [m for m in entity.data.get("modifiers") or [] if isinstance(m, dict)
+                     and isinstance(m.get("shift"), int) and not m.get("variable")]
+        if modifiers:
+            right = _largest_total([(m.get("group"), m["shift"]) for m in modifiers])
+            left = _largest_total([(m.get("group"), -m["shift"]) for m in modifiers])
+            line += f"; shifts together move at most {right} right and {left} left"
+        lines.append(line)
+    return "\n".join(lines) + "\n"
