@@ -64,3 +64,39 @@ def test_an_unchanged_variant_is_clean(workspace):
     variant.mkdir()
     (variant / "scenario.yaml").write_text("id: unchanged\nextends: ../allies-vs-axis\n", encoding="utf-8")
     assert [f"{d.code} {d.message}" for d in diagnostics_of(variant)] == []
+
+
+MALFORMED_SCENARIO = """\
+id: malformed
+extends: ../allies-vs-axis
+rules:
+  main_territories: [germany]
+  army_resources: {tank: [tanks]}
+  neutral_invasion_units: infantry
+  levels: {luck: [1, 2]}
+  formulas:
+    ransom_cost:
+      inputs: [{a: 1}]
+      value: {sum: 5}
+      examples: [{counters: [1], result: x}]
+    treaty_cost:
+      examples: [{inputs: {defence_power: 10}, result: x}]
+options:
+- id: mode-regular
+  changes:
+  - {op: start_with, side: [allies], spaces: [{x: 1}, 3]}
+  - {op: set_level, setting: [luck], level: 2}
+"""
+MALFORMED_MAP = """\
+spaces:
+- {id: united-kingdom, index: [1], tags: secret, stats: [1]}
+"""
+
+
+def test_malformed_rules_are_schema_errors_not_crashes(workspace):
+    variant = workspace / "malformed"
+    variant.mkdir()
+    (variant / "scenario.yaml").write_text(MALFORMED_SCENARIO, encoding="utf-8")
+    (variant / "map.yaml").write_text(MALFORMED_MAP, encoding="utf-8")
+    codes = {d.code for d in diagnostics_of(variant)}
+    assert {"SCH003", "SCH007"} <= codes

@@ -41,6 +41,23 @@ def category(space: dict) -> str | None:
     return None
 
 
+def _mapping(value) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _items(value) -> list:
+    return value if isinstance(value, list) else []
+
+
+def _names_in(value) -> list[str]:
+    """The ids of a list of ids; anything else is the schema's to report."""
+    return [item for item in _items(value) if isinstance(item, str)]
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def check(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
     if "map" not in scenario.failed_kinds and index.spaces:
         yield from _board(scenario)
@@ -76,9 +93,9 @@ def _board(scenario: Scenario) -> Iterator[Diagnostic]:
             yield error("AVA002", f"the board has {counts[kind]} {NOUNS[kind]}; the rules give {wanted}",
                         squares, hint="tags: secret and special mark those territories; "
                         "fortune and strategy mark the squares")
-    by_index = {space.get("index"): (pointer, space) for pointer, space in spaces}
+    by_index = {space["index"]: (pointer, space) for pointer, space in spaces if _is_int(space.get("index"))}
     for pointer, space in spaces:
-        if "secret" in (space.get("tags") or []) and space.get("index") not in SECRET_SQUARES:
+        if category(space) == "secret" and space.get("index") not in SECRET_SQUARES:
             yield error("AVA004", f"secret territory {space.get('id')!r} is square {space.get('index')}; "
                         "the secret territories are squares 5, 14, 23 and 32",
                         scenario.locate("map", pointer + "/index"))
@@ -97,14 +114,14 @@ def _ring_order(scenario: Scenario) -> Iterator[Diagnostic]:
     """Squares are listed 1 to 36, and each track leads clockwise to the next square."""
     spaces = scenario.entities("map", "spaces")
     for position, (pointer, space) in enumerate(spaces, start=1):
-        if space.get("index") != position:
-            found = space.get("index")
+        found = space.get("index")
+        if found != position and (found is None or _is_int(found)):  # other values: the schema's
             yield error("AVA003", f"{space.get('id')!r} is listed as square {position} but has "
                         + (f"index {found}" if found is not None else "no index"),
                         scenario.locate("map", pointer + ("/index" if found is not None else "/id")),
                         hint="list the squares in board order, index 1 to 36 (the United Kingdom first)")
             break  # one slip shifts every later square; the first is the one to fix
-    number_of = {s.get("id"): s.get("index") for _, s in spaces if isinstance(s.get("index"), int)}
+    number_of = {s["id"]: s["index"] for _, s in spaces if isinstance(s.get("id"), str) and _is_int(s.get("index"))}
     for pointer, border in scenario.entities("map", "borders"):
         pair = border.get("between")
         if border.get("kind") != "track":
@@ -114,7 +131,7 @@ def _ring_order(scenario: Scenario) -> Iterator[Diagnostic]:
         if not border.get("directed"):
             yield error("AVA003", "play goes one way round the ring: a track border is directed",
                         scenario.locate("map", pointer + "/between"), hint="add directed: true")
-        if isinstance(pair, list) and len(pair) == 2 and all(p in number_of for p in pair):
+        if isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) and p in number_of for p in pair):
             start, end = number_of[pair[0]], number_of[pair[1]]
             if end != start % len(spaces) + 1:
                 yield error("AVA003", f"the track from square {start} ({pair[0]}) leads to square {end} "
@@ -128,8 +145,8 @@ def _owned_in_every_mode(scenario: Scenario) -> set[str] | None:
     for _, option in scenario.entities("scenario", "options"):
         if option.get("group") != MODE_GROUP:
             continue
-        started = {space for change in option.get("changes") or [] if isinstance(change, dict)
-                   and change.get("op") == "start_with" for space in change.get("spaces") or []}
+        started = {space for change in _items(option.get("changes")) if isinstance(change, dict)
+                   and change.get("op") == "start_with" for space in _names_in(change.get("spaces"))}
         owned_in_every_mode = started if owned_in_every_mode is None else owned_in_every_mode & started
     return owned_in_every_mode
 
@@ -145,8 +162,8 @@ def _yields(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
                 yield error("AVA006", f"{space_id!r} is a {kind} square and yields nothing",
                             scenario.locate("map", pointer + "/stats", key=True), hint="remove its stats")
             continue
-        if kind is None:
-            continue
+        if kind is None or (stats is None and "stats" in space):
+            continue  # the schema reports stats of the wrong type
         if stats is None:
             yield error("AVA006", f"territory {space_id!r} has no yield: every territory yields money "
                         "and infantry each turn", scenario.locate("map", pointer + "/id"),
@@ -175,7 +192,7 @@ def _names(rules: dict, key: str) -> set[str]:
 
 
 def _unknown(scenario: Scenario, pointer: str, noun: str, name: str, known) -> Diagnostic:
-    listed = ", ".join(sorted(known)) or "none"
+    listed = ", ".join(sorted(map(str, known))) or "none"
     return error("AVA007", f"unknown {noun} {name!r}", scenario.locate("scenario", pointer),
                  hint=f"known: {listed}")
 
@@ -183,44 +200,45 @@ def _unknown(scenario: Scenario, pointer: str, noun: str, name: str, known) -> D
 def _rule_names(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
     rules = _rules(scenario)
     counters = _names(rules, "counters")
-    for side, space in (rules.get("main_territories") or {}).items():
+    for side, space in _mapping(rules.get("main_territories")).items():
         where = f"/rules/main_territories/{side}"
         if side not in index.sides:
             yield _unknown(scenario, where, "side", side, index.sides)
-        if space not in index.spaces:
+        if isinstance(space, str) and space not in index.spaces:
             yield _unknown(scenario, where, "space", space, index.spaces)
-    mapped = rules.get("army_resources") if isinstance(rules.get("army_resources"), dict) else {}
+    mapped = _mapping(rules.get("army_resources"))
     for unit, resource in mapped.items():
         where = f"/rules/army_resources/{unit}"
         if unit not in index.unit_types:
             yield _unknown(scenario, where, "unit type", unit, index.unit_types)
-        if resource not in index.resources:
+        if isinstance(resource, str) and resource not in index.resources:
             yield _unknown(scenario, where, "resource", resource, index.resources)
     for unit in index.unit_types:
         if unit not in mapped and "rules" in scenario.manifest:
             yield error("AVA007", f"unit type {unit!r} has no resource in army_resources",
                         scenario.locate("scenario", "/rules/army_resources"),
                         hint="say which resource holds the units a player has of this type")
-    for i, unit in enumerate(rules.get("neutral_invasion_units") or []):
-        if unit not in index.unit_types:
+    for i, unit in enumerate(_items(rules.get("neutral_invasion_units"))):
+        if isinstance(unit, str) and unit not in index.unit_types:
             yield _unknown(scenario, f"/rules/neutral_invasion_units/{i}", "unit type", unit, index.unit_types)
     yield from _formula_names(scenario, index, rules)
     for pointer, condition in find(scenario.manifest, "victory/*/when"):
         for where, name in _counters_in(condition, pointer):
             if name not in counters:
                 yield _unknown(scenario, where, "counter", name, counters)
-    levels = rules.get("levels") if isinstance(rules.get("levels"), dict) else {}
+    levels = {name: _mapping(_mapping(entry).get("values")) for name, entry in _mapping(rules.get("levels")).items()}
     for pointer, change in find(scenario.manifest, "options/*/changes/*"):
         if isinstance(change, dict) and change.get("op") == "set_level":
             setting, level = change.get("setting"), change.get("level")
+            if not (isinstance(setting, str) and isinstance(level, str)):
+                continue  # the schema reports the wrong type
             if setting not in levels:
                 yield _unknown(scenario, pointer + "/setting", "level setting", setting, levels)
-            elif level not in (levels[setting].get("values") or {}):
-                yield _unknown(scenario, pointer + "/level", f"level of {setting}", level,
-                               levels[setting].get("values") or {})
+            elif level not in levels[setting]:
+                yield _unknown(scenario, pointer + "/level", f"level of {setting}", level, levels[setting])
     for pointer, effect in find(scenario.doc("decks"), "decks/*/cards/*/effects/*"):
         if isinstance(effect, dict) and effect.get("op") == "reset_counter" \
-                and effect.get("counter") not in counters:
+                and isinstance(effect.get("counter"), str) and effect["counter"] not in counters:
             yield error("AVA007", f"unknown counter {effect.get('counter')!r}",
                         scenario.locate("decks", pointer + "/counter"),
                         hint="known: " + (", ".join(sorted(counters)) or "none"))
@@ -247,7 +265,7 @@ def _formula_problems(formula: dict, rules: dict, index: ScenarioIndex) -> Itera
     """(pointer inside the formula's value, noun, name, known names) for each unknown name."""
     known = {
         "parameter": _names(rules, "parameters"),
-        "input": set(formula.get("inputs") or []),
+        "input": set(_names_in(formula.get("inputs"))),
         "counter": _names(rules, "counters"),
         "level": _names(rules, "levels"),
         "unit": set(index.unit_types),
@@ -256,9 +274,9 @@ def _formula_problems(formula: dict, rules: dict, index: ScenarioIndex) -> Itera
     for pointer, kind, name in names_used(formula.get("value")):
         if kind == "stat":
             unit, stat = name.split("/", 1)
-            stats = index.unit_types[unit].data.get("stats") if unit in index.unit_types else None
-            if unit in index.unit_types and stat not in (stats or {}):
-                yield pointer, f"stat of {unit}", stat, set(stats or {})
+            stats = _mapping(index.unit_types[unit].data.get("stats")) if unit in index.unit_types else {}
+            if unit in index.unit_types and stat not in stats:
+                yield pointer, f"stat of {unit}", stat, set(stats)
             continue
         if kind == "count" and "army" not in formula:
             yield pointer, "army (the formula counts units but names no army: invading or defending)", \
@@ -281,24 +299,25 @@ def _formula_names(scenario: Scenario, index: ScenarioIndex, rules: dict) -> Ite
 
 def _examples(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
     rules = _rules(scenario)
-    unit_stats = {uid: dict(u.data.get("stats") or {}) for uid, u in index.unit_types.items()}
-    level_values = {name: dict(entry.get("values") or {})
-                    for name, entry in (rules.get("levels") or {}).items() if isinstance(entry, dict)}
+    unit_stats = {uid: _mapping(u.data.get("stats")) for uid, u in index.unit_types.items()}
+    level_values = {name: _mapping(_mapping(entry).get("values")) for name, entry in _mapping(rules.get("levels")).items()}
     for formula_id, formula in _formulas(rules).items():
         if any(_formula_problems(formula, rules, index)):
             continue  # its unknown names are reported already
-        for i, example in enumerate(formula.get("examples") or []):
-            if not isinstance(example, dict):
-                continue
+        for i, example in enumerate(_items(formula.get("examples"))):
+            if not isinstance(example, dict) or isinstance(example.get("result"), bool) \
+                    or not isinstance(example.get("result"), (int, float)) or not all(
+                    isinstance(example.get(part, {}), dict) for part in ("army", "inputs", "counters", "levels")):
+                continue  # the schema reports the wrong shape
             pointer = f"/rules/formulas/{formula_id}/examples/{i}"
-            missing = [name for name in formula.get("inputs") or [] if name not in (example.get("inputs") or {})]
+            missing = [name for name in _names_in(formula.get("inputs")) if name not in (example.get("inputs") or {})]
             strangers = [u for u in example.get("army") or {} if u not in index.unit_types]
             if missing or strangers:
                 what = f"gives no value for input {missing[0]!r}" if missing else \
                     f"names unknown unit type {strangers[0]!r}"
                 yield error("AVA008", f"the example of {formula_id} {what}", scenario.locate("scenario", pointer))
                 continue
-            values = Values(parameters=dict(rules.get("parameters") or {}), unit_stats=unit_stats,
+            values = Values(parameters=_mapping(rules.get("parameters")), unit_stats=unit_stats,
                             level_values=level_values, levels=dict(example.get("levels") or {}),
                             inputs=dict(example.get("inputs") or {}),
                             counters=dict(example.get("counters") or {}), army=dict(example.get("army") or {}))
@@ -333,7 +352,7 @@ def _modes(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
                         + ("exactly one is" if wanted else "at most one is"),
                         scenario.locate("scenario", pointer + "/default"))
     rules = _rules(scenario)
-    mains = rules.get("main_territories") if isinstance(rules.get("main_territories"), dict) else {}
+    mains = _mapping(rules.get("main_territories"))
     levels = _names(rules, "levels")
     for pointer, option in options:
         if option.get("group") == MODE_GROUP:
@@ -343,14 +362,18 @@ def _modes(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
 def _mode(scenario, index, pointer, option, mains, levels) -> Iterator[Diagnostic]:
     starts: dict[str, set] = {}
     set_levels = set()
-    for i, change in enumerate(option.get("changes") or []):
+    for i, change in enumerate(_items(option.get("changes"))):
         if not isinstance(change, dict):
             continue
-        if change.get("op") == "set_level":
-            set_levels.add(change.get("setting"))
+        if change.get("op") == "set_level" and isinstance(change.get("setting"), str):
+            set_levels.add(change["setting"])
         if change.get("op") != "start_with":
             continue
-        for j, space in enumerate(change.get("spaces") or []):
+        if not isinstance(change.get("side"), str):
+            continue  # the schema reports it
+        for j, space in enumerate(_items(change.get("spaces"))):
+            if not isinstance(space, str):
+                continue
             where = scenario.locate("scenario", f"{pointer}/changes/{i}/spaces/{j}")
             kind = category(index.spaces[space].data) if space in index.spaces else None
             if space in index.spaces and kind not in ("territory", "special"):
@@ -358,14 +381,14 @@ def _mode(scenario, index, pointer, option, mains, levels) -> Iterator[Diagnosti
                             "special territories are owned at the start", where)
             if any(space in owned for owned in starts.values()):
                 yield error("AVA009", f"{space!r} is given to both sides at the start", where)
-        starts.setdefault(change.get("side"), set()).update(change.get("spaces") or [])
+        starts.setdefault(change["side"], set()).update(_names_in(change.get("spaces")))
     mode = option.get("id")
     for side in index.sides:
         if side not in starts:
             yield error("AVA009", f"game mode {mode!r} gives {side!r} no territory to start with",
                         scenario.locate("scenario", pointer + "/id"),
                         hint=f"add {{op: start_with, side: {side}, spaces: [...]}} to its changes")
-        elif mains.get(side) not in starts[side]:
+        elif isinstance(mains.get(side), str) and mains[side] not in starts[side]:
             yield error("AVA009", f"in game mode {mode!r}, {side!r} does not start with its main "
                         f"territory {mains.get(side)!r}", scenario.locate("scenario", pointer + "/id"),
                         hint="the pawn starts on the main territory, which its side owns")

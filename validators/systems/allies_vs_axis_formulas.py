@@ -52,6 +52,8 @@ def evaluate(expression, values: Values) -> Fraction:
         raise FormulaError(f"{expression!r} is not an expression")
     (operator, operand), = expression.items()
     if operator in OPERATIONS:
+        if not isinstance(operand, list) or not operand:
+            raise FormulaError(f"{operator} takes a list of expressions")
         results = [evaluate(item, values) for item in operand]
         if operator == "sum":
             return sum(results, Fraction(0))
@@ -61,6 +63,8 @@ def evaluate(expression, values: Values) -> Fraction:
                 total *= result
             return total
         return min(results)
+    if operator in NAMED_OPERANDS and not isinstance(operand, str):
+        raise FormulaError(f"{operator} takes a name, not {operand!r}")
     if operator == "number":
         return exact(operand)
     if operator == "parameter":
@@ -81,7 +85,7 @@ def evaluate(expression, values: Values) -> Fraction:
 
 
 def _lookup(table, name, noun: str):
-    if not isinstance(table, dict) or name not in table:
+    if not isinstance(table, dict) or not isinstance(name, str) or name not in table:
         raise FormulaError(f"no value for {noun} {name!r}")
     return table[name]
 
