@@ -7,6 +7,7 @@ written on save (the order the schema lists its properties), so files read natur
 from __future__ import annotations
 
 import json
+import posixpath
 from functools import lru_cache
 from pathlib import Path
 
@@ -48,7 +49,7 @@ class SchemaNode:
     def _resolve(schema, file: str, hops: int = 0):
         while isinstance(schema, dict) and "$ref" in schema and hops < 32:
             target, _, fragment = schema["$ref"].partition("#")
-            file = target or file
+            file = posixpath.normpath(posixpath.join(posixpath.dirname(file), target)) if target else file
             schema = load_schema(file)
             for token in [t for t in fragment.split("/") if t]:
                 schema = schema.get(token, {})
@@ -81,3 +82,54 @@ class SchemaNode:
 def root_node(kind: str) -> SchemaNode:
     name = schema_file_for(kind)
     return SchemaNode(load_schema(name), name)
+
+
+def _lookup(file: str, fragment: str):
+    node = load_schema(file)
+    for token in [t for t in fragment.split("/") if t]:
+        node = node[int(token)] if isinstance(node, list) else node[token]
+    return node
+
+
+def bundled_schema(name: str, definition: str | None = None) -> dict:
+    """A schema with every `$ref` inlined, except the recursive ones (kept as local `$defs`).
+
+    Inlined schemas validate several times faster: resolving a reference costs more than
+    checking most values.
+    """
+    local: dict[str, dict] = {}
+    pending: list[tuple[str, str]] = []
+
+    def local_name(file: str, fragment: str) -> str:
+        return (file.replace(".schema.json", "") + fragment).replace("/", "_").replace("$", "")
+
+    def inline(node, file: str, stack: tuple):
+        if isinstance(node, list):
+            return [inline(item, file, stack) for item in node]
+        if not isinstance(node, dict):
+            return node
+        if "$ref" in node:
+            target, _, fragment = node["$ref"].partition("#")
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(file), target)) if target else file
+            key = (target, fragment)
+            rest = {k: inline(v, file, stack) for k, v in node.items() if k != "$ref"}
+            if key in stack:
+                if key not in pending:
+                    pending.append(key)
+                return {"$ref": f"#/$defs/{local_name(*key)}", **rest}
+            resolved = inline(_lookup(target, fragment), target, stack + (key,))
+            return {**resolved, **rest} if rest else resolved
+        return {k: (v if k in ("const", "enum", "default") else inline(v, file, stack))
+                for k, v in node.items() if k != "$defs"}
+
+    root_key = (name, f"/$defs/{definition}" if definition else "")
+    result = inline(_lookup(*root_key), name, (root_key,))
+    done = set()
+    while len(done) < len(pending):
+        for key in [k for k in pending if k not in done]:
+            done.add(key)
+            local[local_name(*key)] = inline(_lookup(*key), key[0], (key,))
+    if local:
+        result = {**result, "$defs": local}
+    result["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return result

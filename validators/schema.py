@@ -6,17 +6,13 @@ nearest allowed key as a hint), a wrong value at the value, a missing field at t
 from __future__ import annotations
 
 import difflib
-import json
 from functools import lru_cache
-from pathlib import Path
 
 from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
 
 from sandtable.diagnostics import Diagnostic, error
 from sandtable.scenario import Scenario
-from sandtable.schemas import KIND_SCHEMAS, SCHEMA_DIR
+from sandtable.schemas import KIND_SCHEMAS, SCHEMA_DIR, bundled_schema, load_schema
 from sandtable.yamlsource import join_pointer
 
 from .walk import find
@@ -36,27 +32,10 @@ PROFILE_POINTS = [
 DISCRIMINATED = {"effect": ("op", "EFF001", "effect"), "ability": ("kind", "ABL001", "ability")}
 
 
-def _load(path: Path) -> dict:
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-@lru_cache(maxsize=None)
-def registry() -> Registry:
-    resources = []
-    for path in sorted(SCHEMA_DIR.rglob("*.schema.json")):
-        resources.append((path.resolve().as_uri(), Resource.from_contents(_load(path), DRAFT202012)))
-    return Registry().with_resources(resources)
-
-
 @lru_cache(maxsize=None)
 def validator_for(schema_file: str, definition: str | None = None) -> Draft202012Validator:
-    path = (SCHEMA_DIR / schema_file).resolve()
-    schema = _load(path)
-    if definition is not None:
-        schema = {"$ref": f"{path.as_uri()}#/$defs/{definition}"}
-    else:
-        schema = dict(schema, **{"$id": path.as_uri()})
-    return Draft202012Validator(schema, registry=registry())
+    """A validator for a schema file (or one of its definitions), with references inlined."""
+    return Draft202012Validator(bundled_schema(schema_file, definition))
 
 
 @lru_cache(maxsize=None)
@@ -65,7 +44,7 @@ def profile(system: str | None) -> dict:
     if not system:
         return {}
     path = SCHEMA_DIR / "systems" / f"{system}.schema.json"
-    return _load(path).get("$defs", {}) if path.is_file() else {}
+    return load_schema(f"systems/{system}.schema.json").get("$defs", {}) if path.is_file() else {}
 
 
 def discriminator_values(system: str, definition: str) -> dict[str, int]:
