@@ -59,18 +59,21 @@ class SideModel:
                                for k in kinds], dtype=np.int64)
         self.dice = np.array([k.profile.dice(self.attacking) for k in kinds], dtype=np.int64)
         self.cost = np.array([k.profile.cost for k in kinds], dtype=float)
-        self.active = np.array([k.active for k in kinds])
+        def flags(test) -> np.ndarray:
+            return np.array([bool(test(k)) for k in kinds], dtype=bool)
+
+        self.active = flags(lambda k: k.active)
         self.hit_points = np.array([0 if k.submerged else (1 if k.damaged or not k.profile.two_hits
                                                              else 2) for k in kinds], dtype=np.int64)
-        self.air = np.array([k.profile.is_air for k in kinds])
-        self.sea = np.array([k.profile.is_sea for k in kinds])
-        self.land = np.array([k.profile.is_land for k in kinds])
-        self.submarine = np.array([k.profile.is_submarine for k in kinds]) & self.active
-        self.detector = np.array([k.profile.anti_submarine for k in kinds]) & self.active
-        self.surprise = np.array([k.profile.surprise_strike for k in kinds]) & self.active
-        self.cannot_hit_air = np.array([k.profile.cannot_hit_air for k in kinds])
-        self.defenceless = np.array([k.profile.defenceless for k in kinds]) & self.active
-        self.landed = np.array([k.landed for k in kinds]) & self.active
+        self.air = flags(lambda k: k.profile.is_air)
+        self.sea = flags(lambda k: k.profile.is_sea)
+        self.land = flags(lambda k: k.profile.is_land)
+        self.submarine = flags(lambda k: k.profile.is_submarine) & self.active
+        self.detector = flags(lambda k: k.profile.anti_submarine) & self.active
+        self.surprise = flags(lambda k: k.profile.surprise_strike) & self.active
+        self.cannot_hit_air = flags(lambda k: k.profile.cannot_hit_air)
+        self.defenceless = flags(lambda k: k.profile.defenceless) & self.active
+        self.landed = flags(lambda k: k.landed) & self.active
         self.capable = self.active & (self.value > 0)
         self.twin_damaged = self._twins(lambda k: Kind(k.type, k.owner, k.profile, True, False,
                                                        k.landed) if k.profile.two_hits
