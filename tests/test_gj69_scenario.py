@@ -235,3 +235,24 @@ def test_locales_carry_the_source_wording(scenario):
     assert zh["spaces.japan-homeland.name"]["text"] == "日本本土"
     assert "note" in ja["decks.allies.cards.a16.title"]  # Z部隊: not printed in Japanese
     assert "note" not in ja["decks.allies.cards.a14.title"]  # I shall return: printed
+
+
+def test_victory_points_on_the_starting_position(scenario, index):
+    """The Allies hold the three fortress areas and every area with VP at the start."""
+    from validators.systems.gj69 import victory_points_at_start
+    assert victory_points_at_start(scenario, index) == {("allies", "end_of_turn"): 3,
+                                                        ("allies", "end_of_game"): 17}
+
+
+def test_explain_reports_the_starting_vp(scenario, index):
+    from validators.systems.gj69 import explain
+    text = explain(scenario, index)
+    assert "allies   3 VP at the end of each turn, 17 VP" in text
+    assert "japan    0 VP at the end of each turn, 0 VP" in text
+
+
+def test_nobody_leads_at_the_start_so_the_victory_conditions_say_draw(scenario, index):
+    from validators.conditions import Position, evaluate
+    position = Position.starting(scenario, index)
+    results = {v["id"]: evaluate(v["when"], position).met for _, v in scenario.entities("scenario", "victory")}
+    assert results == {"japanese-victory": False, "allied-victory": False, "draw": True}

@@ -236,6 +236,12 @@ def _at_war(body, position):
                       f"{body['owner']} and {body['with']} are on {'different' if position.enemies(body['owner'], body['with']) else 'the same'} sides")
 
 
+def _leads(body, position):
+    ours = position.resources.get((body["owner"], body["resource"]), 0)
+    theirs = position.resources.get((body["with"], body["resource"]), 0)
+    return Evaluation(ours > theirs, f"{body['owner']} has {ours} {body['resource']}, {body['with']} {theirs}")
+
+
 def _counter(body, position):
     return Evaluation(None, f"counter {body.get('counter')} is kept by the game, not the position")
 
@@ -245,4 +251,5 @@ _RULES = {
     "no_enemy_units": _no_enemy_units, "units_present": _units_present,
     "victory_cities": _victory_cities, "controls_count": _controls_count, "resource": _resource,
     "turn": _turn, "phase": _phase, "option": _option, "at_war": _at_war, "counter": _counter,
+    "leads": _leads,
 }

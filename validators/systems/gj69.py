@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from sandtable.diagnostics import Diagnostic, error
 from sandtable.scenario import Scenario
 
+from ..conditions import Position, evaluate
 from ..index import LAND_KINDS, SEA_KINDS, ScenarioIndex
 
 # §2.2.1(3) and §7.2(1): land units may enter sea areas, so they may also start there (§3.0).
@@ -244,3 +245,33 @@ def _oil_field_draws(scenario, index) -> Iterator[Diagnostic]:
             yield error("GJX010", f"{targets} oil-field markers are drawn but only {available} exist (§3.0(5))",
                         scenario.locate("setup", pointer + "/to"))
 
+
+
+def victory_points_at_start(scenario: Scenario, index: ScenarioIndex) -> dict[tuple[str, str], float]:
+    """(side, timing) -> VP its objectives pay on the starting position (§15.0)."""
+    position = Position.starting(scenario, index)
+    totals: dict[tuple[str, str], float] = {}
+    for objective in index.objectives.values():
+        data = objective.data
+        award = data.get("award") or {}
+        if isinstance(data.get("when"), dict) and evaluate(data["when"], position).met:
+            key = (data.get("owner"), data.get("timing"))
+            totals[key] = totals.get(key, 0) + award.get("amount", 0)
+    return totals
+
+
+def explain(scenario: Scenario, index: ScenarioIndex) -> str:
+    """The VP each side would score on the starting position: a quick look at the balance."""
+    totals = victory_points_at_start(scenario, index)
+    if not totals:
+        return ""
+    lines = [f"{scenario.id}: victory points on the starting position (§15.0)"]
+    for side in index.sides:
+        per_turn = totals.get((side, "end_of_turn"), 0)
+        at_end = totals.get((side, "end_of_game"), 0)
+        lines.append(f"  {side:<8} {per_turn:g} VP at the end of each turn, {at_end:g} VP for the areas "
+                     "it holds at the end of the game")
+    drawn = [d for _, d in scenario.entities("setup", "draws")]
+    for draw in drawn:
+        lines.append(f"  plus the hidden VP of the markers drawn for {', '.join(draw.get('to') or [])}")
+    return "\n".join(lines) + "\n"
