@@ -8,7 +8,7 @@ import pytest
 
 from sandtable.scenario import load_scenario
 from validators import build_index, validate
-from validators.systems.allies_vs_axis import category
+from validators.systems.allies_vs_axis import category, explain
 from validators.systems.allies_vs_axis_formulas import Values, evaluate
 
 from helpers import REPO
@@ -33,6 +33,13 @@ def rules(scenario):
 
 def test_the_bundled_scenario_is_clean(scenario):
     assert [f"{d.code} {d.message}" for d in validate(scenario)] == []
+
+
+def test_explain_computes_each_worked_example(scenario):
+    text = explain(scenario, build_index(scenario))
+    assert "      1 united-kingdom         territory" in text
+    assert "{'inputs': {'defence_power': 10}, 'counters': {'treaties_signed': 1}} -> 300 (rule book: 300)" in text
+    assert text.count("(rule book: ") == 14
 
 
 # -- the board ------------------------------------------------------------------------------

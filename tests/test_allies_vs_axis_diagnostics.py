@@ -27,6 +27,7 @@ CASES = [
     ("ava007-unknown-parameter", "AVA007", "scenario.yaml", 7, 31, "unknown parameter 'ransom_bas'"),
     ("ava008-wrong-example", "AVA008", "scenario.yaml", 8, 17, "invasion_power gives 16 for this example; the rule book says 22"),
     ("ava009-secret-start", "AVA009", "scenario.yaml", 7, 52, "a side cannot start with 'neutral-bank'"),
+    ("ava009-two-modes-on", "AVA009", "scenario.yaml", 5, 12, "2 options of group 'game-mode' are on by default"),
     ("eff001-unknown-card-effect", "EFF001", "decks.yaml", 5, 20, "unknown effect 'gian'"),
 ]
 

@@ -299,8 +299,6 @@ def _formula_names(scenario: Scenario, index: ScenarioIndex, rules: dict) -> Ite
 
 def _examples(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
     rules = _rules(scenario)
-    unit_stats = {uid: _mapping(u.data.get("stats")) for uid, u in index.unit_types.items()}
-    level_values = {name: _mapping(_mapping(entry).get("values")) for name, entry in _mapping(rules.get("levels")).items()}
     for formula_id, formula in _formulas(rules).items():
         if any(_formula_problems(formula, rules, index)):
             continue  # its unknown names are reported already
@@ -317,12 +315,8 @@ def _examples(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
                     f"names unknown unit type {strangers[0]!r}"
                 yield error("AVA008", f"the example of {formula_id} {what}", scenario.locate("scenario", pointer))
                 continue
-            values = Values(parameters=_mapping(rules.get("parameters")), unit_stats=unit_stats,
-                            level_values=level_values, levels=dict(example.get("levels") or {}),
-                            inputs=dict(example.get("inputs") or {}),
-                            counters=dict(example.get("counters") or {}), army=dict(example.get("army") or {}))
             try:
-                result = evaluate(formula.get("value"), values)
+                result = evaluate(formula.get("value"), example_values(rules, index, example))
                 expected = exact(example.get("result"))
             except FormulaError as problem:
                 yield error("AVA008", f"the example of {formula_id} cannot be computed: {problem}",
@@ -333,6 +327,17 @@ def _examples(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
                             f"book says {_show(expected)}", scenario.locate("scenario", pointer + "/result"),
                             hint="check the formula's operands and the numbers it reads "
                             "(parameters, unit stats, levels)")
+
+
+def example_values(rules: dict, index: ScenarioIndex, example: dict) -> Values:
+    """What a formula reads for one worked example: the rules' numbers and the example's givens."""
+    return Values(
+        parameters=_mapping(rules.get("parameters")),
+        unit_stats={uid: _mapping(u.data.get("stats")) for uid, u in index.unit_types.items()},
+        level_values={name: _mapping(_mapping(entry).get("values"))
+                      for name, entry in _mapping(rules.get("levels")).items()},
+        levels=_mapping(example.get("levels")), inputs=_mapping(example.get("inputs")),
+        counters=_mapping(example.get("counters")), army=_mapping(example.get("army")))
 
 
 def _show(value) -> str:
@@ -396,3 +401,30 @@ def _mode(scenario, index, pointer, option, mains, levels) -> Iterator[Diagnosti
         yield error("AVA009", f"game mode {mode!r} does not set the level of {setting!r}",
                     scenario.locate("scenario", pointer + "/id"),
                     hint=f"add {{op: set_level, setting: {setting}, level: ...}} to its changes")
+
+
+# -- explanation (sandtable validate --explain) ------------------------------------------------
+
+def explain(scenario: Scenario, index: ScenarioIndex) -> str:
+    """The ring as the checks read it, and each formula against the rule book's examples."""
+    lines = [f"Allies vs. Axis: {scenario.id}", "  the ring, clockwise:"]
+    for _, space in sorted(scenario.entities("map", "spaces"),
+                           key=lambda item: item[1]["index"] if _is_int(item[1].get("index")) else 0):
+        stats = _mapping(space.get("stats"))
+        yields = ", ".join(f"{name} {value}" for name, value in stats.items())
+        lines.append(f"    {space.get('index')!s:>3} {space.get('id')!s:<22} "
+                     f"{category(space) or '?':<10} {yields}".rstrip())
+    lines.append("  formulas and the rule book's worked examples:")
+    rules = _rules(scenario)
+    for formula_id, formula in _formulas(rules).items():
+        lines.append(f"    {formula_id}: {formula.get('text', '')}")
+        for example in _items(formula.get("examples")):
+            if not isinstance(example, dict):
+                continue
+            given = {part: example[part] for part in ("army", "inputs", "counters", "levels") if part in example}
+            try:
+                computed = _show(evaluate(formula.get("value"), example_values(rules, index, example)))
+            except FormulaError as problem:
+                computed = f"cannot be computed ({problem})"
+            lines.append(f"      {given} -> {computed} (rule book: {example.get('result')})")
+    return "\n".join(lines) + "\n"
