@@ -1,0 +1,190 @@
+"""The battle calculator: parsing forces, exact and sampled reports, their agreement, the CLI."""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from engine import EngineError, UnknownName
+from engine import calculator
+from engine.calculator import BattleReport, Force, parse_force, run_battle, wilson
+from sandtable.cli import main
+from sandtable.scenario import load_scenario
+
+BOARD = Path(__file__).parent / "fixtures" / "engine" / "aa50-combat"
+
+
+@pytest.fixture(scope="module")
+def board():
+    return load_scenario(BOARD)
+
+
+# -- forces ------------------------------------------------------------------------------------
+def test_parse_force():
+    assert parse_force("germany: 3 infantry, 2 armour, 1 fighter") == Force(
+        "germany", {"infantry": 3, "armour": 2, "fighter": 1})
+    assert parse_force("Soviet-Union: infantry, infantry x2") == Force(
+        "soviet-union", {"infantry": 3})
+
+
+@pytest.mark.parametrize("text", ["3 infantry", "germany:", "germany: three infantry", ": 1 infantry"])
+def test_parse_force_refuses_what_it_cannot_read(text):
+    with pytest.raises(ValueError):
+        parse_force(text)
+
+
+# -- exact answers -----------------------------------------------------------------------------
+def test_one_infantry_against_one_exactly(board):
+    # Closed form (rulebook §5.5.3): a round ends the battle with 1 - 5/6*2/3 = 4/9.
+    # Attacker wins (1/6*2/3)/(4/9) = 1/4, defender (5/6*1/3)/(4/9) = 5/8, draw (1/18)/(4/9)
+    # = 1/8; mean rounds 9/4; the defender loses its 3 IPC infantry with 1/4 + 1/8 = 3/8.
+    report = run_battle(board, parse_force("germany: 1 infantry"),
+                        parse_force("soviet-union: 1 infantry"), "karelia-ssr")
+    assert report.method == "exact" and report.intervals is None and report.runs == 0
+    assert (report.attacker_wins, report.defender_wins, report.draws) == pytest.approx(
+        (1 / 4, 5 / 8, 1 / 8), abs=1e-12)
+    assert report.mean_rounds == pytest.approx(9 / 4)
+    assert report.attacker_survivors == pytest.approx({0: 3 / 4, 1: 1 / 4})
+    assert report.expected_defender_loss == pytest.approx(3 * 3 / 8)
+    assert report.expected_attacker_loss == pytest.approx(3 * 3 / 4)
+    assert report.ipc_swing == pytest.approx(9 / 8 - 9 / 4)
+    json.dumps(report.as_dict())
+
+
+def test_multinational_defence_is_accepted(board):
+    report = run_battle(board, parse_force("germany: 2 armour"),
+                        [parse_force("soviet-union: 1 infantry"),
+                         parse_force("united-kingdom: 1 infantry")], "karelia-ssr")
+    alone = run_battle(board, parse_force("germany: 2 armour"),
+                       parse_force("soviet-union: 2 infantry"), "karelia-ssr")
+    assert report.attacker_wins == pytest.approx(alone.attacker_wins)
+
+
+def test_exact_refuses_a_battle_too_large(board, monkeypatch):
+    monkeypatch.setattr(calculator, "EXACT_BUDGET", 10)
+    attacker, defender = parse_force("germany: 12 infantry"), parse_force("soviet-union: 12 infantry")
+    with pytest.raises(EngineError, match="too large"):
+        run_battle(board, attacker, defender, "karelia-ssr", exact=True)
+    report = run_battle(board, attacker, defender, "karelia-ssr", runs=2000, seed=1)
+    assert report.method == "monte-carlo" and report.runs == 2000
+
+
+def test_unknown_names_are_reported_with_a_guess(board):
+    with pytest.raises(UnknownName, match="did you mean armour"):
+        run_battle(board, parse_force("germany: 1 armor"), parse_force("soviet-union: 1 infantry"),
+                   "karelia-ssr")
+    with pytest.raises(UnknownName, match="karelia-ssr"):
+        run_battle(board, parse_force("germany: 1 armour"), parse_force("soviet-union: 1 infantry"),
+                   "karelia")
+
+
+# -- Monte Carlo -------------------------------------------------------------------------------
+BATTLES = [
+    ("karelia-ssr", "germany: 1 infantry", "soviet-union: 1 infantry"),
+    ("karelia-ssr", "germany: 3 infantry, 1 artillery, 2 armour, 1 fighter",
+     "soviet-union: 5 infantry, 1 aa-gun"),
+    ("karelia-ssr", "germany: 6 infantry, 2 artillery, 2 armour, 1 bomber",
+     "soviet-union: 7 infantry, 1 armour, 1 fighter, 1 aa-gun"),
+    ("karelia-ssr", "germany: 2 armour, 2 fighter", "soviet-union: 4 infantry"),
+    ("sz-5", "germany: 2 submarine, 1 destroyer, 1 cruiser, 1 fighter",
+     "soviet-union: 1 battleship, 1 transport, 1 submarine"),
+    ("sz-5", "germany: 3 submarine, 1 bomber", "soviet-union: 1 carrier, 2 fighter, 1 cruiser"),
+    ("sz-5", "germany: 1 battleship, 2 destroyer", "soviet-union: 2 submarine, 1 cruiser, 1 transport"),
+    ("sz-5", "germany: 2 fighter, 1 bomber", "soviet-union: 2 submarine, 2 transport"),
+]
+
+
+@pytest.mark.parametrize("space,attacker,defender", BATTLES)
+def test_monte_carlo_agrees_with_the_exact_answer(board, space, attacker, defender):
+    """z-test: with a fixed seed, each sampled probability lies within 4 standard errors."""
+    a, d = parse_force(attacker), parse_force(defender)
+    exact = run_battle(board, a, d, space, exact=True)
+    runs = 40_000
+    sampled = run_battle(board, a, d, space, runs=runs, seed=2024, exact=False)
+    assert sampled.method == "monte-carlo"
+    for key in ("attacker_wins", "defender_wins", "draws"):
+        p, q = getattr(exact, key), getattr(sampled, key)
+        error = math.sqrt(max(p * (1 - p), 1e-12) / runs)
+        assert abs(q - p) / error < 4, (key, p, q)
+        low, high = sampled.intervals[key]
+        assert low <= q <= high
+    loss_spread = max(exact.expected_attacker_loss, 1) * 4 / math.sqrt(runs) * 3
+    assert abs(sampled.expected_attacker_loss - exact.expected_attacker_loss) < loss_spread
+    assert sampled.mean_rounds == pytest.approx(exact.mean_rounds, rel=0.05, abs=0.02)
+
+
+def test_same_seed_same_report_in_one_process_or_many(board):
+    a, d = parse_force("germany: 4 infantry, 2 armour"), parse_force("soviet-union: 5 infantry")
+    one = run_battle(board, a, d, "karelia-ssr", runs=60_000, seed=9, exact=False, processes=1)
+    again = run_battle(board, a, d, "karelia-ssr", runs=60_000, seed=9, exact=False, processes=1)
+    many = run_battle(board, a, d, "karelia-ssr", runs=60_000, seed=9, exact=False, processes=2)
+    assert one == again == many
+    other = run_battle(board, a, d, "karelia-ssr", runs=60_000, seed=10, exact=False)
+    assert other != one
+
+
+def test_progress_is_reported(board):
+    seen = []
+    run_battle(board, parse_force("germany: 2 infantry"), parse_force("soviet-union: 2 infantry"),
+               "karelia-ssr", runs=60_000, seed=1, exact=False,
+               progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(25_000, 60_000), (50_000, 60_000), (60_000, 60_000)]
+
+
+def test_wilson_interval():
+    low, high = wilson(50, 100)
+    assert (low, high) == pytest.approx((0.4038, 0.5962), abs=1e-4)
+    assert wilson(0, 100)[0] == pytest.approx(0.0, abs=1e-12)
+
+
+def test_report_is_a_dataclass_with_the_editor_fields():
+    fields = set(BattleReport.__dataclass_fields__)
+    assert {"attacker_wins", "defender_wins", "draws", "intervals", "attacker_survivors",
+            "defender_survivors", "expected_attacker_loss", "expected_defender_loss",
+            "mean_rounds", "method", "runs"} <= fields
+
+
+# -- the command line --------------------------------------------------------------------------
+def test_cli_prints_the_exact_odds(capsys):
+    code = main(["playtest", "battle", str(BOARD), "--attacker", "germany: 1 infantry",
+                 "--defender", "soviet-union: 1 infantry", "--at", "karelia-ssr", "--json"])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["method"] == "exact"
+    assert report["attacker_wins"] == pytest.approx(0.25)
+
+
+def test_cli_simulates_with_a_seed_and_a_policy(capsys):
+    args = ["playtest", "battle", str(BOARD), "--attacker", "germany: 2 infantry, 1 fighter",
+            "--defender", "soviet-union: 2 infantry", "--at", "karelia-ssr", "--simulate",
+            "--runs", "3000", "--seed", "5", "--order-of-loss", "fighter,infantry"]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "Monte Carlo, 3000 battles, seed 5" in text and "95%" in text
+    assert main(args) == 0
+    assert capsys.readouterr().out == text
+
+
+@pytest.mark.parametrize("option,value,message", [
+    ("--attacker", "germany: 1 armor", "did you mean armour"),
+    ("--attacker", "germny: 1 armour", "did you mean germany"),
+    ("--at", "karelia", "did you mean karelia-ssr"),
+])
+def test_cli_unknown_names_exit_2(capsys, option, value, message):
+    args = {"--attacker": "germany: 1 armour", "--defender": "soviet-union: 1 infantry",
+            "--at": "karelia-ssr"}
+    args[option] = value
+    argv = ["playtest", "battle", str(BOARD)] + [x for kv in args.items() for x in kv]
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_cli_research_and_raid(capsys):
+    assert main(["playtest", "battle", str(BOARD), "--attacker", "germany: 1 bomber",
+                 "--defender", "soviet-union: 1 factory, 1 aa-gun", "--at", "ukraine-ssr",
+                 "--raid", "--research", "soviet-union: radar", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    # radar: the bomber gets through 4/6 of the time and rolls 1d6 (mean 7/2): 7/3
+    assert report["expected_defender_loss"] == pytest.approx(7 / 3)
