@@ -20,6 +20,7 @@ CASES = [
     ("ava001-square-count", "AVA001", "map.yaml", 1, 1, "the board has 35 squares"),
     ("ava002-composition", "AVA002", "map.yaml", 1, 1, "the board has 25 territories; the rules give 24"),
     ("ava003-wrong-way", "AVA003", "map.yaml", 2, 35, "leads to square 31 (mexico); clockwise it leads to square 33"),
+    ("ava003-not-a-ring", "AVA003", "map.yaml", 1, 11, "the Allies vs. Axis board is a ring"),
     ("ava004-secret-moved", "AVA004", "map.yaml", 2, 7, "square 5 is 'neutral-bank', which is not a secret territory"),
     ("ava004-secret-moved", "AVA004", "map.yaml", 6, 10, "secret territory 'sweden' is square 6"),
     ("ava005-first-square", "AVA005", "map.yaml", 4, 7, "square 1 is 'ireland'"),

@@ -95,7 +95,7 @@ def _board(scenario: Scenario) -> Iterator[Diagnostic]:
                         "fortune and strategy mark the squares")
     by_index = {space["index"]: (pointer, space) for pointer, space in spaces if _is_int(space.get("index"))}
     for pointer, space in spaces:
-        if category(space) == "secret" and space.get("index") not in SECRET_SQUARES:
+        if category(space) == "secret" and _is_int(space.get("index")) and space["index"] not in SECRET_SQUARES:
             yield error("AVA004", f"secret territory {space.get('id')!r} is square {space.get('index')}; "
                         "the secret territories are squares 5, 14, 23 and 32",
                         scenario.locate("map", pointer + "/index"))
@@ -112,6 +112,11 @@ def _board(scenario: Scenario) -> Iterator[Diagnostic]:
 
 def _ring_order(scenario: Scenario) -> Iterator[Diagnostic]:
     """Squares are listed 1 to 36, and each track leads clockwise to the next square."""
+    if scenario.doc("map").get("topology") != "ring":
+        where = "/topology" if "topology" in scenario.doc("map") else ""
+        yield error("AVA003", "the Allies vs. Axis board is a ring; the graph checks only close the "
+                    "cycle of a map with topology: ring", scenario.locate("map", where),
+                    hint="set topology: ring in map.yaml")
     spaces = scenario.entities("map", "spaces")
     for position, (pointer, space) in enumerate(spaces, start=1):
         found = space.get("index")
