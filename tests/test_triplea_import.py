@@ -54,7 +54,8 @@ def test_size_limit_refuses_large_documents():
 
 def test_a_named_dtd_is_noted_and_never_read():
     document = read_xml_file(TRIPLEA / "small-game.xml")
-    assert [(d.code, d.line) for d in document.notes] == [("TPL008", 2)]
+    assert [(d.code, Path(d.file).name, d.line, d.column) for d in document.notes] == [
+        ("TPL008", "small-game.xml", 2, 33)]
 
 
 @pytest.mark.parametrize("name, code, line, column", [
@@ -234,3 +235,28 @@ def test_reference_objectives_and_canals(path):
     assert canals["suez"]["controlled_by"] == ["egypt", "trans-jordan"]
     assert canals["panama"]["joins"] == ["sz-19", "sz-20"]
     assert {n["id"]: n.get("played_by") for n in imported.files["scenario"]["nations"]}["china"] == "united-states"
+
+
+def test_damaged_game_files_give_diagnostics_never_exceptions():
+    """Attributes dropped, emptied or garbled, and lines lost: always a result or a refusal."""
+    import random
+    import re
+
+    from sandtable.triplea import translate
+
+    text = (TRIPLEA / "small-game.xml").read_text(encoding="utf-8")
+    attributes = list(re.finditer(r'\s([A-Za-z]+)="[^"]*"', text))
+    lines = text.split("\n")
+    chance = random.Random(7)
+    for _ in range(150):
+        damaged = text
+        for found in sorted(chance.sample(attributes, 3), key=lambda m: -m.start()):
+            name = found.group(1)
+            damaged = damaged[:found.start()] + chance.choice(["", f' {name}=""', f' {name}="?:x"']) \
+                + damaged[found.end():]
+        kept = "\n".join(line for line in lines if chance.random() > 0.05 or "game>" in line)
+        for variant in (damaged, kept):
+            try:
+                translate(parse_xml(variant.encode("utf-8"), "damaged.xml"), "damaged")
+            except XmlRefused:
+                pass
