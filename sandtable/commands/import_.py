@@ -30,7 +30,7 @@ def register(commands) -> None:
                                  description="Import a TripleA game XML file (such as WW2v3-1941.xml).")
     triplea.add_argument("game", metavar="GAME.xml")
     triplea.add_argument("outdir", metavar="OUTDIR", help="the scenario folder to write (created if needed)")
-    triplea.add_argument("--id", help="the scenario id (default: from the file name)")
+    triplea.add_argument("--id", help="the scenario id (default: from the name of OUTDIR)")
     triplea.add_argument("--force", action="store_true", help="overwrite files already in OUTDIR")
     triplea.add_argument("--quiet", action="store_true", help="report warnings and errors only")
     triplea.set_defaults(run=run)
