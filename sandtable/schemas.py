@@ -8,10 +8,22 @@ from __future__ import annotations
 
 import json
 import posixpath
+import sys
 from functools import lru_cache
 from pathlib import Path
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+
+
+def _schema_dir() -> Path:
+    """The schemas beside the package (a checkout), or where an installed wheel put them."""
+    for candidate in (Path(__file__).resolve().parent.parent / "schemas",
+                      Path(sys.prefix) / "share" / "sandtable" / "schemas"):
+        if (candidate / "scenario.schema.json").is_file():
+            return candidate
+    raise FileNotFoundError("the scenario schemas are missing from this installation")
+
+
+SCHEMA_DIR = _schema_dir()
 KIND_SCHEMAS = {
     "scenario": "scenario.schema.json",
     "map": "map.schema.json",

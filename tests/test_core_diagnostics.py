@@ -55,6 +55,7 @@ CASES = [
     ("set003-never-plays", "SET003", "set003-never-plays/scenario.yaml", 6, 8),
     ("set004-plays-twice", "SET004", "set004-plays-twice/scenario.yaml", 5, 33),
     ("set005-capital-not-held", "SET005", "set005-capital-not-held/scenario.yaml", 6, 26),
+    ("abl001-unknown-ability", "ABL001", "abl001-unknown-ability/units.yaml", 6, 12),
     ("loc001-unknown-key", "LOC001", "loc001-unknown-key/locales/zh-Hans.yaml", 3, 3),
     ("loc002-missing", "LOC002", "loc002-missing/locales/ja.yaml", 2, 1),
     ("loc003-placeholder", "LOC003", "loc003-placeholder/locales/zh-Hans.yaml", 3, 45),
@@ -121,3 +122,8 @@ def test_variant_diagnostics_point_at_the_file_holding_the_value():
 def test_warnings_are_not_errors():
     problems = diagnostics_of(CORE / "map009-unmarked-island")
     assert [d.severity for d in problems] == [Severity.WARNING]
+
+
+def test_unknown_ability_suggests_one_the_system_knows():
+    [problem] = find_code(diagnostics_of(CORE / "abl001-unknown-ability"), "ABL001")
+    assert problem.message == "unknown ability 'blitzkrieg' for aa50" and problem.hint == "did you mean 'blitz'?"
