@@ -1,0 +1,90 @@
+"""The page's formulas, read from scenario.yaml `rules.formulas` and computed exactly.
+
+Every number comes from the scenario: unit power and support from units.yaml, the named
+parameters ($M 2000 ransom, $M 20 + $M 10 treaty ...) and the levels a game mode chooses (the
+penalty rate) from `rules`. The expression trees are evaluated by the same reader the validator
+uses to check the page's worked examples, so play and validation cannot disagree.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from validators.systems.allies_vs_axis_formulas import FormulaError, Values, evaluate
+
+from ..system import EngineError
+
+
+class Formulas:
+    """The formulas of one scenario, with the game mode's levels chosen."""
+
+    def __init__(self, rules: dict, unit_stats: dict[str, dict], levels: dict[str, str]):
+        self.rules = rules
+        self.unit_stats = unit_stats
+        self.levels = levels          # setting -> level chosen by the game mode
+
+    def compute(self, formula_id: str, *, army: dict[str, int] | None = None,
+                inputs: dict[str, object] | None = None,
+                counters: dict[str, int] | None = None,
+                levels: dict[str, str] | None = None) -> Fraction:
+        formula = (self.rules.get("formulas") or {}).get(formula_id)
+        if not isinstance(formula, dict):
+            raise EngineError(f"the scenario has no formula {formula_id!r} in rules.formulas")
+        values = Values(
+            parameters=dict(self.rules.get("parameters") or {}),
+            unit_stats=self.unit_stats,
+            level_values={name: dict((entry or {}).get("values") or {})
+                          for name, entry in (self.rules.get("levels") or {}).items()},
+            levels={**self.levels, **(levels or {})}, inputs=dict(inputs or {}),
+            counters=dict(counters or {}), army=dict(army or {}))
+        try:
+            return evaluate(formula.get("value"), values)
+        except FormulaError as problem:
+            raise EngineError(f"{formula_id}: {problem}") from None
+
+    # -- the page's formulas, by name --------------------------------------------------------
+    def invasion_power(self, army: dict[str, int]) -> Fraction:
+        return self.compute("invasion_power", army=army)
+
+    def defence_power(self, army: dict[str, int]) -> Fraction:
+        return self.compute("defence_power", army=army)
+
+    def treaty_cost(self, defence_power, treaties_signed: int) -> Fraction:
+        return self.compute("treaty_cost", inputs={"defence_power": defence_power},
+                            counters={"treaties_signed": treaties_signed})
+
+    def penalty_cost(self, defence_power, penalty_rate: str | None = None) -> Fraction:
+        chosen = {"penalty_rate": penalty_rate} if penalty_rate else None
+        return self.compute("penalty_cost", inputs={"defence_power": defence_power}, levels=chosen)
+
+    def strategic_move_cost(self, steps: int, moves_used: int) -> Fraction:
+        """Moving back costs as much as moving forward: the cost counts squares, not direction."""
+        return self.compute("strategic_move_cost", inputs={"steps": abs(steps)},
+                            counters={"strategic_moves": moves_used})
+
+    def ransom_cost(self, times_jailed: int) -> Fraction:
+        return self.compute("ransom_cost", counters={"jailed": times_jailed})
+
+    # -- penalties in units ------------------------------------------------------------------
+    def power_of(self, unit: str) -> Fraction:
+        return Fraction(str(self.unit_stats[unit].get("power", 0)))
+
+    def penalty_losses(self, army: dict[str, int], penalty) -> tuple[dict[str, int], bool]:
+        """The units a penalty in power takes, and whether it takes them all (jail).
+
+        Units are given up weakest first, and a unit only partly needed is lost whole
+        (rules.penalty_losses: whole_units_rounded_up): 89 infantry and 1 tank pay a
+        penalty of 90 with all 90 units."""
+        left = Fraction(penalty)
+        lost: dict[str, int] = {}
+        for unit in sorted((u for u, n in army.items() if n), key=lambda u: (self.power_of(u), u)):
+            if left <= 0:
+                break
+            power = self.power_of(unit)
+            if power <= 0:
+                continue
+            taken = min(army[unit], math.ceil(left / power))
+            lost[unit] = taken
+            left -= taken * power
+        every_unit = all(lost.get(u, 0) >= n for u, n in army.items())
+        return lost, every_unit and bool(army) and any(army.values())

@@ -1,0 +1,174 @@
+"""The Allies vs. Axis game system behind the engine's interface.
+
+An invasion is not fought with dice: it may start only when the invasion power is at least the
+defence power, and then every invading unit is lost and the territory changes hands ("Invading
+hostile territories"). So a battle has one outcome, and its exact distribution is that outcome
+with probability 1. Battleships take part only in territories with a seaport, and a neutral
+territory is invaded with infantry alone against its printed neutral defence power.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from validators.index import build_index
+
+from ..system import (ATTACKER_WINS, DEFENDER_WINS, BattleOutcome, BattlePosition, EngineError,
+                      ExactOutcome, GameSystem, UnknownName)
+from .formulas import Formulas
+
+
+@dataclass(frozen=True)
+class AvAPosition(BattlePosition):
+    """A battle with the game mode named (an option id such as `mode-fierce-battle`);
+    None plays the scenario's default mode."""
+
+    mode: str | None = None
+
+
+@dataclass(frozen=True)
+class Invasion:
+    """What an invasion comes to, worked out by the page's formulas."""
+
+    invasion_power: Fraction
+    defence_power: Fraction
+    neutral: bool
+    invading: dict[str, int]       # the units that take part (battleships need a seaport)
+    defending: dict[str, int]
+
+    @property
+    def may_start(self) -> bool:
+        return self.invasion_power >= self.defence_power
+
+
+class AlliesVsAxis(GameSystem):
+    system = "allies-vs-axis"
+
+    def __init__(self, scenario):
+        super().__init__(scenario)
+        self.index = build_index(scenario)
+        self.rules = scenario.manifest.get("rules") or {}
+        self.stats = {uid: dict(e.data.get("stats") or {}) for uid, e in self.index.unit_types.items()}
+        self.costs = {uid: float(e.data.get("cost", 0)) for uid, e in self.index.unit_types.items()}
+        self.formulas = Formulas(self.rules, self.stats, self.levels_of(None))
+
+    # -- names -------------------------------------------------------------------------------
+    def unit_types(self) -> list[str]:
+        return sorted(self.stats)
+
+    def nations(self) -> list[str]:
+        return sorted(self.index.owners)
+
+    def spaces(self) -> list[str]:
+        return sorted(s for s, e in self.index.spaces.items() if e.data.get("kind") != "square")
+
+    def unit_cost(self, unit_type: str) -> float:
+        return self.costs.get(unit_type, 0.0)
+
+    def modes(self) -> list[str]:
+        return sorted(o for o, e in self.index.options.items() if e.data.get("group") == "game-mode")
+
+    def levels_of(self, mode: str | None) -> dict[str, str]:
+        """Setting -> level, from the `set_level` changes of the mode (default: the default mode)."""
+        if mode is None:
+            chosen = [o for o in self.modes() if self.index.options[o].data.get("default")]
+        elif mode in self.modes():
+            chosen = [mode]
+        else:
+            raise UnknownName("game mode", mode, self.modes())
+        levels = {}
+        for option in chosen:
+            for change in self.index.options[option].data.get("changes") or []:
+                if isinstance(change, dict) and change.get("op") == "set_level":
+                    levels[change["setting"]] = change["level"]
+        return levels
+
+    def formulas_for(self, mode: str | None) -> Formulas:
+        return self.formulas if mode is None else Formulas(self.rules, self.stats, self.levels_of(mode))
+
+    # -- the invasion ------------------------------------------------------------------------
+    def has_seaport(self, space: str) -> bool:
+        return "seaport" in (self.index.spaces[space].data.get("tags") or [])
+
+    def _taking_part(self, units: dict[str, int], space: str) -> dict[str, int]:
+        """Battleships only take part in territories with a seaport ("Battleships")."""
+        seaport = self.has_seaport(space)
+        return {u: n for u, n in units.items()
+                if n and (seaport or "seaport_only" not in (self.index.unit_types[u].data.get("tags") or []))}
+
+    def invasion(self, position: BattlePosition) -> Invasion:
+        self.check_position(position)
+        if len(position.attackers) != 1:
+            raise EngineError("one player invades at a time")
+        tags = self.index.spaces[position.space].data.get("tags") or []
+        if "secret" in tags:
+            raise EngineError(f"{position.space} is a secret territory: armies cannot invade it "
+                              "(only a spy card destroys a secret base)")
+        if "special" in tags:
+            raise EngineError(f"{position.space} is a special territory: a side allies with it "
+                              "for a fixed cost, armies do not invade it")
+        formulas = self.formulas_for(getattr(position, "mode", None))
+        invading = self._taking_part(position.attackers[0].units, position.space)
+        defending: dict[str, int] = {}
+        for contingent in position.defenders:
+            for unit, count in self._taking_part(contingent.units, position.space).items():
+                defending[unit] = defending.get(unit, 0) + count
+        neutral = not defending
+        if neutral:
+            allowed = set(self.rules.get("neutral_invasion_units") or [])
+            others = sorted(u for u in invading if u not in allowed)
+            if others:
+                raise EngineError(f"only {', '.join(sorted(allowed))} may invade a neutral "
+                                  f"territory, not {', '.join(others)}")
+            printed = (self.index.spaces[position.space].data.get("stats") or {}).get("neutral_defence")
+            if printed is None:
+                raise EngineError(f"{position.space} has no defenders and no neutral defence power")
+            defence = Fraction(printed)
+        else:
+            defence = formulas.defence_power(defending)
+        return Invasion(formulas.invasion_power(invading), defence, neutral, invading, defending)
+
+    def _outcome(self, position: BattlePosition) -> BattleOutcome:
+        found = self.invasion(position)
+        attackers = dict(position.attackers[0].units)
+        defenders: dict[str, int] = {}
+        for contingent in position.defenders:
+            for unit, count in contingent.units.items():
+                defenders[unit] = defenders.get(unit, 0) + count
+        power = f"invasion power {found.invasion_power} against defence power {found.defence_power}"
+        if not found.may_start:
+            return BattleOutcome(DEFENDER_WINS, 0, attackers, defenders, 0.0, 0.0,
+                                 [f"{power}: the invasion cannot start"])
+        # Every invading unit is lost; the defending army goes with the territory.
+        survivors = {u: n - found.invading.get(u, 0) for u, n in attackers.items()
+                     if n - found.invading.get(u, 0)}
+        return BattleOutcome(ATTACKER_WINS, 1, survivors, {},
+                             sum(n * self.unit_cost(u) for u, n in found.invading.items()),
+                             sum(n * self.unit_cost(u) for u, n in defenders.items()),
+                             [f"{power}: the territory is taken, every invading unit is lost"])
+
+    # -- the interface -----------------------------------------------------------------------
+    def resolve_battle(self, position: BattlePosition, rng: np.random.Generator) -> BattleOutcome:
+        return self._outcome(position)   # nothing is left to chance
+
+    def exact(self, position: BattlePosition, budget: int = 200_000) -> ExactOutcome:
+        end = self._outcome(position)
+        return ExactOutcome(
+            probability=np.array([1.0]), result=np.array([end.result], dtype=np.int8),
+            attacker_survivors=np.array([sum(end.attacker_survivors.values())]),
+            defender_survivors=np.array([sum(end.defender_survivors.values())]),
+            attacker_loss=np.array([end.attacker_loss]), defender_loss=np.array([end.defender_loss]),
+            mean_rounds=float(end.rounds), states=1)
+
+    def landing_penalty(self, visitor: dict[str, int], defending: dict[str, int], space: str,
+                        mode: str | None = None) -> tuple[Fraction, dict[str, int], bool]:
+        """Landing on a hostile territory ("Hostile territories", "Penalty cost"): the penalty
+        in power (defence power x the mode's penalty rate), the units it takes, and whether it
+        takes them all, which sends the player to jail (rules.jailed_when)."""
+        formulas = self.formulas_for(mode)
+        army = self._taking_part(defending, space)
+        penalty = formulas.penalty_cost(formulas.defence_power(army))
+        lost, every_unit = formulas.penalty_losses(visitor, penalty)
+        return penalty, lost, every_unit
