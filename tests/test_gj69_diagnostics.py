@@ -23,8 +23,10 @@ CASES = [
     ("gjx002-air-in-enemy-area", "GJX002", "setup.yaml", 5, 12),
     ("gjx003-closed-area", "GJX003", "setup.yaml", 5, 12),
     ("gjx003-nationalists-abroad", "GJX003", "setup.yaml", 5, 12),
+    ("gjx003-card-places-in-closed-area", "GJX003", "decks.yaml", 11, 23),
     ("gjx004-strait", "GJX004", "map.yaml", 3, 9),
     ("gjx005-fortress-in-the-field", "GJX005", "setup.yaml", 5, 12),
+    ("gjx005-fortress-rules-elsewhere", "GJX005", "scenario.yaml", 9, 13),
     ("gjx006-deck-size", "GJX006", "decks.yaml", 3, 9),
     ("gjx006-extra-card", "GJX006", "decks.yaml", 3, 3),
     ("gjx007-hand-size", "GJX007", "decks.yaml", 3, 14),
@@ -32,6 +34,8 @@ CASES = [
     ("gjx008-counterattack-without-reaction", "GJX008", "decks.yaml", 7, 12),
     ("gjx009-air-power-on-infantry", "GJX009", "units.yaml", 3, 50),
     ("gjx010-oil-draw", "GJX010", "setup.yaml", 3, 27),
+    ("gjx011-supply-source", "GJX011", "scenario.yaml", 7, 29),
+    ("gjx011-first-player", "GJX011", "scenario.yaml", 6, 17),
 ]
 
 
@@ -54,7 +58,7 @@ def test_fixture_reports_its_code(workspace, folder, code, file, line, column):
 
 
 def test_every_code_has_a_fixture():
-    assert {case[1] for case in CASES} == {f"GJX{n:03d}" for n in range(1, 11)}
+    assert {case[1] for case in CASES} == {f"GJX{n:03d}" for n in range(1, 12)}
 
 
 @pytest.mark.parametrize("folder", [c[0] for c in CASES])

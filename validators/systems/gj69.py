@@ -36,6 +36,7 @@ def check(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
     yield from _reaction_cards(scenario)
     yield from _air_power(scenario, index)
     yield from _oil_field_draws(scenario, index)
+    yield from _rules_parameters(scenario, index)
 
 
 def _stacking_limits(scenario, index) -> Iterator[Diagnostic]:
@@ -92,39 +93,64 @@ def _air_units_in_friendly_land(scenario, index) -> Iterator[Diagnostic]:
                     hint="place it in a land area its side controls")
 
 
-def _confinements(scenario) -> dict[str, tuple[set[str], str]]:
-    """nation -> (the only areas it may use, pointer of the option change), from confine_nation."""
+def _confinements(scenario) -> dict[str, set[str]]:
+    """nation -> the only areas its units may use, from the confine_nation option changes."""
     found = {}
-    for pointer, option in scenario.entities("scenario", "options"):
-        for i, change in enumerate(option.get("changes") or []):
+    for _pointer, option in scenario.entities("scenario", "options"):
+        for change in option.get("changes") or []:
             if isinstance(change, dict) and change.get("op") == "confine_nation" \
                     and isinstance(change.get("nation"), str) and isinstance(change.get("spaces"), list):
-                found[change["nation"]] = (set(change["spaces"]), f"{pointer}/changes/{i}")
+                found[change["nation"]] = set(change["spaces"])
     return found
 
 
 def _forbidden_areas(scenario, index) -> Iterator[Diagnostic]:
-    """GJX003: no unit starts in an area its side may not enter (§2.2.1(3)) or outside its nation's
-    areas (§16.3 for the Nationalist Chinese)."""
+    """GJX003: no unit starts, or is placed by a card, in an area its side may not enter
+    (§2.2.1(3)) or outside its nation's areas (§16.3 for the Nationalist Chinese)."""
     confined = _confinements(scenario)
     for pointer, space_id, stack, _control in _setup_stacks(scenario):
         unit = index.unit_types.get(stack.get("type"))
-        space = index.spaces.get(space_id)
-        if unit is None or space is None:
+        if unit is None or space_id not in index.spaces:
             continue
         owner = stack.get("owner") or unit.data.get("nation")
-        nation = unit.data.get("nation")
-        closed = space.data.get("closed_to") or []
-        blocked = [who for who in (owner, nation, _owner_side(index, stack, unit)) if who in closed]
-        if blocked:
-            yield error("GJX003", f"{stack['type']!r} starts in {space_id!r}, which is closed to "
-                        f"{blocked[0]!r} (§2.2.1(3))", scenario.locate("setup", pointer + "/type"),
-                        hint="move the stack to an area its side may enter")
-        elif nation in confined and space_id not in confined[nation][0]:
-            allowed = ", ".join(sorted(confined[nation][0]))
-            yield error("GJX003", f"{stack['type']!r} of {nation!r} starts in {space_id!r}; its units may "
-                        f"only be in {allowed} (§16.3)", scenario.locate("setup", pointer + "/type"),
-                        related=[scenario.locate("scenario", confined[nation][1])])
+        who = [owner, unit.data.get("nation"), _owner_side(index, stack, unit)]
+        problem = _entry_problem(index, confined, space_id, who, unit.data.get("nation"))
+        if problem:
+            yield error("GJX003", f"{stack['type']!r} starts in {problem}", scenario.locate("setup", pointer + "/type"),
+                        hint="move the stack to an area it may enter")
+    for pointer, effect in _placements(scenario):
+        nation = effect.get("nation")
+        who = [nation, index.side_of(nation) if isinstance(nation, str) else None]
+        for i, space_id in enumerate(effect.get("spaces") or []):
+            problem = _entry_problem(index, confined, space_id, who, nation)
+            if problem:
+                yield error("GJX003", f"the card places units of {nation!r} in {problem}",
+                            scenario.locate("decks", f"{pointer}/spaces/{i}"))
+
+
+def _entry_problem(index, confined, space_id, who, nation) -> str | None:
+    """Why units of these owners may not be in the area, or None."""
+    space = index.spaces.get(space_id)
+    if space is None:
+        return None
+    closed = space.data.get("closed_to") or []
+    blocked = [w for w in who if isinstance(w, str) and w in closed]
+    if blocked:
+        return f"{space_id!r}, which is closed to {blocked[0]!r} (§2.2.1(3))"
+    if nation in confined and space_id not in confined[nation]:
+        allowed = ", ".join(sorted(confined[nation]))
+        return f"{space_id!r}; units of {nation!r} may only be in {allowed} (§16.3)"
+    return None
+
+
+def _placements(scenario) -> Iterator[tuple[str, dict]]:
+    """(pointer, effect) for each card effect that places a nation's units in named areas."""
+    for deck_pointer, deck in _decks(scenario):
+        for c, card in enumerate(deck.get("cards") or []):
+            if isinstance(card, dict):
+                for relative, effect in _card_effects(card):
+                    if isinstance(effect, dict) and effect.get("op") == "reinforce":
+                        yield f"{deck_pointer}/cards/{c}{relative}", effect
 
 
 def _border_kinds(scenario, index) -> Iterator[Diagnostic]:
@@ -148,6 +174,19 @@ def _fortress_units(scenario, index) -> Iterator[Diagnostic]:
             yield error("GJX005", f"fortress unit {stack['type']!r} starts in {space_id!r}, which is not a "
                         "fortress area (§16.1)", scenario.locate("setup", pointer + "/type"),
                         hint="fortress units hold Hong Kong, Singapore and Manila")
+    fortresses = {k for k in index.spaces if index.space_kind(k) == "fortress"}
+    for pointer, option in scenario.entities("scenario", "options"):
+        for i, change in enumerate(option.get("changes") or []):
+            if isinstance(change, dict) and change.get("op") == "fortress_areas" \
+                    and isinstance(change.get("spaces"), list) and set(change["spaces"]) != fortresses:
+                yield error("GJX005", "the fortress rules apply to " + _names(change["spaces"]) + ", but the "
+                            "fortress areas of the map are " + _names(fortresses) + " (§16.1)",
+                            scenario.locate("scenario", f"{pointer}/changes/{i}/spaces"),
+                            hint="list exactly the spaces of kind fortress")
+
+
+def _names(spaces) -> str:
+    return ", ".join(sorted(spaces)) or "no area"
 
 
 def _decks(scenario):
@@ -245,6 +284,37 @@ def _oil_field_draws(scenario, index) -> Iterator[Diagnostic]:
             yield error("GJX010", f"{targets} oil-field markers are drawn but only {available} exist (§3.0(5))",
                         scenario.locate("setup", pointer + "/to"))
 
+
+
+def _rules_parameters(scenario, index) -> Iterator[Diagnostic]:
+    """GJX011: `rules` names a side as first player (§4.0(2)) and, per side, supply sources that
+    are land areas tagged supply_source (§2.2.2(3)); every tagged area is someone's source."""
+    rules = scenario.manifest.get("rules")
+    if not isinstance(rules, dict):
+        return
+    first = rules.get("first_player")
+    if isinstance(first, str) and first not in index.sides:
+        yield error("GJX011", f"the first player {first!r} is not a side", scenario.locate("scenario", "/rules/first_player"),
+                    hint="name one of: " + ", ".join(index.sides))
+    sources = rules.get("supply_sources") if isinstance(rules.get("supply_sources"), dict) else {}
+    listed = set()
+    for side, spaces in sources.items():
+        if side not in index.sides:
+            yield error("GJX011", f"supply sources are given for {side!r}, which is not a side",
+                        scenario.locate("scenario", f"/rules/supply_sources/{side}", key=True))
+        for i, space_id in enumerate(spaces if isinstance(spaces, list) else []):
+            listed.add(space_id)
+            space = index.spaces.get(space_id)
+            if space is None or index.space_kind(space_id) not in LAND_KINDS \
+                    or "supply_source" not in (space.data.get("tags") or []):
+                yield error("GJX011", f"supply source {space_id!r} is not a land area tagged supply_source",
+                            scenario.locate("scenario", f"/rules/supply_sources/{side}/{i}"),
+                            hint="supply sources are land areas marked on the map (§2.2.2(3))")
+    for space_id, space in index.spaces.items():
+        if "supply_source" in (space.data.get("tags") or []) and sources and space_id not in listed:
+            yield error("GJX011", f"{space_id!r} is tagged supply_source but is no side's supply source in rules",
+                        scenario.locate("map", space.pointer + "/tags"),
+                        hint="add it to rules.supply_sources, or remove the tag")
 
 
 def victory_points_at_start(scenario: Scenario, index: ScenarioIndex) -> dict[tuple[str, str], float]:
