@@ -70,7 +70,7 @@ def test_fixture_breaks_only_its_own_rule(workspace, folder):
     assert others == []
 
 
-def test_unknown_card_effect_is_eff001(workspace, tmp_path):
+def test_unknown_card_effect_is_eff001(workspace):
     """The effect vocabulary is the profile schema's: an unknown op is EFF001 with a suggestion."""
     folder = workspace / "eff001-unknown-op"
     folder.mkdir(exist_ok=True)

@@ -116,7 +116,8 @@ def _forbidden_areas(scenario, index) -> Iterator[Diagnostic]:
         who = [owner, unit.data.get("nation"), _owner_side(index, stack, unit)]
         problem = _entry_problem(index, confined, space_id, who, unit.data.get("nation"))
         if problem:
-            yield error("GJX003", f"{stack['type']!r} starts in {problem}", scenario.locate("setup", pointer + "/type"),
+            yield error("GJX003", f"{stack['type']!r} starts in {problem}",
+                        scenario.locate("setup", pointer + "/type"),
                         hint="move the stack to an area it may enter")
     for pointer, effect in _placements(scenario):
         nation = effect.get("nation")
@@ -294,7 +295,8 @@ def _rules_parameters(scenario, index) -> Iterator[Diagnostic]:
         return
     first = rules.get("first_player")
     if isinstance(first, str) and first not in index.sides:
-        yield error("GJX011", f"the first player {first!r} is not a side", scenario.locate("scenario", "/rules/first_player"),
+        yield error("GJX011", f"the first player {first!r} is not a side",
+                    scenario.locate("scenario", "/rules/first_player"),
                     hint="name one of: " + ", ".join(index.sides))
     sources = rules.get("supply_sources") if isinstance(rules.get("supply_sources"), dict) else {}
     listed = set()
