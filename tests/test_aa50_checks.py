@@ -37,6 +37,15 @@ def test_each_code_at_its_place(folder, code, severity, file, line, column):
     assert [(place(d, AA50), d.severity.value) for d in found] == [((file, line, column), severity)]
 
 
+def test_unknown_names_in_the_rules():
+    found = find_code(diagnostics_of(AA50 / "axa011-rules-reference"), "AXA011")
+    assert [(place(d, AA50), d.message) for d in found] == [
+        (("axa011-rules-reference/scenario.yaml", 4, 29), "the rules name an unknown side 'axes'"),
+        (("axa011-rules-reference/scenario.yaml", 5, 25), "the rules name an unknown space 'yunan'"),
+    ]
+    assert found[1].hint == "did you mean 'yunnan'?"
+
+
 def test_income_warning_names_both_figures():
     found = find_code(diagnostics_of(AA50 / "axa001-income"), "AXA001")[0]
     assert "income of 12 IPCs" in found.message and "worth 13" in found.message

@@ -7,6 +7,7 @@ national objective on the starting position.
 """
 from __future__ import annotations
 
+import difflib
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 
@@ -15,11 +16,13 @@ from sandtable.scenario import Scenario
 
 from ..conditions import VICTORY_TAG, Position, evaluate
 from ..index import SEA_KINDS, ScenarioIndex
+from ..walk import find
 
 
 def check(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
     if "setup" not in scenario.documents or "setup" in scenario.failed_kinds:
         return
+    yield from _rule_references(scenario, index)
     position = Position.starting(scenario, index)
     yield from _income(scenario, index, position)
     yield from _victory_cities(scenario, index, position)
@@ -35,6 +38,38 @@ def _rules(scenario: Scenario) -> dict:
 def _china(scenario: Scenario) -> dict:
     china = _rules(scenario).get("china")
     return china if isinstance(china, dict) else {}
+
+
+# -- what the rules name (the generic reference check does not look inside `rules`) ------------
+RULE_REFERENCES = [
+    ("victory_cities/*/space", "spaces"), ("starting_victory_cities/*", None),
+    ("china/nation", "nations"), ("china/territories/*", "spaces"), ("china/unit", "unit_types"),
+    ("china/recapture_only/*", "spaces"), ("china/no_replacement/*", "unit_types"),
+    ("research/charts/*/breakthroughs/*/changes/*/type", "unit_types"),
+    ("research/charts/*/breakthroughs/*/changes/*/ability/types/*", "unit_types"),
+]
+
+
+def _rule_references(scenario, index) -> Iterator[Diagnostic]:
+    known = {"spaces": set(index.spaces), "nations": set(index.nations), "unit_types": set(index.unit_types)}
+    rules = _rules(scenario)
+    for pattern, target in RULE_REFERENCES:
+        for pointer, value in find(rules, pattern):
+            if target is None:  # the keys name sides
+                name = pointer.rsplit("/", 1)[1]
+                if name not in index.sides:
+                    yield _unknown_in_rules(scenario, f"/rules{pointer}", name, "sides", set(index.sides),
+                                            key=True)
+            elif isinstance(value, str) and value not in known[target]:
+                yield _unknown_in_rules(scenario, f"/rules{pointer}", value, target, known[target])
+
+
+def _unknown_in_rules(scenario, pointer, value, target, known, key=False) -> Diagnostic:
+    noun = {"spaces": "space", "nations": "nation", "unit_types": "unit type", "sides": "side"}[target]
+    close = difflib.get_close_matches(value, sorted(known), n=1, cutoff=0.6)
+    return error("AXA011", f"the rules name an unknown {noun} {value!r}",
+                 scenario.locate("scenario", pointer, key=key),
+                 hint=f"did you mean {close[0]!r}?" if close else None)
 
 
 def _value(index: ScenarioIndex, space: str) -> float:
