@@ -158,9 +158,9 @@ def simulate(system, position: BattlePosition, runs: int, seed: int | None,
             if progress:
                 progress(done, runs)
     else:
-        root = str(system.scenario.root)
+        run = system.runner(position)
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_simulate_chunk, root, position, size, child)
+            futures = [pool.submit(_simulate_chunk, run, size, child)
                        for size, child in zip(sizes, seeds)]
             for size, future in zip(sizes, futures):
                 batches.append(future.result())
@@ -170,17 +170,9 @@ def simulate(system, position: BattlePosition, runs: int, seed: int | None,
     return OutcomeBatch.concatenate(batches)
 
 
-_systems: dict[str, object] = {}
-
-
-def _simulate_chunk(root: str, position: BattlePosition, size: int,
-                    seed: np.random.SeedSequence) -> OutcomeBatch:
-    """A chunk of battles in a worker process (the system is built once per process)."""
-    system = _systems.get(root)
-    if system is None:
-        from sandtable.scenario import load_scenario
-        system = _systems[root] = load_system(load_scenario(root))
-    return system.simulate(position, size, np.random.default_rng(seed))
+def _simulate_chunk(run, size: int, seed: np.random.SeedSequence) -> OutcomeBatch:
+    """A chunk of battles in a worker process."""
+    return run(size, np.random.default_rng(seed))
 
 
 # -- reports -----------------------------------------------------------------------------------

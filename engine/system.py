@@ -9,6 +9,7 @@ values, abilities, options), the system's module gives the procedure. A battle i
   and passes in; the same seed gives the same outcome, always.
 - `simulate(position, runs, rng)` fights `runs` independent battles and returns an
   `OutcomeBatch` of arrays. A system may vectorise it; the default loops `resolve_battle`.
+- `runner(position)` gives a picklable `(runs, rng) -> OutcomeBatch` that worker processes call.
 - `exact(position, budget)` returns the exact distribution of outcomes as an `ExactOutcome`, or
   None when the system has no exact method or the state space is larger than `budget`.
 
@@ -24,6 +25,8 @@ import difflib
 import importlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Callable
 
 import numpy as np
 
@@ -203,6 +206,11 @@ class GameSystem(ABC):
                  rng: np.random.Generator) -> OutcomeBatch:
         """Fight `runs` independent battles. Systems override this with a vectorised version."""
         return OutcomeBatch.from_outcomes([self.resolve_battle(position, rng) for _ in range(runs)])
+
+    def runner(self, position: BattlePosition) -> "Callable[[int, np.random.Generator], OutcomeBatch]":
+        """A picklable `(runs, rng) -> OutcomeBatch` for worker processes. Systems return
+        something small (a compiled battle) so that workers need not load the scenario."""
+        return partial(self.simulate, position)
 
     def exact(self, position: BattlePosition, budget: int = 200_000) -> ExactOutcome | None:
         """The exact distribution of outcomes, or None when not available within `budget` states."""

@@ -120,6 +120,7 @@ class Chain:
         self.rounds = 0.0
         self.visited = 0
         self._fire: dict[tuple, dict[object, np.ndarray]] = {}
+        self.surprise = bool(model.attacker.surprise.any() or model.defender.surprise.any())
 
     # -- one state at a time ---------------------------------------------------------------------
     def fire(self, attacking: bool, stage: str, state: int, detected: bool,
@@ -147,7 +148,10 @@ class Chain:
 
     def round_from(self, i: int, j: int, first_round: bool):
         """[(attacker states, defender states, P matrix)] after one round from (i, j)."""
-        (atts, pa), (defs, pd) = self.stage(i, j, "surprise", first_round)
+        if self.surprise:
+            (atts, pa), (defs, pd) = self.stage(i, j, "surprise", first_round)
+        else:
+            atts, defs = np.array([i]), np.array([j])
         if len(atts) == 1 and len(defs) == 1:           # no submarine fired first
             (a2, pa2), (d2, pd2) = self.stage(int(atts[0]), int(defs[0]), "general", first_round)
             return [(a2, d2, np.multiply.outer(pa2, pd2))]

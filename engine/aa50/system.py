@@ -1,6 +1,8 @@
 """The AA50 game system: combat (§5.5, §7) behind the engine's interface."""
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from validators.index import LAND_KINDS, build_index
@@ -132,6 +134,11 @@ class AA50(GameSystem):
         if position.raid:
             return bombing.simulate(self.raid(position), runs, rng)
         return montecarlo.simulate(self.model(position), runs, rng)
+
+    def runner(self, position: BattlePosition):
+        if position.raid:
+            return partial(bombing.simulate, self.raid(position))
+        return partial(montecarlo.simulate, self.model(position))
 
     def exact(self, position: BattlePosition, budget: int = 200_000) -> ExactOutcome | None:
         if position.raid:

@@ -1,0 +1,12 @@
+"""Operational Combat Series: combat by the combat table (9.2-9.10) and barrage (10.0a)."""
+from __future__ import annotations
+
+from .position import OCSPosition
+from .system import OCS
+
+
+def build(scenario) -> OCS:
+    return OCS(scenario)
+
+
+__all__ = ["OCS", "OCSPosition", "build"]
