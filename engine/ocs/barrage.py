@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from ..system import ATTACKER_WINS, DEFENDER_WINS, DRAW, EngineError
 from .charts import Charts, in_range
-from .combat import TWO_DICE, Force
+from .combat import TWO_DICE, Force, ordered
 from .position import OCSPosition
 
 BARRAGE_KINDS = ("artillery", "air", "ship")
@@ -51,7 +51,6 @@ class Barrage:
                     target[unit] = target.get(unit, 0) + count
         if not target:
             raise EngineError("a barrage needs units in the target hex")
-        from .combat import ordered
         self.target = Force(ordered(target, profiles, position.policy))
         self.density = density(self.target)
         self.shifts = self._shifts(terrain, optional_rules)

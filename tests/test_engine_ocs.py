@@ -1,0 +1,260 @@
+"""OCS engine: combat (charts 9.2-9.10) and barrage (10.0a) against the chart sheet.
+
+Expected results are read off the printed charts (004_...txt), not from tables.yaml, so a
+wrong cell in the data or a wrong step in the procedure both fail here. Units are the demo
+scenario's: panzer regiment 6-3 AR4 (yellow symbol, 2 steps), infantry regiment 3-4 AR3,
+artillery regiment barrage 8, rifle division 4-5 AR2 (2 steps, 2 RE), tank brigade 4-2 AR3 (red
+tank symbol).
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction as F
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine import ATTACKER_WINS, DEFENDER_WINS, DRAW, Contingent, load_system
+from engine.calculator import Force, run_battle
+from engine.ocs import OCSPosition
+from engine.ocs.charts import range_index
+from engine.ocs.combat import TWO_DICE
+from sandtable.scenario import load_scenario
+
+DEMO = Path(__file__).parent.parent / "scenarios" / "ocs-charts-demo"
+
+
+@pytest.fixture(scope="module")
+def ocs():
+    return load_system(load_scenario(DEMO))
+
+
+def combat(attacker: dict, defender: dict, space: str = "0101", **extra) -> OCSPosition:
+    return OCSPosition(space, (Contingent("axis", attacker),), (Contingent("allies", defender),), **extra)
+
+
+def at_least(total: int) -> F:
+    return sum((p for s, p in TWO_DICE.items() if s >= total), F(0))
+
+
+def test_odds_column_by_terrain_9_9(ocs):
+    """9.9: 15 against 5 is 3:1, the 7th column in open, 6th in close, 5th in very close and
+    4th in extremely close terrain."""
+    columns = {}
+    for terrain in ("open", "close", "very-close", "extremely-close"):
+        found = ocs.combat(combat({"panzer-regiment": 2, "infantry-regiment": 1},
+                                  {"rifle-division": 1}, terrain=terrain))
+        assert (found.attack_strength, found.defence_strength) == (15, 5)
+        columns[terrain] = found.initial_column + 1
+    assert columns == {"open": 7, "close": 6, "very-close": 5, "extremely-close": 4}
+
+
+def test_odds_round_for_the_defender_9_9(ocs):
+    """9.9: odds are rounded in the defender's favour: 14:5 (2.8:1) is read as 2:1."""
+    found = ocs.combat(combat({"panzer-regiment": 1, "rifle-division": 2}, {"rifle-division": 1},
+                              terrain="open"))
+    assert (found.attack_strength, found.defence_strength) == (14, 5)
+    assert ocs.charts.odds_columns("open")[found.initial_column] == (2, 1)
+
+
+def test_terrain_comes_from_the_map(ocs):
+    """9.3b: the defending hex's terrain picks the row: hex 0301 is extremely close."""
+    assert ocs.terrain_of(combat({"panzer-regiment": 1}, {"rifle-division": 1}, space="0301")) \
+        == "extremely-close"
+
+
+@pytest.mark.parametrize("terrain, column, roll, printed", [
+    ("open", 7, 8, "Ao1 DL1o1"),            # 3:1 open, roll 8
+    ("open", 1, 6, "AL2"),                  # 1:5 open, roll 6
+    ("close", 13, 7, "Ae3 DL2o2DG"),        # 18:1 close, roll 7
+    ("very-close", 5, 9, "Ao1 Do1"),        # 3:1 very close, roll 9
+    ("extremely-close", 4, 12, "Ao1 DL1o1"),  # 3:1 extremely close, roll 12
+    ("open", 13, 15, "Ae2 DL2o3DG"),        # 13:1 open, 15 or more
+    ("open", 8, 1, "AL1o1"),                # 4:1 open, 1 or less
+])
+def test_combat_results_table_cells_9_10(ocs, terrain, column, roll, printed):
+    """9.10: the structured result at a terrain, odds column and modified roll."""
+    rows = ocs.charts.combat_rows()
+    cell = ocs.charts.combat_result(terrain, column - 1, range_index(rows, roll))
+    assert cell["printed"] == printed
+
+
+def test_result_applied_attacker_first_9_10(ocs):
+    """9.10: Ao1 DL1o1 at 3:1 in open: the attacker takes its option as a step (it survives it),
+    the defender loses a step and, with one step left, retreats for its option."""
+    found = ocs.combat(combat({"panzer-regiment": 2, "infantry-regiment": 1}, {"rifle-division": 1},
+                              terrain="open"))
+    end = found.settle(6, found.rows.index(next(r for r in found.rows if r.get("id") == "8")))
+    assert end.printed == "Ao1 DL1o1"
+    assert end.attacker_steps_lost == 1 and not end.attacker_retreats
+    assert end.defender_steps_lost == 1 and end.defender_retreats
+    assert end.result == ATTACKER_WINS
+
+
+def test_defender_ignores_option_when_attacker_retreats_9_10(ocs):
+    """9.10 note 2: when the attacker retreats for its option the defender ignores its own."""
+    found = ocs.combat(combat({"infantry-regiment": 1}, {"rifle-division": 1}, terrain="open",
+                              attacker_option="retreat"))
+    row = next(i for i, r in enumerate(found.rows) if r.get("id") == "9")
+    end = found.settle(4, row)                       # 1:1 open, roll 9: Ao1 Do1
+    assert end.printed == "Ao1 Do1"
+    assert end.attacker_retreats and not end.defender_retreats and end.defender_steps_lost == 0
+    assert end.result == DEFENDER_WINS
+
+
+def test_exploit_by_action_rating_9_10(ocs):
+    """9.10: e4 puts attackers with an action rating of 4 or more into exploit mode, unless
+    the attack may not exploit."""
+    found = ocs.combat(combat({"panzer-regiment": 1, "infantry-regiment": 1}, {"infantry-regiment": 1},
+                              terrain="open"))
+    assert found.initial_column + 1 == 6                 # 9:4 is 2:1 in open
+    row = next(i for i, r in enumerate(found.rows) if r.get("id") == "15-or-more")
+    end = found.settle(11, row)                          # 11:1 open, 15+: Ae2 DL2o3DG
+    assert end.exploiting == 2
+    barred = ocs.combat(combat({"panzer-regiment": 1, "infantry-regiment": 1}, {"infantry-regiment": 1},
+                               terrain="open", exploit_allowed=False))
+    assert barred.settle(11, row).exploiting == 0
+
+
+def test_die_roll_modifiers_action_ratings_and_hedgehog_9_9(ocs):
+    """9.9: + the attacker's action rating, - the defender's, - the hedgehog level; 9.6: a
+    disorganized unit's rating is 1 lower, a strategic-mode unit's is 0."""
+    plain = ocs.combat(combat({"panzer-regiment": 1}, {"rifle-division": 1}))
+    assert plain.roll_modifier == 4 - 2
+    assert ocs.combat(combat({"panzer-regiment": 1}, {"rifle-division": 1}, hedgehog=2)).roll_modifier == 0
+    assert ocs.combat(combat({"panzer-regiment": 1}, {"rifle-division": 1},
+                             attacker_mode="disorganized")).roll_modifier == 1
+    assert ocs.combat(combat({"panzer-regiment": 1}, {"rifle-division": 1},
+                             defender_mode="strategic")).roll_modifier == 4
+
+
+def test_surprise_ranges_and_modifiers_9_8(ocs):
+    """9.8: 2d6 + the rating difference; regular: 10+ attacker, 5- defender; overrun: 9+ and 6-;
+    -1 when the defender is in a hedgehog."""
+    regular = ocs.combat(combat({"panzer-regiment": 1}, {"rifle-division": 1}))    # +2
+    assert regular.surprise(8) == "attacker" and regular.surprise(7) is None
+    assert regular.surprise(3) == "defender" and regular.surprise(4) is None
+    overrun = ocs.combat(combat({"panzer-regiment": 1}, {"rifle-division": 1}, attack="overrun"))
+    assert overrun.surprise(7) == "attacker" and overrun.surprise(4) == "defender"
+    hedgehog = ocs.combat(combat({"panzer-regiment": 1}, {"rifle-division": 1}, hedgehog=1))
+    assert hedgehog.surprise(8) is None and hedgehog.surprise(9) == "attacker"
+
+
+def test_surprise_shifts_columns_by_one_die_9_8(ocs):
+    """9.8: a surprise shifts as many columns as one die shows, right for the attacker, left
+    for the defender, never off the table."""
+    found = ocs.combat(combat({"panzer-regiment": 2, "infantry-regiment": 1}, {"rifle-division": 1},
+                              terrain="open"))
+    assert found.column_after("attacker", 4) == 10
+    assert found.column_after("defender", 3) == 3
+    assert found.column_after("attacker", 6) == 12 and found.column_after("defender", 6) == 0
+
+
+def test_exact_distribution_sums_to_one_and_surprise_odds_9_8(ocs):
+    """9.8: with a +2 rating difference the attacker surprises on 2d6 >= 8 (15/36) and the
+    defender on 2d6 <= 3 (3/36)."""
+    found = ocs.combat(combat({"panzer-regiment": 1}, {"rifle-division": 1}))
+    surprised = {"attacker": F(0), "defender": F(0)}
+    for roll, p in TWO_DICE.items():
+        side = found.surprise(roll)
+        if side:
+            surprised[side] += p
+    assert surprised == {"attacker": at_least(8), "defender": 1 - at_least(4)}
+    assert surprised == {"attacker": F(15, 36), "defender": F(3, 36)}
+    assert sum(p for p, _ in found.cases()) == 1
+
+
+def test_anti_armour_lowers_x2_to_x1_5_9_4e(ocs):
+    """9.4e: armour attacking with a x2 terrain effect keeps x2 against a hex without equal or
+    better anti-armour, and gets x1.5 against a red tank-symbol unit (heavy)."""
+    soft = ocs.combat(combat({"panzer-regiment": 1}, {"rifle-division": 1}, armour_terrain=2))
+    hard = ocs.combat(combat({"panzer-regiment": 1}, {"tank-brigade": 1}, armour_terrain=2))
+    assert soft.attack_strength == 12 and hard.attack_strength == 9
+    hedgehog = ocs.combat(combat({"panzer-regiment": 1}, {"rifle-division": 1}, armour_terrain=2,
+                                 hedgehog=1))
+    assert hedgehog.attack_strength == 9
+    infantry = ocs.combat(combat({"infantry-regiment": 1}, {"rifle-division": 1}, armour_terrain=2))
+    assert infantry.attack_strength == 3
+
+
+def test_unsupplied_defender_at_half_strength_9_5(ocs):
+    """9.5: a defender that spends no combat supply defends at half strength."""
+    found = ocs.combat(combat({"panzer-regiment": 1}, {"rifle-division": 1}, defender_supplied=False))
+    assert found.defence_strength == F(5, 2)
+
+
+def test_monte_carlo_agrees_with_exact(ocs):
+    """The simulated combat agrees with the exact distribution (z-test, fixed seed)."""
+    position = combat({"panzer-regiment": 1, "infantry-regiment": 1}, {"rifle-division": 1},
+                      space="0102")
+    exact = ocs.exact(position)
+    runs = 20000
+    batch = ocs.simulate(position, runs, np.random.default_rng(11))
+    for result in (ATTACKER_WINS, DEFENDER_WINS):
+        p = float(exact.probability[exact.result == result].sum())
+        seen = float((batch.result == result).mean())
+        assert abs(seen - p) / math.sqrt(p * (1 - p) / runs) < 4
+
+
+def test_same_seed_same_outcome(ocs):
+    position = combat({"panzer-regiment": 1}, {"rifle-division": 1})
+    one = ocs.simulate(position, 500, np.random.default_rng(5))
+    two = ocs.simulate(position, 500, np.random.default_rng(5))
+    assert (one.result == two.result).all() and (one.defender_loss == two.defender_loss).all()
+
+
+def test_calculator_answers_exactly(ocs):
+    """The calculator takes the exact distribution: a combat has at most 11 x 7 x 11 cases."""
+    report = run_battle(DEMO, Force("axis", {"panzer-regiment": 2}), Force("allies", {"rifle-division": 1}),
+                        "0202", seed=1)
+    assert report.method == "exact"
+    assert report.attacker_wins + report.defender_wins + report.draws == pytest.approx(1)
+
+
+def barrage(defender: dict, strength_units: int = 2, space: str = "0202", **extra) -> OCSPosition:
+    return combat({"artillery-regiment": strength_units}, defender, space=space, raid=True, **extra)
+
+
+def test_barrage_column_density_and_terrain_shifts_10_0a(ocs):
+    """10.0a: strength 16 is the 12-16 column; 2 RE is no density shift; very close terrain
+    shifts one left (8-11); 1 RE or less shifts one more left; more than 6 RE 4 right."""
+    found = ocs.barrage(barrage({"rifle-division": 1}))
+    assert found.strength == 16 and found.density == 2 and found.column + 1 == 5
+    light = ocs.barrage(barrage({"infantry-regiment": 1}))
+    assert light.column + 1 == 4
+    crowded = ocs.barrage(barrage({"rifle-division": 4}, space="0101"))
+    assert crowded.density == 8 and crowded.column + 1 == 6 + 4
+    # units other than multi-step ones count at most 3 RE in all
+    capped = ocs.barrage(barrage({"infantry-regiment": 5}, space="0101"))
+    assert capped.density == 3 and capped.column + 1 == 6
+
+
+def test_barrage_results_exact_10_0a(ocs):
+    """10.0a column 8-11: 2-6 no effect, 7-9 DG, 10 [1/2], 11-12 1/2; 1/2: a die of 4-6 loses a
+    step. With a spotter, by artillery: a step is lost with chance 6/36 x 1/2 = 1/12."""
+    cases = ocs.distribution(barrage({"rifle-division": 1}))
+    step = sum(p for p, end in cases if end.steps_lost)
+    dg_only = sum(p for p, end in cases if end.disorganized and not end.steps_lost)
+    assert step == F(1, 12) and dg_only == F(1, 2)
+    assert sum(p for p, end in cases if end.result == DEFENDER_WINS) == F(15, 36)
+
+
+def test_bracketed_half_is_dg_for_aircraft_10_0a(ocs):
+    """10.0a: [1/2] counts as DG for a barrage by aircraft: only rolls of 11-12 can cost a step."""
+    cases = ocs.distribution(barrage({"rifle-division": 1}, barrage_by="air"))
+    assert sum(p for p, end in cases if end.steps_lost) == F(3, 36) * F(1, 2)
+
+
+def test_ship_barrage_reduced_18_3b(ocs):
+    """18.3b: a ship's 1/2 (and [1/2]) against a ground target is DG only."""
+    cases = ocs.distribution(barrage({"rifle-division": 1}, barrage_by="ship"))
+    assert sum(p for p, end in cases if end.steps_lost) == 0
+    assert sum(p for p, end in cases if end.result == DRAW) == F(21, 36)
+
+
+def test_barrage_hedgehog_and_no_spotter_shifts_10_0a(ocs):
+    """10.0a: a hedgehog shifts one column left, no spotter three; both at once from 12-16 on
+    open ground with 2 RE leave column 2."""
+    found = ocs.barrage(barrage({"rifle-division": 1}, space="0101", hedgehog=1, spotter=False))
+    assert found.column + 1 == 6 - 1 - 3
