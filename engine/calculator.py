@@ -24,6 +24,7 @@ from .system import (ATTACKER_WINS, DEFENDER_WINS, DRAW, BattlePosition, Conting
 CHUNK = 25_000                # battles per task: the unit of seeding and of progress
 PARALLEL_FROM = 200_000       # batches at least this big use all cores
 EXACT_BUDGET = 250_000        # joint states the exact method may visit before giving up
+EXACT_TIME = 1.0              # seconds the exact method may take when it was not asked for
 Z95 = 1.959963984540054
 
 
@@ -128,7 +129,7 @@ def run_battle(scenario, attacker: Force, defender: Force | Sequence[Force], spa
         policy=Policy(order=order_of_loss, keep_land_unit=keep_land_unit, retreat_at=retreat_at))
     system.check_position(position)
     if exact is not False:
-        found = system.exact(position, EXACT_BUDGET)
+        found = system.exact(position, EXACT_BUDGET, None if exact else EXACT_TIME)
         if found is not None:
             return _exact_report(found, seed)
         if exact:

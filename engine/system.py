@@ -10,8 +10,9 @@ values, abilities, options), the system's module gives the procedure. A battle i
 - `simulate(position, runs, rng)` fights `runs` independent battles and returns an
   `OutcomeBatch` of arrays. A system may vectorise it; the default loops `resolve_battle`.
 - `runner(position)` gives a picklable `(runs, rng) -> OutcomeBatch` that worker processes call.
-- `exact(position, budget)` returns the exact distribution of outcomes as an `ExactOutcome`, or
-  None when the system has no exact method or the state space is larger than `budget`.
+- `exact(position, budget, time_limit)` returns the exact distribution of outcomes as an
+  `ExactOutcome`, or None when the system has no exact method, or the state space is larger
+  than `budget` states, or the work takes longer than `time_limit` seconds.
 
 The battle calculator (engine/calculator.py) only speaks to this interface, so a system gains the
 calculator, the CLI and the editor's playtest panel by implementing it.
@@ -212,8 +213,10 @@ class GameSystem(ABC):
         something small (a compiled battle) so that workers need not load the scenario."""
         return partial(self.simulate, position)
 
-    def exact(self, position: BattlePosition, budget: int = 200_000) -> ExactOutcome | None:
-        """The exact distribution of outcomes, or None when not available within `budget` states."""
+    def exact(self, position: BattlePosition, budget: int = 200_000,
+              time_limit: float | None = None) -> ExactOutcome | None:
+        """The exact distribution of outcomes, or None when not available within `budget`
+        states (and `time_limit` seconds, when given)."""
         return None
 
     def unit_cost(self, unit_type: str) -> float:

@@ -15,6 +15,7 @@ The procedure is the one of rounds.py, shared with the Monte Carlo code.
 """
 from __future__ import annotations
 
+import time
 from math import comb
 
 import numpy as np
@@ -25,7 +26,7 @@ from .model import BattleModel, SideModel
 
 
 class TooLarge(Exception):
-    """The state space is larger than the budget."""
+    """The state space is larger than the budget, or the work longer than the time limit."""
 
 
 def binomial_pmf(n: int, p: float) -> np.ndarray:
@@ -110,9 +111,10 @@ class Chain:
     """The forward pass over joint states; `mass[i, j]` is the probability of reaching the
     start of a round with the attacker in state i and the defender in state j."""
 
-    def __init__(self, model: BattleModel, budget: int):
+    def __init__(self, model: BattleModel, budget: int, time_limit: float | None = None):
         self.model = model
         self.budget = budget
+        self.deadline = None if time_limit is None else time.monotonic() + time_limit
         self.att = SideStates(model.attacker, budget)
         self.dfd = SideStates(model.defender, budget)
         self.mass = np.zeros((8, 8))
@@ -219,6 +221,8 @@ class Chain:
     def level(self, states: list[tuple[int, int]], masses: np.ndarray, first_round: bool) -> None:
         """Process states of equal potential: the checks before the round, then the round."""
         self.visited += len(states)
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise TooLarge
         a = np.array([self.att.vectors[i] for i, _ in states])
         d = np.array([self.dfd.vectors[j] for _, j in states])
         a, d, results = rounds.start_of_round(self.model, a, d, first_round)
@@ -245,8 +249,8 @@ class Chain:
             mean_rounds=self.rounds, states=self.visited)
 
 
-def exact(model: BattleModel, budget: int) -> ExactOutcome | None:
-    chain = Chain(model, budget)
+def exact(model: BattleModel, budget: int, time_limit: float | None = None) -> ExactOutcome | None:
+    chain = Chain(model, budget, time_limit)
     try:
         chain.run()
     except TooLarge:

@@ -58,7 +58,7 @@ def simulate(model: BattleModel, runs: int, rng: np.random.Generator) -> Outcome
     hits = roll(rounds.anti_aircraft_fire(model, attacker), rng)
     attacker = rounds.take_hits(a_side, attacker, hits)
     first_round = True
-    for round_number in range(MAX_ROUNDS):
+    for _ in range(MAX_ROUNDS):
         attacker, defender, ended_as = rounds.start_of_round(model, attacker, defender, first_round)
         ended = ended_as != rounds.CONTINUES
         if ended.any():
@@ -91,7 +91,7 @@ def one_battle(model: BattleModel, rng: np.random.Generator):
         events.append(f"anti-aircraft fire: {sum(shot.values())} air units shot down")
     first_round, fought = True, 0
     ended_as = DRAW
-    for round_number in range(MAX_ROUNDS):
+    for _ in range(MAX_ROUNDS):
         attacker, defender, result = rounds.start_of_round(model, attacker, defender, first_round)
         if result[0] != rounds.CONTINUES:
             ended_as = int(result[0])

@@ -9,9 +9,20 @@ are gone. The stages are:
   anti-aircraft  first round only: the defending territory's gun fires one die at each attacking
                  air unit (§7.1.4); hits are removed before the battle begins.
   surprise       submarines not facing an enemy destroyer fire first; their hits are removed
-                 before the other units fire (§7.3.5 Surprise Strike).
+                 before the other units fire (§7.3.5 Surprise Strike). This happens every
+                 round: the rulebook puts the strike before step ii, and steps ii to v repeat
+                 (§5.5.3.5, note 42); step iii says the defending submarines have already fired.
   general        every other unit fires (§5.5.3.2, §5.5.3.3); offshore bombardment joins the
                  attacker's fire in the first round (§5.5.2.2).
+
+Choices the rules leave to the players are made by policy: casualties follow the side's order
+(model.py); a submarine submerges when it faces only air units, which it cannot hit; the attacker
+retreats when Policy.retreat_at says so, unless units that came ashore from the sea are still
+fighting (they cannot retreat, §5.5.2.3). A battle ends (§5.5.3.5) as
+
+  attacker wins  no defending unit is left in the battle, and some attacking unit is;
+  defender wins  the attacker is destroyed, retreats, or has no unit left that can fire;
+  draw           no unit of either side is left, or neither side can hit the other.
 
 What fires and with how many dice is given as *fire groups* (hit class, dice, chance to hit),
 so that the Monte Carlo code samples them and the exact code enumerates them.

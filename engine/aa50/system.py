@@ -140,7 +140,8 @@ class AA50(GameSystem):
             return partial(bombing.simulate, self.raid(position))
         return partial(montecarlo.simulate, self.model(position))
 
-    def exact(self, position: BattlePosition, budget: int = 200_000) -> ExactOutcome | None:
+    def exact(self, position: BattlePosition, budget: int = 200_000,
+              time_limit: float | None = None) -> ExactOutcome | None:
         if position.raid:
             return bombing.exact(self.raid(position))
-        return exact.exact(self.model(position), budget)
+        return exact.exact(self.model(position), budget, time_limit)

@@ -153,7 +153,8 @@ class AlliesVsAxis(GameSystem):
     def resolve_battle(self, position: BattlePosition, rng: np.random.Generator) -> BattleOutcome:
         return self._outcome(position)   # nothing is left to chance
 
-    def exact(self, position: BattlePosition, budget: int = 200_000) -> ExactOutcome:
+    def exact(self, position: BattlePosition, budget: int = 200_000,
+              time_limit: float | None = None) -> ExactOutcome:
         end = self._outcome(position)
         return ExactOutcome(
             probability=np.array([1.0]), result=np.array([end.result], dtype=np.int8),

@@ -96,7 +96,8 @@ class OCS(GameSystem):
             np.array([e.attacker_steps_lost for e in ends], dtype=float),
             np.array([e.defender_steps_lost for e in ends], dtype=float))
 
-    def exact(self, position: BattlePosition, budget: int = 200_000) -> ExactOutcome:
+    def exact(self, position: BattlePosition, budget: int = 200_000,
+              time_limit: float | None = None) -> ExactOutcome:
         totals: dict[tuple, Fraction] = defaultdict(Fraction)
         if position.raid:
             for p, end in self.barrage(position).cases():
