@@ -105,19 +105,20 @@ def run_battle(scenario, attacker: Force, defender: Force | Sequence[Force], spa
                research: dict[str, Sequence[str]] | None = None,
                landing: dict[str, int] | None = None, bombard: Force | None = None,
                raid: bool = False, damage: int = 0,
-               processes: int | None = None) -> BattleReport:
+               processes: int | None = None, extras: dict | None = None) -> BattleReport:
     """The odds of one battle in a scenario (a loaded Scenario or its folder).
 
     exact: None chooses (exact when the state space allows), True insists on the exact
     answer, False always simulates. `defender` may be several forces: allies defending together
-    (§5.5.4.1). `progress(done, total)` is called as simulated battles complete.
+    (§5.5.4.1). `progress(done, total)` is called as simulated battles complete. `extras` are
+    the fields of the system's own position type (GameSystem.position_type), if it has one.
     """
     if isinstance(scenario, (str, Path)):
         from sandtable.scenario import load_scenario
         scenario = load_scenario(scenario)
     system = load_system(scenario)
     defenders = [defender] if isinstance(defender, Force) else list(defender)
-    position = BattlePosition(
+    position = system.position_type(
         space=space,
         attackers=(Contingent(attacker.owner, dict(attacker.units)),),
         defenders=tuple(Contingent(f.owner, dict(f.units)) for f in defenders),
@@ -126,7 +127,8 @@ def run_battle(scenario, attacker: Force, defender: Force | Sequence[Force], spa
         raid=raid,
         research={nation: frozenset(options) for nation, options in (research or {}).items()},
         damage=damage,
-        policy=Policy(order=order_of_loss, keep_land_unit=keep_land_unit, retreat_at=retreat_at))
+        policy=Policy(order=order_of_loss, keep_land_unit=keep_land_unit, retreat_at=retreat_at),
+        **(extras or {}))
     system.check_position(position)
     if exact is not False:
         found = system.exact(position, EXACT_BUDGET, None if exact else EXACT_TIME)

@@ -170,6 +170,9 @@ class GameSystem(ABC):
     """A game system's rules engine, built from one scenario."""
 
     system: str = ""
+    # A system whose battles need more than BattlePosition's fields subclasses it (a frozen
+    # dataclass) and names the subclass here; the calculator builds positions through it.
+    position_type: type[BattlePosition] = BattlePosition
 
     def __init__(self, scenario):
         self.scenario = scenario
@@ -208,7 +211,7 @@ class GameSystem(ABC):
         """Fight `runs` independent battles. Systems override this with a vectorised version."""
         return OutcomeBatch.from_outcomes([self.resolve_battle(position, rng) for _ in range(runs)])
 
-    def runner(self, position: BattlePosition) -> "Callable[[int, np.random.Generator], OutcomeBatch]":
+    def runner(self, position: BattlePosition) -> Callable[[int, np.random.Generator], OutcomeBatch]:
         """A picklable `(runs, rng) -> OutcomeBatch` for worker processes. Systems return
         something small (a compiled battle) so that workers need not load the scenario."""
         return partial(self.simulate, position)
