@@ -392,3 +392,21 @@ def test_same_seed_same_battle(aa50):
     assert np.array_equal(batch.result, other.result)
     assert np.array_equal(batch.attacker_loss, other.attacker_loss)
     assert not np.array_equal(batch.result, aa50.simulate(pos, 500, np.random.default_rng(12)).result)
+
+
+def test_aa_guns_and_factories_never_attack_7_1_4(aa50):
+    with pytest.raises(EngineError, match="cannot attack"):
+        aa50.model(position("germany: 1 infantry, 1 aa-gun", "soviet-union: 1 infantry"))
+
+
+BUNDLED = Path(__file__).parent.parent / "scenarios" / "aa50-1941"
+
+
+@pytest.mark.skipif(not (BUNDLED / "units.yaml").is_file(), reason="bundled AA50 scenario absent")
+def test_the_bundled_1941_scenario_fights_by_the_same_rules_5_5_3():
+    system = load_system(load_scenario(BUNDLED))
+    close(odds(system, position("germany: 1 infantry", "soviet-union: 1 infantry")),
+          (F(1, 4), F(5, 8), F(1, 8)))
+    jets = position("germany: 1 fighter", "soviet-union: 1 infantry",
+                    research={"germany": frozenset({"jet-fighters"})})
+    assert odds(system, jets)[0] == pytest.approx(4 / 7)

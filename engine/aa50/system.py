@@ -67,6 +67,11 @@ class AA50(GameSystem):
             if unit not in self.profiles:
                 raise UnknownName("unit type", unit, self.unit_types())
         land = self.is_land(position.space)
+        for contingent in position.attackers:
+            for unit, count in contingent.units.items():
+                if count and not self.profiles[unit].on_battle_board and not position.raid:
+                    raise EngineError(f"{unit} cannot attack: it stays in its territory "
+                                      "(§7.1.4, §7.1.5)")
         for contingent in position.attackers + position.defenders:
             for unit, count in contingent.units.items():
                 domain = self.profiles[unit].domain
