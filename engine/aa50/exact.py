@@ -50,6 +50,14 @@ def hit_distributions(groups: list[rounds.FireGroup]) -> dict[object, np.ndarray
     return found
 
 
+def _canonical(target: SideModel, hit_class):
+    """Hit classes that may hit the same units are one class (in a land battle, air units'
+    hits, which may not go to submarines, are plain hits: there are none)."""
+    if hit_class != rounds.ANY and np.array_equal(target.masks[hit_class], target.masks[rounds.ANY]):
+        return rounds.ANY
+    return hit_class
+
+
 class SideStates:
     """The states one side has been met in, numbered; and where hits take each of them."""
 
@@ -60,6 +68,7 @@ class SideStates:
         self.potential: list[int] = []
         self.detects: list[bool] = []           # has a destroyer (§7.3.4)
         self._targets: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+        self._next: dict[tuple, np.ndarray] = {}
 
     def number(self, vector: np.ndarray) -> int:
         key = vector.tobytes()
@@ -77,14 +86,15 @@ class SideStates:
         distinct, inverse = np.unique(vectors, axis=0, return_inverse=True)
         return np.array([self.number(v) for v in distinct], dtype=np.int64)[inverse.ravel()]
 
-    def after_hits(self, state: int, pmfs: dict[object, np.ndarray]):
-        """(distinct next states, their probabilities) when hits follow `pmfs`.
+    def next_table(self, state: int, hit_class) -> np.ndarray:
+        """Next state after h hits of one class, for h = 0 .. the hit points it can take."""
+        found = self._next.get((state, hit_class))
+        if found is None:
+            unique, inverse, _ = self._table(state, (hit_class,))
+            found = self._next[(state, hit_class)] = unique[inverse]
+        return found
 
-        Hits beyond what a class can take change nothing, so each class is cut at the hit
-        points of the units it may hit, and the table of next states is kept per state."""
-        if not pmfs:
-            return np.array([state]), np.ones(1)
-        classes = tuple(sorted(pmfs, key=str))
+    def _table(self, state: int, classes: tuple):
         cached = self._targets.get((state, classes))
         if cached is None:
             vector = self.vectors[state]
@@ -94,7 +104,17 @@ class SideStates:
             after = rounds.take_hits(self.side, counts, {c: grid[n] for n, c in enumerate(classes)})
             unique, inverse = np.unique(self.numbers(after), return_inverse=True)
             cached = self._targets[(state, classes)] = (unique, inverse.ravel(), caps)
-        unique, inverse, caps = cached
+        return cached
+
+    def after_hits(self, state: int, pmfs: dict[object, np.ndarray]):
+        """(distinct next states, their probabilities) when hits follow `pmfs`.
+
+        Hits beyond what a class can take change nothing, so each class is cut at the hit
+        points of the units it may hit, and the table of next states is kept per state."""
+        if not pmfs:
+            return np.array([state]), np.ones(1)
+        classes = tuple(sorted(pmfs, key=str))
+        unique, inverse, caps = self._table(state, classes)
         joint = None
         for c, cap in zip(classes, caps):
             pmf = pmfs[c]
@@ -138,7 +158,9 @@ class Chain:
                 groups = rounds.surprise_fire(states.side, vector, flag)
             else:
                 groups = rounds.general_fire(self.model, states.side, vector, flag, first_round)
-            found = self._fire[key] = hit_distributions(groups)
+            target = (self.dfd if attacking else self.att).side
+            found = self._fire[key] = hit_distributions(
+                [(_canonical(target, c), dice, p) for c, dice, p in groups])
         return found
 
     def stage(self, i: int, j: int, stage: str, first_round: bool):
@@ -165,7 +187,8 @@ class Chain:
                     outcome.append((a2, d2, p1 * q1 * np.multiply.outer(pa2, pd2)))
         return outcome
 
-    def push(self, atts: np.ndarray, defs: np.ndarray, probs: np.ndarray) -> None:
+    def grow(self) -> None:
+        """Make room in `mass` for every state numbered so far."""
         rows, cols = len(self.att.vectors), len(self.dfd.vectors)
         if rows > self.mass.shape[0] or cols > self.mass.shape[1]:
             if rows * cols > self.budget:
@@ -173,6 +196,9 @@ class Chain:
             grown = np.zeros((max(rows, 2 * self.mass.shape[0]), max(cols, 2 * self.mass.shape[1])))
             grown[:self.mass.shape[0], :self.mass.shape[1]] = self.mass
             self.mass = grown
+
+    def push(self, atts: np.ndarray, defs: np.ndarray, probs: np.ndarray) -> None:
+        self.grow()
         self.mass[atts[:, None], defs[None, :]] += probs
 
     def spread(self, i: int, j: int, mass: float, first_round: bool) -> None:
@@ -226,14 +252,77 @@ class Chain:
         a = np.array([self.att.vectors[i] for i, _ in states])
         d = np.array([self.dfd.vectors[j] for _, j in states])
         a, d, results = rounds.start_of_round(self.model, a, d, first_round)
+        batch = []
         for (i, j), mass, a_row, d_row, result in zip(states, masses, a, d, results):
             i1, j1 = self.att.number(a_row), self.dfd.number(d_row)
             if result != rounds.CONTINUES:
                 self.end(i1, j1, int(result), float(mass))
             elif (i1, j1) != (i, j):
                 self.push(np.array([i1]), np.array([j1]), np.array([[mass]]))  # submerged
-            else:
+            elif first_round or self.surprise or not self.simple(i, j):
                 self.spread(i, j, float(mass), first_round)
+            else:
+                batch.append((i, j, float(mass)))
+        if batch:
+            self.spread_many(batch)
+
+    # -- many states at once ---------------------------------------------------------------------
+    def simple(self, i: int, j: int) -> bool:
+        """Whether each side's fire from (i, j) is of one hit class (so that a side's next
+        state is a table lookup by its number of hits)."""
+        return (len(self.fire(True, "general", i, self.dfd.detects[j], False)) <= 1
+                and len(self.fire(False, "general", j, self.att.detects[i], False)) <= 1)
+
+    def _fire_and_tables(self, shooters, targets, attacking: bool):
+        """For each (shooter, target): the pmf of the shooter's hits, and the target's next
+        state by number of hits (numbering the states met)."""
+        other, target_states = (self.dfd, self.dfd) if attacking else (self.att, self.att)
+        found = []
+        for shooter, target in zip(shooters, targets):
+            fire = self.fire(attacking, "general", int(shooter), other.detects[target], False)
+            if fire:
+                (hit_class, pmf), = fire.items()
+                found.append((pmf, target_states.next_table(int(target), hit_class)))
+            else:
+                found.append((np.ones(1), np.array([target])))
+        return found
+
+    @staticmethod
+    def _rows(found, size: int) -> np.ndarray:
+        """(B, size): each row the distribution of one target's next state."""
+        width = max(len(pmf) for pmf, _ in found)
+        weight = np.zeros((len(found), width))
+        for row, (pmf, _) in enumerate(found):
+            weight[row, :len(pmf)] = pmf
+        tables = [table for _, table in found]
+        lengths = np.array([len(t) for t in tables])
+        starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+        # hits beyond what a target can take change nothing more
+        index = np.concatenate(tables)[starts[:, None] + np.minimum(np.arange(width)[None, :],
+                                                                    lengths[:, None] - 1)]
+        flat = (np.arange(len(found))[:, None] * size + index).ravel()
+        return np.bincount(flat, weights=weight.ravel(), minlength=len(found) * size).reshape(-1, size)
+
+    def spread_many(self, batch: list[tuple[int, int, float]]) -> None:
+        """One round from many states of one potential: the defender's next state depends on
+        the attacker's hits only, and the other way round, so the flow out of each state is an
+        outer product, and the flow of them all one matrix product."""
+        i = np.array([b[0] for b in batch])
+        j = np.array([b[1] for b in batch])
+        mass = np.array([b[2] for b in batch])
+        on_attacker = self._fire_and_tables(j, i, attacking=False)
+        on_defender = self._fire_and_tables(i, j, attacking=True)
+        self.grow()
+        rows, cols = len(self.att.vectors), len(self.dfd.vectors)
+        attacker_next, defender_next = self._rows(on_attacker, rows), self._rows(on_defender, cols)
+        stay = attacker_next[np.arange(len(i)), i] * defender_next[np.arange(len(j)), j]
+        stuck = stay >= 1 - 1e-15
+        for a_state, d_state, m in zip(i[stuck], j[stuck], mass[stuck]):
+            self.end(int(a_state), int(d_state), rounds.DRAW, float(m))
+        scale = np.where(stuck, 0.0, mass / np.where(stuck, 1.0, 1.0 - stay))
+        self.rounds += float(scale.sum())
+        self.mass[:rows, :cols] += attacker_next.T @ (scale[:, None] * defender_next)
+        self.mass[i, j] = 0.0                       # the rounds that changed nothing: done
 
     def outcome(self) -> ExactOutcome:
         a_side, d_side = self.model.attacker, self.model.defender
