@@ -188,3 +188,54 @@ def test_cli_research_and_raid(capsys):
     report = json.loads(capsys.readouterr().out)
     # radar: the bomber gets through 4/6 of the time and rolls 1d6 (mean 7/2): 7/3
     assert report["expected_defender_loss"] == pytest.approx(7 / 3)
+
+
+# -- properties of every answer ----------------------------------------------------------------
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+LAND_ATTACK = ["infantry", "artillery", "armour", "fighter", "bomber"]
+LAND_DEFENCE = ["infantry", "artillery", "armour", "fighter", "aa-gun"]
+SEA = ["submarine", "destroyer", "cruiser", "battleship", "carrier", "transport", "fighter"]
+
+
+def _force(draw, owner, kinds, most):
+    units = {k: draw(st.integers(0, 3)) for k in kinds}
+    units = {k: n for k, n in units.items() if n}
+    if not units or sum(units.values()) > most:
+        units = {kinds[0]: 1}
+    return Force(owner, units)
+
+
+@st.composite
+def battles(draw):
+    if draw(st.booleans()):
+        return ("karelia-ssr", _force(draw, "germany", LAND_ATTACK, 7),
+                _force(draw, "soviet-union", LAND_DEFENCE, 7))
+    return ("sz-5", _force(draw, "germany", SEA, 5), _force(draw, "soviet-union", SEA, 5))
+
+
+@settings(max_examples=30, deadline=None)
+@given(battles())
+def test_exact_answers_are_distributions(board, battle):
+    space, attacker, defender = battle
+    report = run_battle(board, attacker, defender, space, exact=True)
+    assert report.attacker_wins + report.defender_wins + report.draws == pytest.approx(1)
+    assert sum(report.attacker_survivors.values()) == pytest.approx(1)
+    assert sum(report.defender_survivors.values()) == pytest.approx(1)
+    assert max(report.attacker_survivors) <= sum(attacker.units.values())
+    assert report.expected_attacker_loss >= -1e-9 and report.expected_defender_loss >= -1e-9
+    assert report.mean_rounds >= 0
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(battles())
+def test_monte_carlo_agrees_with_exact_on_drawn_battles(board, battle):
+    """The z-test of test_monte_carlo_agrees_with_the_exact_answer on battles drawn at random
+    (derandomized, so the same battles every run)."""
+    space, attacker, defender = battle
+    exact = run_battle(board, attacker, defender, space, exact=True)
+    runs = 20_000
+    sampled = run_battle(board, attacker, defender, space, runs=runs, seed=77, exact=False)
+    for key in ("attacker_wins", "defender_wins", "draws"):
+        p, q = getattr(exact, key), getattr(sampled, key)
+        assert abs(q - p) / math.sqrt(max(p * (1 - p), 1e-12) / runs) < 4.5, (key, p, q)
