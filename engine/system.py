@@ -42,12 +42,20 @@ class EngineError(Exception):
 class UnknownName(EngineError):
     """A unit type, nation or space that the scenario does not have."""
 
-    def __init__(self, what: str, name: str, known: list[str]):
+    def __init__(self, what: str, name: str, known: list[str], aliases: dict[str, str] | None = None):
         self.what, self.name, self.known = what, name, sorted(known)
+        # another name of the same thing first (a display name, a capital), then similar ids
+        alias = (aliases or {}).get(_plain(name))
         close = difflib.get_close_matches(name, self.known, n=3, cutoff=0.6)
-        self.suggestions = close
-        hint = f"; did you mean {' or '.join(close)}?" if close else ""
+        close = ([alias] if alias else []) + [c for c in close if c != alias]
+        self.suggestions = close[:3]
+        hint = f"; did you mean {' or '.join(self.suggestions)}?" if self.suggestions else ""
         super().__init__(f"unknown {what} {name!r}{hint}")
+
+
+def _plain(text: str) -> str:
+    """A name reduced for comparison: lower case, letters and digits only."""
+    return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
 @dataclass(frozen=True)
@@ -190,16 +198,24 @@ class GameSystem(ABC):
     def spaces(self) -> list[str]:
         """The ids of the spaces a battle can be fought in."""
 
+    def aliases(self, what: str) -> dict[str, str]:
+        """Other names of things ("nation", "unit type", "space") -> their ids, keyed by
+        _plain(name): what a user may type instead of the id. None by default."""
+        return {}
+
+    def unknown(self, what: str, name: str, known: list[str]) -> UnknownName:
+        return UnknownName(what, name, known, self.aliases(what))
+
     def check_position(self, position: BattlePosition) -> None:
         """Raise UnknownName or EngineError when the position does not fit this scenario."""
         for contingent in _contingents(position):
             if contingent.owner not in self.nations():
-                raise UnknownName("nation", contingent.owner, self.nations())
+                raise self.unknown("nation", contingent.owner, self.nations())
             for unit in contingent.units:
                 if unit not in self.unit_types():
-                    raise UnknownName("unit type", unit, self.unit_types())
+                    raise self.unknown("unit type", unit, self.unit_types())
         if position.space not in self.spaces():
-            raise UnknownName("space", position.space, self.spaces())
+            raise self.unknown("space", position.space, self.spaces())
 
     # -- battles -----------------------------------------------------------------------------
     @abstractmethod

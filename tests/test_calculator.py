@@ -171,6 +171,8 @@ def test_cli_simulates_with_a_seed_and_a_policy(capsys):
     ("--attacker", "germany: 1 armor", "did you mean armour"),
     ("--attacker", "germny: 1 armour", "did you mean germany"),
     ("--at", "karelia", "did you mean karelia-ssr"),
+    ("--attacker", "germany: 1 tank", "did you mean armour"),          # the unit's name
+    ("--defender", "soviet union: 1 infantry", "did you mean soviet-union"),
 ])
 def test_cli_unknown_names_exit_2(capsys, option, value, message):
     args = {"--attacker": "germany: 1 armour", "--defender": "soviet-union: 1 infantry",

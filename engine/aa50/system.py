@@ -8,7 +8,7 @@ import numpy as np
 from validators.index import LAND_KINDS, build_index
 
 from ..system import (BattleOutcome, BattlePosition, EngineError, ExactOutcome, GameSystem,
-                      OutcomeBatch, UnknownName)
+                      OutcomeBatch)
 from . import bombing, exact, montecarlo
 from .model import BattleModel, compile_battle
 from .profiles import UnitProfile, apply_research, breakthroughs, read_profiles
@@ -35,6 +35,19 @@ class AA50(GameSystem):
     def spaces(self) -> list[str]:
         return sorted(self.index.spaces)
 
+    def aliases(self, what: str) -> dict[str, str]:
+        """Display names (Tank, Soviet Union, Karelia S.S.R.) and capitals (russia) -> ids."""
+        from ..system import _plain
+        entities = {"nation": self.index.nations, "unit type": self.index.unit_types,
+                    "space": self.index.spaces}.get(what, {})
+        found = {}
+        for uid, entity in entities.items():
+            for field in ("name", "short_name") + (("capital",) if what == "nation" else ()):
+                value = entity.data.get(field)
+                if isinstance(value, str):
+                    found.setdefault(_plain(value), uid)
+        return found
+
     def research_options(self) -> list[str]:
         return sorted(self.breakthroughs)
 
@@ -54,7 +67,7 @@ class AA50(GameSystem):
         changes = []
         for option in sorted(research.get(nation, ())):
             if option not in self.breakthroughs:
-                raise UnknownName("research option", option, self.research_options())
+                raise self.unknown("research option", option, self.research_options())
             changes.extend(self.breakthroughs[option].get("changes") or [])
         return apply_research(self.profiles, changes, self.abilities) if changes else self.profiles
 
@@ -62,10 +75,10 @@ class AA50(GameSystem):
         super().check_position(position)
         for nation in position.research:
             if nation not in self.index.nations:
-                raise UnknownName("nation", nation, self.nations())
+                raise self.unknown("nation", nation, self.nations())
         for unit in position.landing:
             if unit not in self.profiles:
-                raise UnknownName("unit type", unit, self.unit_types())
+                raise self.unknown("unit type", unit, self.unit_types())
         land = self.is_land(position.space)
         for contingent in position.attackers:
             for unit, count in contingent.units.items():
