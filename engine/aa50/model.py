@@ -38,9 +38,6 @@ class Kind:
     def active(self) -> bool:
         return not self.submerged
 
-    def label(self) -> str:
-        extra = " (damaged)" if self.damaged else " (submerged)" if self.submerged else ""
-        return f"{self.owner} {self.type}{extra}"
 
 
 @dataclass
@@ -135,12 +132,6 @@ class BattleModel:
         units cannot hit, or be hit by, some others (submarines and air units, §7.3.5)."""
         sides = (self.attacker, self.defender)
         return any(s.submarine.any() or s.cannot_hit_air.any() for s in sides)
-
-    def describe(self) -> str:
-        parts = []
-        for side in (self.attacker, self.defender):
-            parts.append(", ".join(f"{int(c)} {k.label()}" for k, c in zip(side.kinds, side.start) if c))
-        return " vs ".join(parts)
 
 
 def compile_battle(position: BattlePosition, profiles_of, land_battle: bool) -> BattleModel:
