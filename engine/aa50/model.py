@@ -39,7 +39,6 @@ class Kind:
         return not self.submerged
 
 
-
 @dataclass
 class SideModel:
     """One side of a battle, as arrays over its kinds."""

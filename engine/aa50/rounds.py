@@ -88,11 +88,12 @@ def general_fire(model: BattleModel, side: SideModel, own: np.ndarray, detected:
         else:
             targets = [(ANY, dice)]
         lifted, bonus = supported.get(k, (None, 0))
+        lifted_dice = None if lifted is None else lifted * side.dice[k]
         for hit_class, n in targets:
-            if lifted is not None:
-                boosted = np.minimum(lifted * side.dice[k], n)
+            if lifted_dice is not None:
+                boosted = np.minimum(lifted_dice, n)
                 groups.append((hit_class, boosted, chance(side.value[k] + bonus)))
-                n = n - boosted
+                n, lifted_dice = n - boosted, lifted_dice - boosted
             groups.append((hit_class, n, chance(side.value[k])))
     if first_round and side.attacking:
         rows = own.shape[0]
