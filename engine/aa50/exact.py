@@ -11,7 +11,10 @@ has arrived. A self-loop of probability s is folded in by scaling the state's ou
 The dice of a stage are enumerated exactly: for each hit class, the distribution of hits is the
 convolution of binomials (one per group of dice with the same chance); the two sides' hits are
 independent, so the next state's distribution is an outer product of one distribution per side.
-The procedure is the one of rounds.py, shared with the Monte Carlo code.
+When each side's hits are of one class (a land battle, or a sea battle without submarines),
+a side's next state is a table lookup by its number of hits, and all the states of one level are
+processed together: their flows out are rows of two matrices, and the mass they push is one
+matrix product. The procedure is the one of rounds.py, shared with the Monte Carlo code.
 """
 from __future__ import annotations
 

@@ -203,6 +203,8 @@ class Battle:
                 rounds += 1
                 if not self.surface_round(order, fighting):
                     break
+                if not all(self._afloat(fighting[side]) for side in order):
+                    break
                 runner = self._runner(order, rounds, escape, escape_after, leaves_at, fighting)
                 if runner == "both":                       # §11.8: both escape and succeed
                     escaped = set(order)
