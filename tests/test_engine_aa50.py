@@ -410,3 +410,29 @@ def test_the_bundled_1941_scenario_fights_by_the_same_rules_5_5_3():
     jets = position("germany: 1 fighter", "soviet-union: 1 infantry",
                     research={"germany": frozenset({"jet-fighters"})})
     assert odds(system, jets)[0] == pytest.approx(4 / 7)
+
+
+# -- the three ways of fighting agree ----------------------------------------------------------
+@pytest.mark.parametrize("space,attacker,defender", [
+    ("karelia-ssr", "germany: 3 infantry, 1 artillery, 1 armour, 1 fighter",
+     "soviet-union: 4 infantry, 1 aa-gun"),
+    ("sz-5", "germany: 1 submarine, 1 destroyer, 1 fighter", "soviet-union: 1 cruiser, 1 submarine, 1 transport"),
+    ("sz-5", "germany: 1 battleship, 1 bomber", "soviet-union: 1 carrier, 1 fighter, 1 submarine"),
+])
+def test_one_battle_at_a_time_agrees_with_the_exact_odds_5_5_3(aa50, space, attacker, defender):
+    """resolve_battle, die by die, against the exact odds (z-test, fixed seed)."""
+    pos = position(attacker, defender, space=space)
+    expected = odds(aa50, pos)
+    rng = np.random.default_rng(31)
+    runs = 3000
+    results = [aa50.resolve_battle(pos, rng).result for _ in range(runs)]
+    for outcome, p in zip((ATTACKER_WINS, DEFENDER_WINS, DRAW), expected):
+        q = results.count(outcome) / runs
+        assert abs(q - p) / max((p * (1 - p) / runs) ** 0.5, 1e-9) < 4, (outcome, p, q)
+
+
+def test_one_battle_writes_down_its_dice(aa50):
+    outcome = aa50.resolve_battle(position("germany: 2 fighter", "soviet-union: 1 infantry, 1 aa-gun"),
+                                  np.random.default_rng(3))
+    assert outcome.events[0].startswith("anti-aircraft fire at fighter")
+    assert any(event.startswith("round 1") for event in outcome.events)

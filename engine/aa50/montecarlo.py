@@ -77,29 +77,3 @@ def simulate(model: BattleModel, runs: int, rng: np.random.Generator) -> Outcome
     return OutcomeBatch(result, rounds_fought, rounds.survivors(a_side, final_a),
                         rounds.survivors(d_side, final_d), rounds.losses(a_side, final_a),
                         rounds.losses(d_side, final_d))
-
-
-def one_battle(model: BattleModel, rng: np.random.Generator):
-    """One battle, returning the final count vectors too (for BattleOutcome's survivors)."""
-    a_side, d_side = model.attacker, model.defender
-    attacker, defender = a_side.start[None, :].copy(), d_side.start[None, :].copy()
-    events = []
-    hits = roll(rounds.anti_aircraft_fire(model, attacker), rng)
-    if hits:
-        shot = {k: int(v[0]) for k, v in hits.items() if v[0]}
-        attacker = rounds.take_hits(a_side, attacker, hits)
-        events.append(f"anti-aircraft fire: {sum(shot.values())} air units shot down")
-    first_round, fought = True, 0
-    ended_as = DRAW
-    for _ in range(MAX_ROUNDS):
-        attacker, defender, result = rounds.start_of_round(model, attacker, defender, first_round)
-        if result[0] != rounds.CONTINUES:
-            ended_as = int(result[0])
-            break
-        before = a_side.worth(attacker)[0], d_side.worth(defender)[0]
-        attacker, defender = fight_round(model, attacker, defender, first_round, rng)
-        fought += 1
-        events.append(f"round {fought}: attacker lost {before[0] - a_side.worth(attacker)[0]:g}, "
-                      f"defender lost {before[1] - d_side.worth(defender)[0]:g}")
-        first_round = False
-    return ended_as, fought, attacker[0], defender[0], events

@@ -9,7 +9,7 @@ from validators.index import LAND_KINDS, build_index
 
 from ..system import (BattleOutcome, BattlePosition, EngineError, ExactOutcome, GameSystem,
                       OutcomeBatch)
-from . import bombing, exact, montecarlo
+from . import bombing, exact, montecarlo, single
 from .model import BattleModel, compile_battle
 from .profiles import UnitProfile, apply_research, breakthroughs, read_profiles
 
@@ -140,7 +140,7 @@ class AA50(GameSystem):
                                  float(batch.attacker_loss[0]), float(batch.defender_loss[0]),
                                  [f"raid: {batch.defender_loss[0]:g} damage"])
         model = self.model(position)
-        result, fought, attacker, defender, events = montecarlo.one_battle(model, rng)
+        result, fought, attacker, defender, events = single.one_battle(model, rng)
         return BattleOutcome(result, fought, model.attacker.units(attacker),
                              model.defender.units(defender),
                              float(model.attacker.worth(model.attacker.start) - model.attacker.worth(attacker)),

@@ -242,6 +242,8 @@ class Battle:
                            f"{len(hunters)} ship(s) pursue")
         fighting = {runner: group, self.enemy(runner): hunters}
         while rounds < ROUND_LIMIT:
+            for slowed in (s for s in hunters if s.in_battle and s.speed(minimum) < escape_speed):
+                self.events.append(f"{slowed.name} gives up the pursuit")   # §11.5
             hunters = [s for s in hunters if s.in_battle and s.speed(minimum) >= escape_speed]
             fighting[self.enemy(runner)] = hunters
             if not hunters:
