@@ -26,8 +26,9 @@ class Table:
 
     # -- looking at the board ----------------------------------------------------------------
     @staticmethod
-    def has(side: SideModel, counts: list[int], mask) -> bool:
-        return any(counts[k] for k in range(len(counts)) if mask[k])
+    def has(counts: list[int], mask) -> bool:
+        """Whether any unit of the kinds in `mask` is on the board."""
+        return any(n and mask[k] for k, n in enumerate(counts))
 
     def roll(self, dice: int) -> list[int]:
         return [int(x) for x in self.rng.integers(1, 7, size=dice)] if dice else []
@@ -59,7 +60,7 @@ class Table:
                     if n and side.surprise[k] and side.value[k] > 0:
                         found.append((SEA, int(side.value[k]), n * int(side.dice[k])))
             return found
-        own_destroyer = self.has(side, own, side.detector)
+        own_destroyer = self.has(own, side.detector)
         lifted = self.supported(side, own)
         for k, n in enumerate(own):
             if not n or not side.capable[k] or (side.surprise[k] and not detected):
@@ -124,41 +125,41 @@ class Table:
         a, d = self.attacker, self.defender
         if not first_round and model.retreat_at > 0:
             left = sum(n for k, n in enumerate(a) if a_side.active[k])
-            if (0 < left <= model.retreat_at and not self.has(a_side, a, a_side.landed)
-                    and self.has(d_side, d, d_side.active)):
+            if (0 < left <= model.retreat_at and not self.has(a, a_side.landed)
+                    and self.has(d, d_side.active)):
                 self.events.append("the attacker retreats")
                 return DEFENDER_WINS
         for side, own, enemy, theirs in ((a_side, a, d_side, d), (d_side, d, a_side, a)):
-            only_air = (self.has(enemy, theirs, enemy.active)
-                        and not self.has(enemy, theirs, enemy.active & ~enemy.air))
+            only_air = (self.has(theirs, enemy.active)
+                        and not self.has(theirs, enemy.active & ~enemy.air))
             for k in range(len(own)):
                 if only_air and own[k] and side.twin_submerged[k] >= 0:
                     own[side.twin_submerged[k]] += own[k]
                     own[k] = 0
                     self.events.append(f"{side.kinds[k].type} submerges")
-        if (self.has(d_side, d, d_side.active)
-                and not self.has(d_side, d, d_side.active & ~d_side.defenceless)
-                and self.has(a_side, a, a_side.capable)):
+        if (self.has(d, d_side.active)
+                and not self.has(d, d_side.active & ~d_side.defenceless)
+                and self.has(a, a_side.capable)):
             for k in range(len(d)):
                 if d_side.defenceless[k] and d[k]:
                     self.events.append(f"{d[k]} defenceless {d_side.kinds[k].type} sunk")
                     d[k] = 0
-        attacker_in = self.has(a_side, a, a_side.active)
-        defender_in = self.has(d_side, d, d_side.active)
+        attacker_in = self.has(a, a_side.active)
+        defender_in = self.has(d, d_side.active)
         if not defender_in:
             return ATTACKER_WINS if attacker_in else DRAW
-        if not self.has(a_side, a, a_side.capable):
-            return DRAW if attacker_in and not self.has(d_side, d, d_side.capable) else DEFENDER_WINS
+        if not self.has(a, a_side.capable):
+            return DRAW if attacker_in and not self.has(d, d_side.capable) else DEFENDER_WINS
         if model.may_stall and not (self.can_hit(a_side, a, d_side, d)
                                     or self.can_hit(d_side, d, a_side, a)):
             return DRAW
         return None
 
     def can_hit(self, side, own, enemy, theirs) -> bool:
-        detected = self.has(enemy, theirs, enemy.detector)
+        detected = self.has(theirs, enemy.detector)
         for stage in ("surprise", "general"):
             for hit_class, value, dice in self.dice(side, own, detected, stage, False):
-                if dice and value > 0 and self.has(enemy, theirs, enemy.masks[hit_class]):
+                if dice and value > 0 and self.has(theirs, enemy.masks[hit_class]):
                     return True
         return False
 
@@ -182,8 +183,8 @@ class Table:
             if ended is not None:
                 return ended, fought
             self.events.append(f"round {fought + 1}")
-            a_detects = self.has(a_side, self.attacker, a_side.detector)
-            d_detects = self.has(d_side, self.defender, d_side.detector)
+            a_detects = self.has(self.attacker, a_side.detector)
+            d_detects = self.has(self.defender, d_side.detector)
             for stage in ("surprise", "general"):
                 a_hits = self.fire(a_side, self.attacker, d_detects, stage, first_round)
                 d_hits = self.fire(d_side, self.defender, a_detects, stage, first_round)
