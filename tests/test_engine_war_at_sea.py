@@ -249,8 +249,8 @@ def test_pursuit_and_giving_up_when_slowed_11_5(was):
 
 def test_both_escape_11_8(was):
     """§11.8: when both sides escape, both succeed and neither holds the area."""
-    position = WaSPosition("north-atlantic", (Contingent("germany", {"bismarck": 1}),),
-                           (Contingent("britain", {"hood": 1}),), escape="both")
+    position = WaSPosition("mediterranean", (Contingent("italy", {"pola": 1}),),
+                           (Contingent("britain", {"kent": 1}),), escape="both")
     escapes = 0
     for seed in range(100):
         end = was.resolve_battle(position, np.random.default_rng(seed))
