@@ -184,6 +184,21 @@ def test_unsupplied_defender_at_half_strength_9_5(ocs):
     assert found.defence_strength == F(5, 2)
 
 
+def test_combat_supply_9_5(ocs):
+    """9.5: the attacker spends 1T per attacking step, the defender 2T per combat, 1T when it
+    has 1 RE or less, nothing when it defends at half strength."""
+    two_panzers = {"panzer-regiment": 2}
+    assert ocs.combat(combat(two_panzers, {"rifle-division": 1})).supply() == (4, 2)
+    assert ocs.combat(combat(two_panzers, {"tank-brigade": 1})).supply() == (4, 1)
+    assert ocs.combat(combat(two_panzers, {"rifle-division": 1}, defender_supplied=False)).supply() == (4, 0)
+
+
+def test_barrage_cost_10_0a(ocs):
+    """10.0a: a barrage of strength 16 spends 3T, of 8 spends 2T."""
+    assert ocs.barrage(barrage({"rifle-division": 1})).supply() == 3
+    assert ocs.barrage(barrage({"rifle-division": 1}, strength_units=1)).supply() == 2
+
+
 def test_monte_carlo_agrees_with_exact(ocs):
     """The simulated combat agrees with the exact distribution (z-test, fixed seed)."""
     position = combat({"panzer-regiment": 1, "infantry-regiment": 1}, {"rifle-division": 1},

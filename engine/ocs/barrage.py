@@ -57,6 +57,10 @@ class Barrage:
         self.column = min(max(charts.barrage_column(self.strength) + sum(s for _, s in self.shifts), 0),
                           charts.barrage_columns() - 1)
 
+    def supply(self) -> int:
+        """Tokens the barrage spends, by its strength (10.0a)."""
+        return self.charts.barrage_cost(self.strength)
+
     def _shifts(self, terrain: str, optional_rules: set[str]) -> list[tuple[str, int]]:
         mods = self.charts.modifiers("barrage")
         position = self.position

@@ -125,3 +125,14 @@ class Charts:
         if printed not in values:
             return None
         return self.table("ship-barrage")["cells"][values.index(printed)]
+
+    # -- supply --------------------------------------------------------------------------------
+    def combat_supply(self, payer: str) -> dict:
+        """The combat-supply cell for "attacker", "defender" or "small-defender" (9.5)."""
+        payers = [v["id"] for v in self.axis("combat-supply", "side")]
+        return self.table("combat-supply")["cells"][payers.index(payer)]
+
+    def barrage_cost(self, strength: float) -> int:
+        """Tokens a barrage of this strength spends (10.0a)."""
+        cells = self.table("barrage-cost")["cells"]
+        return int(cells[range_index(self.axis("barrage-cost", "strength"), strength)]["tokens"])

@@ -142,6 +142,17 @@ class Combat:
         self.rows = charts.combat_rows()
         self._settled: dict[tuple[int, int], CombatEnd] = {}
 
+    def supply(self) -> tuple[int, int]:
+        """Tokens spent (9.5): the attacker 1T per attacking step, the defender 2T per combat
+        (1T with 1 RE or less in all), nothing when it chooses to defend at half strength."""
+        attacker = self.charts.combat_supply("attacker")
+        attacker_tokens = int(attacker["tokens"]) * self.attacker.steps()
+        if not self.position.defender_supplied:
+            return attacker_tokens, 0
+        small = sum(Fraction(str(p.re)) * n for p, n in self.defender.units) <= 1
+        defender = self.charts.combat_supply("small-defender" if small else "defender")
+        return attacker_tokens, int(defender["tokens"])
+
     # -- the three rolls -----------------------------------------------------------------------
     def surprise(self, roll: int) -> str | None:
         modified = roll + self.surprise_modifier
