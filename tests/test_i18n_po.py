@@ -200,3 +200,24 @@ def test_a_new_locale_file_gets_the_schema_line(tiny, tmp_path):
         "locale: ja\n"
         f"entries: {{spaces.norway.name: {{text: ノルウェー, source: {fingerprint('Norway')}, "
         "source_text: Norway}}\n")
+
+
+def test_a_long_note_wrapped_by_the_po_writer_comes_back_unchanged(tiny, tmp_path):
+    locale = tiny / "locales" / "zh-Hans.yaml"
+    long_note = ("The rules print no Chinese name for this space, so the name follows the usual "
+                 "map of the period.")
+    locale.write_text(locale.read_text(encoding="utf-8").replace(
+        "source_text: Norway}", f"source_text: Norway, note: '{long_note}'}}"), encoding="utf-8")
+    before = locale.read_bytes()
+    exported = tmp_path / "zh.po"
+    exported.write_text(export_po(load_scenario(tiny), "zh-Hans"), encoding="utf-8")
+    assert "# The rules print no Chinese name for this space, so the name follows the\n" \
+           "# usual map of the period.\n" in exported.read_text(encoding="utf-8")
+    assert import_file(tiny, exported).changes == []
+    assert locale.read_bytes() == before
+
+    po = polib.pofile(str(exported))
+    po.find("Norway").tcomment = "Use the modern name."
+    po.save(str(exported))
+    [change] = import_file(tiny, exported).changes
+    assert entries(tiny)["spaces.norway.name"]["note"] == "Use the modern name."

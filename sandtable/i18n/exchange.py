@@ -100,7 +100,7 @@ def plan_import(scenario: Scenario, tag: str, incoming: list[Incoming], file: Pa
         stale = item.source != unit.source
         entry = entries.get(item.key) if isinstance(entries.get(item.key), dict) else {}
         stamp = fingerprint(item.source)
-        note = item.note or entry.get("note")
+        note = _note_after(item.note, entry.get("note"))
         same_stamp = entry.get("source") == stamp or ("source" not in entry and not stale)
         if entry.get("text") == item.translation and entry.get("note") == note and same_stamp:
             result.unchanged += 1
@@ -115,6 +115,16 @@ def plan_import(scenario: Scenario, tag: str, incoming: list[Incoming], file: Pa
             new_entry["note"] = note
         result.changes.append(Change(item.key, unit.translation, item.translation, stale, new_entry))
     return result
+
+
+def _note_after(incoming: str | None, existing: str | None) -> str | None:
+    """The note an entry keeps. PO editors re-wrap long comments, so a comment that differs from
+    the note only in its line breaks is the same note; an empty comment never deletes one."""
+    if not incoming:
+        return existing
+    if existing and incoming.split() == existing.split():
+        return existing
+    return incoming
 
 
 def _refusal(item: Incoming, units: dict, seen: dict[str, int], where: Location) -> Diagnostic | None:
