@@ -8,7 +8,7 @@ import numpy as np
 from validators.index import LAND_KINDS, build_index
 
 from ..system import (BattleOutcome, BattlePosition, EngineError, ExactOutcome, GameSystem,
-                      UnknownName)
+                      OutcomeBatch, UnknownName)
 from .attack import (DEAD, IN, Attack, Strike, check_firing, eliminated, ending, make_state,
                      survivors)
 from .damage import READY, USED
@@ -156,6 +156,13 @@ class GJ69(GameSystem):
         attack, attacker, defender, found = self.compile(position)
         a, d = attack.sample(attacker, defender, rng)
         return self._outcome(a, d, found, len(attack.strikes))
+
+    def simulate(self, position: BattlePosition, runs: int, rng: np.random.Generator) -> OutcomeBatch:
+        """Many attacks compiled once, so that each allocation is worked out once."""
+        attack, attacker, defender, found = self.compile(position)
+        ends = [self._outcome(*attack.sample(attacker, defender, rng), found, len(attack.strikes))
+                for _ in range(runs)]
+        return OutcomeBatch.from_outcomes(ends)
 
     def _outcome(self, a: tuple, d: tuple, found: GJ69Position, strikes: int) -> BattleOutcome:
         events = [f"{side}: {', '.join(f'{n} {u} {face} {place}' for (u, face, place), n in state)}"
