@@ -125,6 +125,22 @@ def test_same_seed_same_report_in_one_process_or_many(board):
     assert other != one
 
 
+def test_many_processes_from_a_thread(board):
+    """The editor runs the calculator in a thread: workers then come from a fork server."""
+    import threading
+    a, d = parse_force("germany: 2 infantry"), parse_force("soviet-union: 2 infantry")
+    found = {}
+
+    def work():
+        found["report"] = run_battle(board, a, d, "karelia-ssr", runs=30_000, seed=4, exact=False,
+                                     processes=2)
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join(timeout=120)
+    alone = run_battle(board, a, d, "karelia-ssr", runs=30_000, seed=4, exact=False, processes=1)
+    assert found["report"] == alone
+
+
 def test_progress_is_reported(board):
     seen = []
     run_battle(board, parse_force("germany: 2 infantry"), parse_force("soviet-union: 2 infantry"),
