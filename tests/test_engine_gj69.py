@@ -53,6 +53,11 @@ def test_ship_eliminated_by_durability_points_11_33(gj69):
     (attack 2) sinks another with chance 2/6."""
     found = attack(gj69, {"ijn-destroyers": 1}, {"us-destroyers": 1}, "celebes-sea")
     assert chance(found, lambda a, d: d.get(("us-destroyers", USED, DEAD))) == F(1, 3)
+    # the area is cleared (the attacker wins) exactly then; otherwise both stay (a draw)
+    ends = gj69.exact(GJ69Position("celebes-sea", (Contingent("japan", {"ijn-destroyers": 1}),),
+                                   (Contingent("united-states", {"us-destroyers": 1}),)))
+    assert ends.probability[ends.result == ATTACKER_WINS].sum() == pytest.approx(1 / 3)
+    assert ends.probability[ends.result == DRAW].sum() == pytest.approx(2 / 3)
 
 
 def test_land_unit_results_by_face_11_31():

@@ -9,7 +9,7 @@ from validators.index import LAND_KINDS, build_index
 
 from ..system import (BattleOutcome, BattlePosition, EngineError, ExactOutcome, GameSystem,
                       OutcomeBatch, UnknownName)
-from .attack import (DEAD, IN, Attack, Strike, check_firing, eliminated, ending, make_state,
+from .attack import (IN, Attack, Strike, check_firing, eliminated, ending, make_state,
                      survivors)
 from .damage import READY, USED
 from .position import GJ69Position, extras

@@ -8,8 +8,8 @@ import numpy as np
 
 from validators.index import build_index
 
-from ..system import (BattleOutcome, BattlePosition, EngineError, ExactOutcome, GameSystem,
-                      OutcomeBatch, UnknownName)
+from ..system import (BattleOutcome, BattlePosition, ExactOutcome, GameSystem, OutcomeBatch,
+                      UnknownName)
 from .barrage import Barrage
 from .charts import Charts
 from .combat import Combat
