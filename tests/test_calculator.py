@@ -257,3 +257,13 @@ def test_monte_carlo_agrees_with_exact_on_drawn_battles(board, battle):
     for key in ("attacker_wins", "defender_wins", "draws"):
         p, q = getattr(exact, key), getattr(sampled, key)
         assert abs(q - p) / math.sqrt(max(p * (1 - p), 1e-12) / runs) < 4.5, (key, p, q)
+
+
+def test_cli_raid_report_speaks_of_damage(capsys):
+    assert main(["playtest", "battle", str(BOARD), "--attacker", "germany: 1 bomber",
+                 "--defender", "soviet-union: 1 factory, 1 aa-gun", "--at", "ukraine-ssr",
+                 "--raid", "--damage", "3"]) == 0
+    text = capsys.readouterr().out
+    # 5/6 of the time the bomber gets through; min(d6, 3) has mean 5/2: 25/12 = 2.08 IPC
+    assert "some bombers get through   83.33%" in text
+    assert "expected damage           2.08 IPC" in text

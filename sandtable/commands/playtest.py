@@ -80,7 +80,8 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(report.as_dict(), indent=2))
     else:
-        print(_render(report, attacker, defenders, args.at))
+        print(_render_raid(report, attacker, defenders, args.at) if args.raid
+              else _render(report, attacker, defenders, args.at))
     return EXIT_OK
 
 
@@ -95,11 +96,27 @@ def _progress_bar():
     return show
 
 
+def _render_raid(report, attacker, defenders, space: str) -> str:
+    lines = [f"Strategic bombing raid on {space} ({_method(report)})",
+             f"  bombers   {attacker}"]
+    lines += [f"  target    {force}" for force in defenders]
+    lines += ["",
+              f"  some bombers get through  {100 * report.attacker_wins:6.2f}%",
+              f"  all shot down             {100 * report.defender_wins:6.2f}%",
+              f"  expected damage           {report.expected_defender_loss:.2f} IPC",
+              f"  expected bombers lost     {report.expected_attacker_loss:.2f} IPC"]
+    return "\n".join(lines)
+
+
+def _method(report) -> str:
+    if report.method == "exact":
+        return "exact"
+    return f"Monte Carlo, {report.runs} battles" + (
+        f", seed {report.seed}" if report.seed is not None else "")
+
+
 def _render(report, attacker, defenders, space: str) -> str:
-    method = ("exact" if report.method == "exact"
-              else f"Monte Carlo, {report.runs} battles" + (f", seed {report.seed}"
-                                                             if report.seed is not None else ""))
-    lines = [f"Battle at {space} ({method})",
+    lines = [f"Battle at {space} ({_method(report)})",
              f"  attacker  {attacker}"]
     lines += [f"  defender  {force}" for force in defenders]
     lines.append("")
