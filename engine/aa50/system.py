@@ -114,7 +114,7 @@ class AA50(GameSystem):
         if any(not profiles[u].bombing_dice for u, _ in bombers) or len(bombers) != 1:
             raise EngineError("a strategic bombing raid is flown by bombers of one type only (§5.5.1)")
         unit, count = bombers[0]
-        gun, factor, defenders = 0, None, 0
+        gun, factory, defenders = 0, None, 0
         for contingent in position.defenders:
             own = self.profiles_for(contingent.owner, position.research)
             for other, n in contingent.units.items():
@@ -123,10 +123,14 @@ class AA50(GameSystem):
                 defenders += n
                 gun = max(gun, own[other].anti_aircraft)
                 if own[other].factory:
-                    factor = own[other].max_damage_factor
-        if factor is None:
+                    factory = own[other]
+        if factory is None:
             raise EngineError(f"there is no factory to bomb in {position.space}")
-        room = max(factor * self.space_value(position.space) - position.damage, 0)
+        if factory.max_damage_factor is None:      # the data sets no cap
+            room = count * profiles[unit].bombing_dice * 6
+        else:
+            room = max(factory.max_damage_factor * self.space_value(position.space)
+                       - position.damage, 0)
         return bombing.Raid(count, kinds.pop(), profiles[unit].cost, gun, room, defenders)
 
     # -- battles -----------------------------------------------------------------------------
