@@ -168,15 +168,13 @@ class Table:
         """(result, rounds fought)."""
         model, a_side, d_side = self.model, self.model.attacker, self.model.defender
         if model.anti_aircraft:                                   # §7.1.4
-            shot = {}
             for k in range(len(self.attacker)):
                 if a_side.air[k] and a_side.active[k] and self.attacker[k]:
                     faces = self.roll(self.attacker[k])
                     down = sum(1 for face in faces if face <= model.anti_aircraft)
                     self.attacker[k] -= down
-                    shot[a_side.kinds[k].type] = down
-                    self.events.append(f"anti-aircraft fire at {a_side.kinds[k].type}: {faces}")
-            self.events.append(f"shot down: {shot}")
+                    self.events.append(f"anti-aircraft fire at {a_side.kinds[k].type}: {faces}: "
+                                       f"{down} shot down")
         first_round = True
         for fought in range(MAX_ROUNDS):
             ended = self.checks(first_round)
