@@ -217,8 +217,15 @@ def test_attacks_only_where_the_unit_may_attack_8_0_2(gj69):
 def test_air_units_in_a_normal_attack_use_air_power_8_0_4(gj69):
     """§8.0(4): air units in the area take part in a normal attack with their air power: one
     Japanese air group (air power 4, attack 0) turns a ready US air group with 4/6."""
-    found = attack(gj69, {"ijn-af-taiwan": 1}, {"us-af": 1}, "luzon")
+    found = attack(gj69, {"ijn-af-taiwan": 1}, {"us-af": 1}, "luzon", control="japan")
     assert chance(found, lambda a, d: ("us-af", USED, IN) in d) == F(2, 3)
+
+
+def test_air_units_attack_only_in_own_land_area_8_0_2(gj69):
+    """§8.0(2)②: air units make normal attacks only in a land area their side controls (Luzon
+    is Allied at the start)."""
+    with pytest.raises(EngineError, match="controls"):
+        attack(gj69, {"ijn-af-taiwan": 1}, {"us-af": 1}, "luzon")
 
 
 def test_monte_carlo_agrees_with_exact(gj69):

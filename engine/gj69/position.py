@@ -22,6 +22,7 @@ class GJ69Position(BattlePosition):
         go back where it came from (§11.5(2)).
     own_land_units_in_area: the attacker has land units in the target area (a fortress area
         only takes air-attack damage on its land units then, §16.1(2)).
+    control: the side that controls the area (None: the side that holds it at the start).
     """
 
     air_attack: bool = False
@@ -32,6 +33,7 @@ class GJ69Position(BattlePosition):
     defender_can_retreat: bool | None = None
     attacker_can_retreat: bool = True
     own_land_units_in_area: bool = False
+    control: str | None = None
 
 
 def extras(position: BattlePosition) -> GJ69Position:

@@ -149,6 +149,12 @@ class GJ69(GameSystem):
                         and not found.own_land_units_in_area,
                         can_retreat, found.attacker_can_retreat)
         check_firing(attack, attacker, mode)
+        holder = found.control or self.side_of(self.control.get(found.space, ""))
+        attacking_side = next(iter(attacking_sides))
+        if not found.air_attack and holder != attacking_side and any(
+                self.profiles[unit].domain == "air" for (unit, _, _), _ in attacker):
+            raise EngineError(f"air units make normal attacks only in a land area their side "
+                              f"controls; {found.space} is held by {holder} (§8.0(2)②)")
         return attack, attacker, defender, found
 
     # -- the interface -----------------------------------------------------------------------
