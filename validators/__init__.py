@@ -1,7 +1,6 @@
 """The scenario checks, and the one entry point that the CLI, the editor and CI all call."""
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -16,21 +15,20 @@ from .locales import check_locales
 from .references import check_references, check_unique_ids
 from .schema import check_schemas
 from .setup import check_setup
+from .systems import system_module
 
-__all__ = ["validate", "validate_folder", "build_index", "ScenarioIndex", "system_checks"]
+__all__ = ["validate", "validate_folder", "build_index", "explain", "ScenarioIndex", "system_checks"]
 
 
 def system_checks(system: str | None) -> Callable[[Scenario, ScenarioIndex], Iterable[Diagnostic]] | None:
     """The rules-specific checks of a game system: validators/systems/<system>.py, `check`."""
-    if not system:
-        return None
-    try:
-        module = importlib.import_module(f"validators.systems.{system.replace('-', '_')}")
-    except ModuleNotFoundError as missing:
-        if missing.name and missing.name.startswith("validators.systems."):
-            return None
-        raise
-    return getattr(module, "check", None)
+    return getattr(system_module(system), "check", None)
+
+
+def explain(scenario: Scenario) -> str:
+    """The game system's account of its evaluations (national objectives met ...), or ''."""
+    account = getattr(system_module(scenario.system), "explain", None)
+    return account(scenario, build_index(scenario)) if account else ""
 
 
 def validate(scenario: Scenario) -> list[Diagnostic]:

@@ -1,7 +1,6 @@
 """The starting position: units where their domain allows, stacking, turn order, capitals."""
 from __future__ import annotations
 
-import importlib
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 
@@ -9,6 +8,7 @@ from sandtable.diagnostics import Diagnostic, error
 from sandtable.scenario import Scenario
 
 from .index import LAND_KINDS, SHIP_KINDS, ScenarioIndex
+from .systems import system_module
 
 # Which space kinds each unit domain may stand in at the start.
 DOMAIN_SPACES = {
@@ -22,14 +22,7 @@ DOMAIN_SPACES = {
 def domain_spaces(system: str | None) -> dict[str, set[str]]:
     """DOMAIN_SPACES, widened by the game system's own DOMAIN_SPACES where its rules allow more
     (GJ69 land units stand in sea areas)."""
-    if not system:
-        return DOMAIN_SPACES
-    try:
-        module = importlib.import_module(f"validators.systems.{system.replace('-', '_')}")
-    except ModuleNotFoundError as missing:
-        if missing.name and missing.name.startswith("validators.systems."):
-            return DOMAIN_SPACES
-        raise
+    module = system_module(system)
     return {**DOMAIN_SPACES, **getattr(module, "DOMAIN_SPACES", {})}
 
 

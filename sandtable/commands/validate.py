@@ -24,7 +24,7 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
-    from validators import build_index, validate
+    from validators import explain, validate
     from validators.reporters import (Result, render_github, render_json, render_junit,
                                       render_sarif, render_text)
     from sandtable.scenario import load_scenario
@@ -36,7 +36,7 @@ def run(args) -> int:
         diagnostics = validate(scenario)
         results.append(Result(folder, diagnostics, _line_reader(scenario)))
         if args.explain:
-            explanations.append(_explain(scenario, build_index))
+            explanations.append(explain(scenario))
     if args.format == "text":
         color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
         sys.stdout.write(render_text(results, color=color))
@@ -61,17 +61,3 @@ def _line_reader(scenario):
         source = scenario.sources.get(path)
         return source.line_text(line) if source else ""
     return line_of
-
-
-def _explain(scenario, build_index) -> str:
-    """A game system's own account of its evaluations (validators/systems/<system>.explain)."""
-    import importlib
-    system = scenario.system
-    if not system:
-        return ""
-    try:
-        module = importlib.import_module(f"validators.systems.{system.replace('-', '_')}")
-    except ModuleNotFoundError:
-        return ""
-    explain = getattr(module, "explain", None)
-    return explain(scenario, build_index(scenario)) if explain else ""

@@ -1,0 +1,24 @@
+"""Rules-specific checks, one module per game system (`aa50.py`, `war_at_sea.py` ...).
+
+A module may define:
+- `check(scenario, index)`: its diagnostics;
+- `explain(scenario, index) -> str`: its account for `sandtable validate --explain`;
+- `DOMAIN_SPACES`: where its rules let units of a domain stand, beyond the general rule.
+"""
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+
+def system_module(system: str | None) -> ModuleType | None:
+    """The checks module of a game system, or None when the system has none."""
+    if not system:
+        return None
+    name = f"validators.systems.{system.replace('-', '_')}"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as missing:
+        if missing.name == name:
+            return None
+        raise
