@@ -54,17 +54,22 @@ def _isolated(scenario, index, graph) -> Iterator[Diagnostic]:
                         hint="add its borders, or remove the space")
 
 
-def _connected(scenario, index, graph) -> Iterator[Diagnostic]:
-    linked = graph.subgraph([n for n in graph.nodes if graph.degree(n) > 0])
-    if len(linked) < 2 or nx.is_connected(linked):
-        return
-    parts = sorted(nx.connected_components(linked), key=lambda c: (-len(c), min(c)))
-    main = parts[0]
+def _cut_off_groups(graph: nx.Graph, index) -> Iterator[tuple[str, str, int]]:
+    """For each group cut off from the largest: its first space, a sample of names, the rest's size."""
+    parts = sorted(nx.connected_components(graph), key=lambda c: (-len(c), min(c)))
     for part in parts[1:]:
         first = min(part, key=lambda s: index.spaces[s].pointer)
         sample = ", ".join(sorted(part)[:5]) + (" ..." if len(part) > 5 else "")
-        yield error("MAP005", f"the map falls apart: {len(part)} space(s) ({sample}) are cut off "
-                    f"from the other {len(main)}", _where(scenario, index, first),
+        yield first, sample, len(parts[0])
+
+
+def _connected(scenario, index, graph) -> Iterator[Diagnostic]:
+    linked = graph.subgraph([n for n in graph.nodes if graph.degree(n) > 0])
+    if len(linked) < 2:
+        return
+    for first, sample, rest in _cut_off_groups(linked, index):
+        yield error("MAP005", f"the map falls apart: {sample} are cut off from the other {rest} "
+                    f"space(s)", _where(scenario, index, first),
                     hint="a border is missing between this group and the rest of the map")
 
 
@@ -72,15 +77,9 @@ def _seas_connected(scenario, index, graph) -> Iterator[Diagnostic]:
     seas = [n for n, kind in graph.nodes(data="kind") if kind == "sea"]
     if len(seas) < 2:
         return
-    sea_graph = graph.subgraph(seas)
-    if nx.is_connected(sea_graph):
-        return
-    parts = sorted(nx.connected_components(sea_graph), key=lambda c: (-len(c), min(c)))
-    for part in parts[1:]:
-        first = min(part, key=lambda s: index.spaces[s].pointer)
-        sample = ", ".join(sorted(part)[:5]) + (" ..." if len(part) > 5 else "")
+    for first, sample, rest in _cut_off_groups(graph.subgraph(seas), index):
         yield error("MAP006", f"sea spaces {sample} cannot be reached by sea from the other "
-                    f"{len(parts[0])} sea spaces", _where(scenario, index, first),
+                    f"{rest} sea spaces", _where(scenario, index, first),
                     hint="add the sea border (or canal or wrap-around) that joins them")
 
 
