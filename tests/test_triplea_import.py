@@ -18,6 +18,9 @@ from helpers import FIXTURES, REPO
 TRIPLEA = FIXTURES / "triplea"
 REFERENCE = REPO.parent / "shared" / "reference" / "triplea"
 REFERENCE_FILES = [REFERENCE / "WW2v3-1941.xml", REFERENCE / "WW2v3-1942.xml"]
+# The reference files live in shared/ beside the repository (as in CI), not in the repository.
+needs_reference = pytest.mark.skipif(not REFERENCE.is_dir(),
+                                     reason="shared/reference is not beside the repository")
 
 
 def refused(name: str):
@@ -193,6 +196,7 @@ def _xml(path: Path):
     return ElementTree.parse(path).getroot()
 
 
+@needs_reference
 @pytest.mark.parametrize("path", REFERENCE_FILES, ids=lambda p: p.stem)
 def test_every_territory_border_and_placement_is_kept(path):
     root = _xml(path)
@@ -226,6 +230,7 @@ def test_every_territory_border_and_placement_is_kept(path):
     assert control == owners
 
 
+@needs_reference
 @pytest.mark.parametrize("path", REFERENCE_FILES, ids=lambda p: p.stem)
 def test_reference_objectives_and_canals(path):
     imported = import_game(path)
