@@ -1,0 +1,58 @@
+"""Undo commands: the only way the document's data changes.
+
+Three primitives cover every edit: set (or delete) a value, insert a list item, remove one.
+Views build their edits from these, grouped into macros where one gesture changes several values.
+"""
+from __future__ import annotations
+
+import copy
+
+from PySide6.QtGui import QUndoCommand
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING = _Missing()  # the value of a key that is not there
+
+
+class SetValue(QUndoCommand):
+    def __init__(self, document, kind: str, path: tuple, value, text: str):
+        super().__init__(text)
+        self.document, self.kind, self.path = document, kind, path
+        self.value = copy.deepcopy(value)
+        self.old = MISSING
+
+    def redo(self) -> None:
+        self.old = self.document._replace(self.kind, self.path, copy.deepcopy(self.value))
+
+    def undo(self) -> None:
+        self.document._replace(self.kind, self.path, self.old)
+
+
+class InsertItem(QUndoCommand):
+    def __init__(self, document, kind: str, path: tuple, index: int, item, text: str):
+        super().__init__(text)
+        self.document, self.kind, self.path, self.index = document, kind, path, index
+        self.item = copy.deepcopy(item)
+
+    def redo(self) -> None:
+        self.document._insert(self.kind, self.path, self.index, copy.deepcopy(self.item))
+
+    def undo(self) -> None:
+        self.document._remove(self.kind, self.path, self.index)
+
+
+class RemoveItem(QUndoCommand):
+    def __init__(self, document, kind: str, path: tuple, index: int, text: str):
+        super().__init__(text)
+        self.document, self.kind, self.path, self.index = document, kind, path, index
+        self.item = None
+
+    def redo(self) -> None:
+        self.item = self.document._remove(self.kind, self.path, self.index)
+
+    def undo(self) -> None:
+        self.document._insert(self.kind, self.path, self.index, self.item)

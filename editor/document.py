@@ -1,0 +1,537 @@
+"""The open scenario: the raw data of each file in its own folder, edited only through undo commands.
+
+The document keeps what each file says, exactly as read (unknown keys included), so saving writes
+back everything the editor does not understand. Views read the *merged* data (a variant over its
+parent) and edit through entity locators; for a variant, an edit to something inherited becomes an
+override entry in the variant's own file, as `extends` merging expects.
+"""
+from __future__ import annotations
+
+import copy
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6.QtCore import QFileSystemWatcher, QObject, Signal
+from PySide6.QtGui import QUndoStack
+
+from sandtable.diagnostics import Diagnostic, Location
+from sandtable.merge import Tracked, identity, merge_tracked
+from sandtable.scenario import FILE_KINDS, LOCALE_DIR, LOCALE_TAG, Scenario, load_scenario, locale_kind
+from sandtable.schemas import schema_header
+from sandtable.yamlsource import YamlRefused, join_pointer, read_yaml_file
+from sandtable.yamlwrite import leading_comments, save_yaml
+
+from .commands import InsertItem, RemoveItem, SetValue, MISSING
+
+# A locator names an entity by the chain of lists and identities that leads to it:
+# (("decks", ("id", "japan")), ("cards", ("id", "j01"))).
+Locator = tuple
+
+
+@dataclass
+class ScenarioFile:
+    """One file of the scenario's own folder, as the editor holds it."""
+
+    kind: str
+    path: Path
+    data: dict | None            # None when the file could not be read: it is never written
+    header: str = ""
+    disk_text: str | None = None  # what the file held when last read or written; None if absent
+    origins: dict = field(default_factory=dict)      # value positions, valid while not edited
+    key_origins: dict = field(default_factory=dict)
+    edited: bool = False          # changed since read or written, so positions are stale
+    problem: Diagnostic | None = None
+
+    @property
+    def exists(self) -> bool:
+        return self.disk_text is not None
+
+
+@dataclass
+class Snapshot:
+    """A copy of the document's data for a validation run on another thread."""
+
+    root: Path
+    files: list[tuple[str, Path, dict | None, dict, dict, bool]]
+    parent: Scenario | None
+    problems: list[Diagnostic]
+
+
+class ScenarioDocument(QObject):
+    changed = Signal(str)            # a file kind whose data changed
+    reloaded = Signal()              # everything may have changed
+    saved = Signal()
+    changed_on_disk = Signal(list)   # paths of files another program changed
+
+    def __init__(self, root: Path | str, parent: QObject | None = None):
+        super().__init__(parent)
+        self.root = Path(root)
+        self.files: dict[str, ScenarioFile] = {}
+        self.undo_stack = QUndoStack(self)
+        self.layout_positions: dict[str, list[float]] = {}
+        self._parent_scenario: Scenario | None = None
+        self._merged: dict[str, dict] = {}
+        self._watcher = QFileSystemWatcher(self)
+        self._watcher.fileChanged.connect(self._on_file_changed)
+        self._watcher.directoryChanged.connect(self._on_directory_changed)
+        self._read_all()
+
+    # -- reading ---------------------------------------------------------------------------
+    def _own_paths(self) -> dict[str, Path]:
+        paths = {kind: self.root / name for kind, name in FILE_KINDS.items()}
+        locale_dir = self.root / LOCALE_DIR
+        if locale_dir.is_dir():
+            for path in sorted(locale_dir.glob("*.yaml")):
+                if LOCALE_TAG.match(path.stem):
+                    paths[locale_kind(path.stem)] = path
+        return paths
+
+    def _read_all(self) -> None:
+        self.files = {kind: self._read(kind, path) for kind, path in self._own_paths().items()}
+        self._parent_scenario = self._load_parent()
+        self._merged.clear()
+        self._watch()
+
+    @staticmethod
+    def _read(kind: str, path: Path) -> ScenarioFile:
+        if not path.exists():
+            return ScenarioFile(kind, path, {}, header=schema_header(kind, 3 if "locale" in kind else 2))
+        try:
+            doc = read_yaml_file(path)
+        except YamlRefused as refused:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            return ScenarioFile(kind, path, None, disk_text=text, problem=refused.diagnostic)
+        data = doc.data if isinstance(doc.data, dict) else {}
+        tracked = Tracked.from_source(doc)
+        return ScenarioFile(kind, path, data, leading_comments(doc.text), doc.text,
+                            tracked.origins, tracked.key_origins)
+
+    def _load_parent(self) -> Scenario | None:
+        manifest = self.own("scenario")
+        extends = manifest.get("extends")
+        if not isinstance(extends, str) or not extends:
+            return None
+        folder = (self.root / extends).resolve()
+        return load_scenario(folder) if (folder / FILE_KINDS["scenario"]).is_file() else None
+
+    def reload(self) -> None:
+        """Read every file again, dropping unsaved edits and the undo history."""
+        self.undo_stack.clear()
+        self.layout_positions.clear()
+        self._read_all()
+        self.reloaded.emit()
+
+    # -- data for views --------------------------------------------------------------------
+    @property
+    def is_variant(self) -> bool:
+        return self._parent_scenario is not None
+
+    @property
+    def parent_scenario(self) -> Scenario | None:
+        return self._parent_scenario
+
+    def own(self, kind: str) -> dict:
+        """The data of the scenario's own file of `kind` (empty if absent or unreadable)."""
+        file = self.files.get(kind)
+        return file.data if file is not None and file.data is not None else {}
+
+    def merged(self, kind: str) -> dict:
+        """What the game sees: the variant's file merged over its parent's (read-only)."""
+        if self._parent_scenario is None:
+            return self.own(kind)
+        if kind not in self._merged:
+            inherited = self._parent_scenario.documents.get(kind)
+            mine = Tracked(copy.deepcopy(self.own(kind)))
+            if inherited is None:
+                self._merged[kind] = mine.data
+            else:
+                self._merged[kind] = merge_tracked(inherited, mine)[0].data
+        return self._merged[kind]
+
+    def entities(self, kind: str, collection: str) -> list[dict]:
+        items = self.merged(kind).get(collection)
+        return [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
+
+    @property
+    def locale_tags(self) -> list[str]:
+        tags = {k.split(":", 1)[1] for k in self.files if k.startswith("locale:")}
+        if self._parent_scenario is not None:
+            tags |= set(self._parent_scenario.locale_tags)
+        return sorted(tags)
+
+    def kind_of_file(self, path: Path | str | None) -> str | None:
+        if path is None:
+            return None
+        path = Path(path)
+        if path.parent.name == LOCALE_DIR:
+            return locale_kind(path.stem)
+        for kind, name in FILE_KINDS.items():
+            if path.name == name:
+                return kind
+        return None
+
+    # -- primitive edits (used by the undo commands only) ----------------------------------
+    def _container(self, kind: str, path: tuple):
+        value = self.own(kind)
+        for step in path:
+            value = value[step]
+        return value
+
+    def _replace(self, kind: str, path: tuple, value):
+        """Set (or, with MISSING, delete) the value at `path`; returns what was there."""
+        self._ensure_file(kind)
+        holder = self._container(kind, path[:-1])
+        key = path[-1]
+        if isinstance(holder, list):
+            old = holder[key]
+            holder[key] = value
+        else:
+            old = holder.get(key, MISSING)
+            if value is MISSING:
+                holder.pop(key, None)
+            else:
+                holder[key] = value
+        self._touch(kind)
+        return old
+
+    def _insert(self, kind: str, path: tuple, index: int, item) -> None:
+        self._container(kind, path).insert(index, item)
+        self._touch(kind)
+
+    def _remove(self, kind: str, path: tuple, index: int):
+        item = self._container(kind, path).pop(index)
+        self._touch(kind)
+        return item
+
+    def _ensure_file(self, kind: str) -> None:
+        if kind not in self.files:
+            self.files[kind] = self._read(kind, self._own_paths().get(kind) or self._locale_path(kind))
+
+    def _locale_path(self, kind: str) -> Path:
+        return self.root / LOCALE_DIR / f"{kind.split(':', 1)[1]}.yaml"
+
+    def _touch(self, kind: str) -> None:
+        self.files[kind].edited = True
+        self._merged.pop(kind, None)
+        self.changed.emit(kind)
+
+    def existing_prefix(self, kind: str, path: tuple) -> int:
+        """How many leading steps of `path` lead to containers that exist."""
+        value = self.own(kind)
+        for depth, step in enumerate(path):
+            if isinstance(value, dict) and step in value:
+                value = value[step]
+            elif isinstance(value, list) and isinstance(step, int) and step < len(value):
+                value = value[step]
+            else:
+                return depth
+        return len(path)
+
+    # -- edits through the undo stack ------------------------------------------------------
+    def set_value(self, kind: str, path: tuple, value, text: str | None = None) -> None:
+        """Set a value by its path in the own file, creating missing mappings on the way."""
+        self._ensure_file(kind)
+        found = self.existing_prefix(kind, path[:-1])
+        if found < len(path) - 1:
+            value = _nest(path[found + 1:], value)
+            path = path[:found + 1]
+        current = self._value_at(kind, path)
+        if current == value and current is not MISSING:
+            return
+        self.undo_stack.push(SetValue(self, kind, path, value, text or f"Set {_describe(path)}"))
+
+    def _value_at(self, kind: str, path: tuple):
+        try:
+            return self._container(kind, path)
+        except (KeyError, IndexError, TypeError):
+            return MISSING
+
+    def append_item(self, kind: str, path: tuple, item, text: str | None = None) -> None:
+        """Add an item at the end of the list at `path` (creating the list if needed)."""
+        self._ensure_file(kind)
+        existing = self._value_at(kind, path)
+        if not isinstance(existing, list):
+            self.set_value(kind, path, [item], text)
+            return
+        self.undo_stack.push(InsertItem(self, kind, path, len(existing), item,
+                                        text or f"Add to {_describe(path)}"))
+
+    def remove_item(self, kind: str, path: tuple, index: int, text: str | None = None) -> None:
+        self.undo_stack.push(RemoveItem(self, kind, path, index, text or f"Remove from {_describe(path)}"))
+
+    # -- entity edits (variant aware) -------------------------------------------------------
+    def set_field(self, kind: str, locator: Locator, field_path: tuple, value,
+                  text: str | None = None) -> None:
+        """Set a field of the entity `locator` names; in a variant, override what is inherited."""
+        own_path, rest = self._resolve(kind, locator)
+        if rest is None:
+            self.set_value(kind, own_path + tuple(field_path), value, text)
+            return
+        collection_path, override = rest
+        override = _deep_update(override, field_path, value)
+        self.append_item(kind, collection_path, override, text or f"Set {field_path[-1]}")
+
+    def add_entity(self, kind: str, locator: Locator, collection: str, item: dict,
+                   text: str | None = None) -> None:
+        """Add an entity to `collection` (inside the entity `locator` names, or at the top)."""
+        if locator:
+            own_path, rest = self._resolve(kind, locator)
+            if rest is not None:
+                collection_path, override = rest
+                override[collection] = [item]
+                self.append_item(kind, collection_path, override, text)
+                return
+            self.append_item(kind, own_path + (collection,), item, text)
+        else:
+            self.append_item(kind, (collection,), item, text)
+
+    def remove_entity(self, kind: str, locator: Locator, text: str | None = None) -> None:
+        """Take an entity out: delete it from the own file, or mark an inherited one removed."""
+        text = text or f"Remove {_show(locator[-1][1])}"
+        own_path, rest = self._resolve(kind, locator)
+        inherited = self._inherited(kind, locator)
+        if rest is None:
+            list_path, index = own_path[:-1], own_path[-1]
+            if inherited:
+                current = self._value_at(kind, own_path)
+                self.set_value(kind, own_path, _identity_stub(current, remove=True), text)
+            else:
+                self.remove_item(kind, list_path, index, text)
+            return
+        collection_path, override = rest
+        self.append_item(kind, collection_path, _mark_removed(override), text)
+
+    def _inherited(self, kind: str, locator: Locator) -> bool:
+        if self._parent_scenario is None:
+            return False
+        value = self._parent_scenario.doc(kind)
+        for collection, ident in locator:
+            items = value.get(collection) if isinstance(value, dict) else None
+            value = _find(items, ident)
+            if value is None:
+                return False
+        return True
+
+    def _resolve(self, kind: str, locator: Locator):
+        """(own path of the entity, None) if the own file has it; otherwise
+        (own path of the list to append an override to, the override so far)."""
+        data = self.own(kind)
+        path: tuple = ()
+        for depth, (collection, ident) in enumerate(locator):
+            items = data.get(collection) if isinstance(data, dict) else None
+            index = _find_index(items, ident)
+            if index is None:
+                return path + (collection,), _override_for(self.merged(kind), locator, depth)
+            path += (collection, index)
+            data = items[index]
+        return path, None
+
+    def locator_of(self, kind: str, pointer: str) -> Locator:
+        """The entity locator for a JSON pointer into the merged data (as far as it goes)."""
+        tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+        value = self.merged(kind)
+        locator = []
+        position = 0
+        while position + 1 < len(tokens) and isinstance(value, dict):
+            items = value.get(tokens[position])
+            if not isinstance(items, list) or not tokens[position + 1].isdigit():
+                break
+            index = int(tokens[position + 1])
+            if index >= len(items) or identity(items[index]) is None:
+                break
+            locator.append((tokens[position], identity(items[index])))
+            value = items[index]
+            position += 2
+        return tuple(locator)
+
+    # -- validation ------------------------------------------------------------------------
+    def snapshot(self) -> Snapshot:
+        """A private copy of the data, cheap enough to take on the UI thread after each edit."""
+        files = []
+        problems = []
+        for kind, file in self.files.items():
+            if file.problem is not None:
+                problems.append(file.problem)
+            if file.data is None or (not file.exists and not file.data):
+                files.append((kind, file.path, None, {}, {}, file.problem is not None))
+                continue
+            origins, keys = ({}, {}) if file.edited else (file.origins, file.key_origins)
+            files.append((kind, file.path, copy.deepcopy(file.data), origins, keys, False))
+        return Snapshot(self.root, files, self._parent_scenario, problems)
+
+    # -- saving ----------------------------------------------------------------------------
+    def is_dirty(self) -> bool:
+        return not self.undo_stack.isClean() or bool(self._pending_layout())
+
+    def _pending_layout(self) -> dict[str, list[float]]:
+        placed = {s.get("id") for s in self.entities("map", "spaces") if s.get("position")}
+        return {k: v for k, v in self.layout_positions.items() if k not in placed}
+
+    def save(self, folder: Path | str | None = None) -> list[Path]:
+        """Write every changed file (or all files, to a new folder). Returns the paths written."""
+        self._write_layout()
+        target = Path(folder) if folder is not None else self.root
+        moving = target.resolve() != self.root.resolve()
+        if moving and self.is_variant:
+            self._rebase_extends(target)
+        written = []
+        self._unwatch()
+        try:
+            for kind, file in self.files.items():
+                if file.data is None:
+                    continue  # unreadable: leave it alone
+                if not file.exists and not file.data:
+                    continue
+                if not moving and not file.edited and file.exists:
+                    continue
+                path = target / file.path.relative_to(self.root)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                text = save_yaml(path, file.data, file.header)
+                written.append(path)
+                file.disk_text, file.edited, file.path = text, False, path
+                file.origins, file.key_origins = _positions(path, text)
+        finally:
+            self.root = target
+            self._watch()
+        self.undo_stack.setClean()
+        self.saved.emit()
+        return written
+
+    def _write_layout(self) -> None:
+        """Store the automatic layout's positions, so the next opening shows the same map."""
+        pending = self._pending_layout()
+        if not pending:
+            return
+        self.undo_stack.beginMacro("Store automatic layout")
+        for space_id, position in pending.items():
+            self.set_field("map", (("spaces", ("id", space_id)),), ("position",),
+                           [_coordinate(position[0]), _coordinate(position[1])])
+        self.undo_stack.endMacro()
+
+    def _rebase_extends(self, target: Path) -> None:
+        parent = (self.root / self.own("scenario")["extends"]).resolve()
+        relative = Path(os.path.relpath(parent, target.resolve())).as_posix()
+        self.set_value("scenario", ("extends",), relative, "Point extends at the parent")
+
+    # -- changes on disk -------------------------------------------------------------------
+    def _watch(self) -> None:
+        paths = [str(f.path) for f in self.files.values() if f.path.exists()]
+        folders = [str(self.root)] + ([str(self.root / LOCALE_DIR)] if (self.root / LOCALE_DIR).is_dir() else [])
+        for group in (paths, folders):
+            fresh = [p for p in group if p not in self._watcher.files() + self._watcher.directories()]
+            if fresh:
+                self._watcher.addPaths(fresh)
+
+    def _unwatch(self) -> None:
+        watched = self._watcher.files() + self._watcher.directories()
+        if watched:
+            self._watcher.removePaths(watched)
+
+    def _on_file_changed(self, name: str) -> None:
+        self.check_disk()
+
+    def _on_directory_changed(self, name: str) -> None:
+        self.check_disk()
+
+    def check_disk(self) -> list[Path]:
+        """Files whose text on disk differs from what the editor last read or wrote."""
+        stale = []
+        for file in self.files.values():
+            try:
+                text = file.path.read_text(encoding="utf-8") if file.path.exists() else None
+            except OSError:
+                continue
+            if text != file.disk_text:
+                stale.append(file.path)
+        self._watch()  # an atomic replace drops the old file from the watch list
+        if stale:
+            self.changed_on_disk.emit(stale)
+        return stale
+
+
+def _coordinate(value: float) -> int:
+    return int(round(float(value)))
+
+
+def _positions(path: Path, text: str):
+    from sandtable.yamlsource import parse_yaml
+    tracked = Tracked.from_source(parse_yaml(text, path))
+    return tracked.origins, tracked.key_origins
+
+
+def _find_index(items, ident) -> int | None:
+    if not isinstance(items, list):
+        return None
+    for index, item in enumerate(items):
+        if identity(item) == ident:
+            return index
+    return None
+
+
+def _find(items, ident):
+    index = _find_index(items, ident)
+    return items[index] if index is not None else None
+
+
+def _identity_stub(entity: dict, remove: bool = False) -> dict:
+    """The keys an entity merges by, alone (the start of an override entry)."""
+    kind, _ = identity(entity)
+    stub = {kind: copy.deepcopy(entity[kind])}
+    if remove:
+        stub["remove"] = True
+    return stub
+
+
+def _override_for(merged: dict, locator: Locator, depth: int) -> dict:
+    """An override entry for the inherited entity at locator[depth], nesting down to the last."""
+    value = merged
+    chain = []
+    for collection, ident in locator:
+        value = _find(value.get(collection) if isinstance(value, dict) else None, ident)
+        if value is None:
+            raise KeyError(f"no {collection} entry {_show(ident)}")
+        chain.append((collection, value))
+    override = _identity_stub(chain[-1][1])
+    # Wrap the innermost stub in stubs of the entities above it, up to locator[depth].
+    for index in range(len(chain) - 1, depth, -1):
+        outer = _identity_stub(chain[index - 1][1])
+        outer[chain[index][0]] = [override]
+        override = outer
+    return override
+
+
+def _innermost(override: dict) -> dict:
+    for value in override.values():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            return _innermost(value[0])
+    return override
+
+
+def _deep_update(override: dict, field_path: tuple, value) -> dict:
+    target = _innermost(override)
+    for step in field_path[:-1]:
+        target = target.setdefault(step, {})
+    target[field_path[-1]] = value
+    return override
+
+
+def _mark_removed(override: dict) -> dict:
+    _innermost(override)["remove"] = True
+    return override
+
+
+def _nest(path: tuple, value):
+    for step in reversed(path):
+        value = {step: value}
+    return value
+
+
+def _show(ident) -> str:
+    """An identity ("id", "norway") or ("between", ("a", "b")) as people read it."""
+    value = ident[1] if isinstance(ident, tuple) and len(ident) == 2 and ident[0] in ("id", "between", "space") else ident
+    return " / ".join(value) if isinstance(value, tuple) else str(value)
+
+
+def _describe(path: tuple) -> str:
+    return join_pointer("", path[0]) + "".join(join_pointer("", p) for p in path[1:]) if path else "/"

@@ -1,0 +1,452 @@
+"""The main window: menus, the map and tables in tabs, outline, inspector, problems and history."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QFileDialog, QFrame,
+                               QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMainWindow,
+                               QMessageBox, QPushButton, QTableView, QTabWidget, QToolBar,
+                               QTreeWidget, QTreeWidgetItem, QUndoView, QVBoxLayout, QWidget)
+
+from sandtable.diagnostics import Diagnostic
+from sandtable.scenario import FILE_KINDS
+from sandtable.yamlwrite import save_yaml
+
+from .delegates import ChoiceDelegate
+from .document import ScenarioDocument
+from .inspector import Inspector
+from .map_canvas import BORDER_STYLES, MapScene, MapView
+from .models.problems import ProblemsModel
+from .panels import DecksPanel, ObjectivesPanel, SetupPanel, TablesPanel, TranslationPanel, table_view
+from .models import collections as tables
+from .playtest import PlaytestPanel
+from .validation import LiveValidator
+
+MAX_RECENT = 8
+APP_NAME = "Sandtable Editor"
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, settings: QSettings | None = None, calculator=None):
+        super().__init__()
+        self.settings = settings or QSettings("Sandtable", "Sandtable Editor")
+        self.calculator = calculator
+        self.document: ScenarioDocument | None = None
+        self.validator: LiveValidator | None = None
+        self.setWindowTitle(APP_NAME)
+        self.resize(1400, 900)
+        self.problems_model = ProblemsModel(self)
+        self._build_docks()
+        self._build_actions()
+        self._build_central()
+        self.statusBar().showMessage("Open a scenario folder to begin")
+        self.problem_counts = QLabel("")
+        self.statusBar().addPermanentWidget(self.problem_counts)
+        self._restore_layout()
+
+    # -- construction -----------------------------------------------------------------------
+    def _build_central(self) -> None:
+        self.tabs = QTabWidget()
+        self.banner = QFrame()
+        self.banner.setStyleSheet("QFrame { background: #fff4ce; border-bottom: 1px solid #e0c060; }")
+        self.banner_text = QLabel("")
+        reload_button = QPushButton("Reload from disk")
+        reload_button.clicked.connect(self.reload_from_disk)
+        keep_button = QPushButton("Keep my version")
+        keep_button.clicked.connect(self.banner.hide)
+        row = QHBoxLayout(self.banner)
+        row.addWidget(self.banner_text, 1)
+        row.addWidget(reload_button)
+        row.addWidget(keep_button)
+        self.banner.hide()
+        host = QWidget()
+        layout = QVBoxLayout(host)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.tabs)
+        self.setCentralWidget(host)
+
+    def _dock(self, title: str, name: str, widget: QWidget, area) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _build_docks(self) -> None:
+        self.outline = QTreeWidget()
+        self.outline.setHeaderLabels(["Scenario", ""])
+        self.outline.itemActivated.connect(self._outline_activated)
+        self.outline.itemClicked.connect(self._outline_activated)
+        self.outline_dock = self._dock("Outline", "outline", self.outline, Qt.LeftDockWidgetArea)
+        self.inspector_host = QWidget()
+        QVBoxLayout(self.inspector_host)
+        self.inspector: Inspector | None = None
+        self.inspector_dock = self._dock("Inspector", "inspector", self.inspector_host, Qt.RightDockWidgetArea)
+        self.history = QUndoView()
+        self.history.setEmptyLabel("Opened")
+        self.history_dock = self._dock("History", "history", self.history, Qt.RightDockWidgetArea)
+        self.problems_view = QTableView()
+        self.problems_view.setModel(self.problems_model)
+        self.problems_view.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.problems_view.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.problems_view.verticalHeader().hide()
+        header = self.problems_view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.Stretch)
+        self.problems_view.doubleClicked.connect(self.go_to_problem)
+        self.problems_dock = self._dock("Problems", "problems", self.problems_view, Qt.BottomDockWidgetArea)
+
+    def _action(self, text: str, slot, shortcut=None, menu=None) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        if menu is not None:
+            menu.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        self._action("&New Scenario…", self.new_scenario, QKeySequence.New, file_menu)
+        self._action("&Open…", self.open_dialog, QKeySequence.Open, file_menu)
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        file_menu.addSeparator()
+        self.save_action = self._action("&Save", self.save, QKeySequence.Save, file_menu)
+        self._action("Save &As…", self.save_as, QKeySequence.SaveAs, file_menu)
+        file_menu.addSeparator()
+        self._action("&Quit", self.close, QKeySequence.Quit, file_menu)
+        self.edit_menu = bar.addMenu("&Edit")
+        self.undo_action = self._action("&Undo", lambda: self.document and self.document.undo_stack.undo(),
+                                        QKeySequence.Undo, self.edit_menu)
+        self.redo_action = self._action("&Redo", lambda: self.document and self.document.undo_stack.redo(),
+                                        QKeySequence.Redo, self.edit_menu)
+        self.edit_menu.addSeparator()
+        self._action("&Find Space…", self.focus_find, QKeySequence.Find, self.edit_menu)
+        view_menu = bar.addMenu("&View")
+        self._action("&Fit Map", lambda: self.map_view and self.map_view.fit(), "Ctrl+0", view_menu)
+        self._action("Zoom &In", lambda: self.map_view and self.map_view.zoom(1.25), QKeySequence.ZoomIn, view_menu)
+        self._action("Zoom &Out", lambda: self.map_view and self.map_view.zoom(0.8), QKeySequence.ZoomOut, view_menu)
+        view_menu.addSeparator()
+        for dock in (self.outline_dock, self.inspector_dock, self.history_dock, self.problems_dock):
+            view_menu.addAction(dock.toggleViewAction())
+        self.map_view: MapView | None = None
+        self._refresh_recent()
+
+    # -- opening ----------------------------------------------------------------------------
+    def open_folder(self, folder: Path | str) -> None:
+        folder = Path(folder)
+        if not (folder / FILE_KINDS["scenario"]).is_file():
+            QMessageBox.warning(self, APP_NAME, f"{folder} has no scenario.yaml.")
+            return
+        if self.document is not None and not self.confirm_discard():
+            return
+        self._close_document()
+        self.document = ScenarioDocument(folder, self)
+        self.document.changed_on_disk.connect(self._changed_on_disk)
+        self.document.undo_stack.cleanChanged.connect(self._update_title)
+        self.document.saved.connect(self._update_title)
+        self.history.setStack(self.document.undo_stack)
+        self._build_views()
+        self.validator = LiveValidator(self.document, self)
+        self.validator.updated.connect(self._show_problems)
+        self.validator.schedule()
+        self._remember(folder)
+        self._update_title()
+        self.statusBar().showMessage(f"Opened {folder}", 4000)
+
+    def _close_document(self) -> None:
+        if self.validator is not None:
+            self.validator.updated.disconnect(self._show_problems)
+            self.validator.deleteLater()
+            self.validator = None
+        self.tabs.clear()
+        if self.inspector is not None:
+            self.inspector.deleteLater()
+            self.inspector = None
+        if self.document is not None:
+            self.history.setStack(None)
+            self.document.deleteLater()
+            self.document = None
+        self.map_view = None
+        self.problems_model.set_diagnostics([])
+        self.banner.hide()
+
+    def _build_views(self) -> None:
+        document = self.document
+        delegate = ChoiceDelegate(self)
+        self.scene = MapScene(document, self)
+        self.map_view = MapView(self.scene)
+        self.tabs.addTab(self._map_page(), "Map")
+        self.spaces_view = table_view(tables.spaces_model(document, self), delegate)
+        self.tabs.addTab(self.spaces_view, "Spaces")
+        self.borders_view = table_view(tables.borders_model(document, self), delegate)
+        self.tabs.addTab(self.borders_view, "Borders")
+        self.units_view = table_view(tables.units_model(document, self), delegate)
+        self.tabs.addTab(self.units_view, "Units")
+        self.setup_panel = SetupPanel(document, delegate)
+        self.tabs.addTab(self.setup_panel, "Setup")
+        self.objectives_panel = ObjectivesPanel(document, delegate)
+        self.tabs.addTab(self.objectives_panel, "Objectives")
+        self.decks_panel = DecksPanel(document, delegate)
+        self.tabs.addTab(self.decks_panel, "Decks")
+        self.tables_panel = TablesPanel(document, delegate)
+        self.tabs.addTab(self.tables_panel, "Tables")
+        self.options_view = table_view(tables.options_model(document, self), delegate)
+        self.tabs.addTab(self.options_view, "Options")
+        self.translation_panel = TranslationPanel(document)
+        self.tabs.addTab(self.translation_panel, "Translations")
+        self.playtest_panel = PlaytestPanel(document, self.calculator)
+        self.tabs.addTab(self.playtest_panel, "Playtest")
+        self.inspector = Inspector(document)
+        self.inspector_host.layout().addWidget(self.inspector)
+        self.scene.space_selected.connect(
+            lambda space: self.inspector.show_entity("map", (("spaces", ("id", space)),)))
+        for view, kind in ((self.spaces_view, "map"), (self.units_view, "units"),
+                           (self.borders_view, "map"), (self.options_view, "scenario")):
+            view.clicked.connect(lambda index, kind=kind, view=view: self._inspect_row(kind, view, index))
+        document.changed.connect(lambda _kind: self._refresh_outline())
+        document.reloaded.connect(self._refresh_outline)
+        self._refresh_outline()
+        QTimer.singleShot(0, self.map_view.fit)
+
+    def _map_page(self) -> QWidget:
+        page = QWidget()
+        bar = QToolBar()
+        fit = bar.addAction("Fit")
+        fit.triggered.connect(self.map_view.fit)
+        self.link_action = bar.addAction("Draw borders")
+        self.link_action.setCheckable(True)
+        self.link_action.setToolTip("Drag from one space to another to add a border (or hold Shift)")
+        self.link_action.toggled.connect(lambda on: setattr(self.scene, "link_mode", on))
+        self.border_kind = QComboBox()
+        self.border_kind.addItems(list(BORDER_STYLES))
+        self.border_kind.currentTextChanged.connect(lambda kind: setattr(self.scene, "new_border_kind", kind))
+        bar.addWidget(QLabel(" new border kind: "))
+        bar.addWidget(self.border_kind)
+        delete = bar.addAction("Delete")
+        delete.triggered.connect(self.scene.delete_selected)
+        bar.addSeparator()
+        self.find_edit = QLineEdit()
+        self.find_edit.setPlaceholderText("Find a space by name (Ctrl+F)")
+        self.find_edit.setClearButtonEnabled(True)
+        self.find_edit.returnPressed.connect(self._find)
+        bar.addWidget(self.find_edit)
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(bar)
+        layout.addWidget(self.map_view)
+        return page
+
+    def _inspect_row(self, kind: str, view: QTableView, index) -> None:
+        from .models.entity_table import LOCATOR_ROLE
+        locator = view.model().data(index, LOCATOR_ROLE)
+        if locator and self.inspector is not None:
+            self.inspector.show_entity(kind, locator)
+
+    def _refresh_outline(self) -> None:
+        document = self.document
+        self.outline.clear()
+        if document is None:
+            return
+        manifest = document.merged("scenario")
+        root = QTreeWidgetItem([str(manifest.get("name") or document.root.name),
+                                "variant" if document.is_variant else ""])
+        rows = [("Map", "map", "spaces"), ("Spaces", "map", "spaces"), ("Borders", "map", "borders"),
+                ("Units", "units", "unit_types"), ("Setup", "setup", "spaces"),
+                ("Objectives", "objectives", "objectives"), ("Decks", "decks", "decks"),
+                ("Tables", "tables", "tables"), ("Options", "scenario", "options")]
+        for title, kind, collection in rows:
+            QTreeWidgetItem(root, [title, str(len(document.entities(kind, collection)))])
+        QTreeWidgetItem(root, ["Translations", ", ".join(document.locale_tags)])
+        QTreeWidgetItem(root, ["Playtest", ""])
+        self.outline.addTopLevelItem(root)
+        root.setExpanded(True)
+        self.outline.resizeColumnToContents(0)
+
+    def _outline_activated(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+        for index in range(self.tabs.count()):
+            if self.tabs.tabText(index) == item.text(0):
+                self.tabs.setCurrentIndex(index)
+
+    # -- problems ---------------------------------------------------------------------------
+    def _show_problems(self, diagnostics: list[Diagnostic]) -> None:
+        self.problems_model.set_diagnostics(diagnostics, self.document.root if self.document else None)
+        counts = self.problems_model.counts()
+        self.problem_counts.setText(f"{counts['error']} error(s), {counts['warning']} warning(s)")
+        self.problems_dock.setWindowTitle(f"Problems ({len(diagnostics)})")
+
+    def go_to_problem(self, index) -> None:
+        """Select what a diagnostic is about: on the map for spaces and borders, else in its table."""
+        diagnostic = self.problems_model.diagnostics[index.row()]
+        kind = self.document.kind_of_file(diagnostic.file)
+        if kind is None:
+            return
+        locator = self.document.locator_of(kind, diagnostic.pointer)
+        if kind.startswith("locale:"):
+            self.tabs.setCurrentWidget(self.translation_panel)
+            self.translation_panel.show_locale(kind.split(":", 1)[1])
+            return
+        if not locator:
+            return
+        collection, ident = locator[0]
+        if kind == "map" and collection in ("spaces", "borders"):
+            self.tabs.setCurrentIndex(0)
+            item = (self.scene.select_space(ident[1]) if collection == "spaces"
+                    else self.scene.select_border(ident[1]))
+            if item is not None:
+                self.map_view.centerOn(item)
+            self.inspector.show_entity(kind, locator[:1])
+            return
+        targets = {("units", "unit_types"): self.units_view, ("scenario", "options"): self.options_view}
+        if (kind, collection) in targets:
+            view = targets[(kind, collection)]
+            row = view.model().row_of(ident)
+            self.tabs.setCurrentWidget(view)
+            view.selectRow(row)
+            self.inspector.show_entity(kind, locator[:1])
+        elif kind == "setup":
+            self.tabs.setCurrentWidget(self.setup_panel)
+            self.setup_panel.select_space(ident[1])
+        elif kind == "objectives":
+            self.tabs.setCurrentWidget(self.objectives_panel)
+            self.objectives_panel.select(ident)
+        elif kind == "decks":
+            self.tabs.setCurrentWidget(self.decks_panel)
+            self.decks_panel.select(locator)
+        elif kind == "tables":
+            self.tabs.setCurrentWidget(self.tables_panel)
+            self.tables_panel.select(ident)
+
+    # -- find -------------------------------------------------------------------------------
+    def focus_find(self) -> None:
+        if self.map_view is None:
+            return
+        self.tabs.setCurrentIndex(0)
+        self.find_edit.setFocus()
+        self.find_edit.selectAll()
+
+    def _find(self) -> None:
+        found = self.map_view.find(self.find_edit.text())
+        self.statusBar().showMessage(f"Found {found}" if found else "No space by that name", 3000)
+
+    # -- saving -----------------------------------------------------------------------------
+    def save(self) -> bool:
+        if self.document is None:
+            return False
+        try:
+            written = self.document.save()
+        except Exception as failure:  # SaveRefused or an I/O error: nothing half-written
+            QMessageBox.critical(self, APP_NAME, f"The scenario was not saved:\n{failure}")
+            return False
+        self.banner.hide()
+        self.statusBar().showMessage(f"Saved {len(written)} file(s)", 4000)
+        return True
+
+    def save_as(self) -> bool:
+        if self.document is None:
+            return False
+        folder = QFileDialog.getExistingDirectory(self, "Save the scenario into a folder")
+        if not folder:
+            return False
+        self.document.save(folder)
+        self._remember(Path(folder))
+        self._update_title()
+        return True
+
+    def new_scenario(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Folder for the new scenario")
+        if folder:
+            self.create_scenario(Path(folder))
+
+    def create_scenario(self, folder: Path) -> None:
+        """Start a scenario in an empty folder: a manifest with the folder's name, then open it."""
+        from sandtable.schemas import schema_header
+        folder.mkdir(parents=True, exist_ok=True)
+        identifier = "".join(c if c.isalnum() else "-" for c in folder.name.lower()).strip("-") or "scenario"
+        save_yaml(folder / "scenario.yaml", {"id": identifier, "name": folder.name, "system": "aa50"},
+                  schema_header("scenario"))
+        self.open_folder(folder)
+
+    def open_dialog(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Open a scenario folder")
+        if folder:
+            self.open_folder(folder)
+
+    def reload_from_disk(self) -> None:
+        if self.document is not None:
+            self.document.reload()
+        self.banner.hide()
+
+    def _changed_on_disk(self, paths: list) -> None:
+        names = ", ".join(Path(p).name for p in paths)
+        self.banner_text.setText(f"{names} changed on disk since it was opened. "
+                                 "Reload to see the new text (your unsaved edits would be lost), "
+                                 "or keep your version and save over it.")
+        self.banner.show()
+
+    # -- closing ----------------------------------------------------------------------------
+    def confirm_discard(self) -> bool:
+        """True when it is fine to drop the open document (saved, or the user says so)."""
+        if self.document is None or not self.document.is_dirty():
+            return True
+        answer = QMessageBox.question(
+            self, APP_NAME, "The scenario has unsaved changes. Save them first?",
+            QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
+        if answer == QMessageBox.Save:
+            return self.save()
+        return answer == QMessageBox.Discard
+
+    def closeEvent(self, event) -> None:
+        if not self.confirm_discard():
+            event.ignore()
+            return
+        self._save_layout()
+        self._close_document()
+        event.accept()
+
+    # -- settings ---------------------------------------------------------------------------
+    def _restore_layout(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        state = self.settings.value("window/state")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+
+    def _save_layout(self) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self.settings.sync()
+
+    def recent(self) -> list[str]:
+        value = self.settings.value("recent", [])
+        if isinstance(value, str):
+            value = [value]
+        return [v for v in value or [] if isinstance(v, str)]
+
+    def _remember(self, folder: Path) -> None:
+        path = str(Path(folder).resolve())
+        recent = [path] + [p for p in self.recent() if p != path]
+        self.settings.setValue("recent", recent[:MAX_RECENT])
+        self.settings.sync()
+        self._refresh_recent()
+
+    def _refresh_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in self.recent():
+            action = self.recent_menu.addAction(path)
+            action.triggered.connect(lambda _=False, path=path: self.open_folder(path))
+        self.recent_menu.setEnabled(bool(self.recent()))
+
+    def _update_title(self, *_args) -> None:
+        if self.document is None:
+            self.setWindowTitle(APP_NAME)
+            return
+        name = self.document.merged("scenario").get("name") or self.document.root.name
+        self.setWindowTitle(f"{name} — {self.document.root}[*] — {APP_NAME}")
+        self.setWindowModified(self.document.is_dirty())

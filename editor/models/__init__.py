@@ -1,0 +1,1 @@
+"""Qt item models over the scenario document (tables, trees, the problems list)."""

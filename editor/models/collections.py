@@ -1,0 +1,129 @@
+"""The entity tables of each file: which fields show as columns, and what they may hold.
+
+Allowed values come from the JSON Schemas (the format's contract) and from the ids the scenario
+defines; nothing here knows a game's rules.
+"""
+from __future__ import annotations
+
+from functools import partial
+
+from sandtable.schemas import SchemaNode, load_schema
+
+from ..document import ScenarioDocument
+from .entity_table import Column, EntityTableModel
+
+
+def schema_enum(file: str, *path: str) -> list[str]:
+    """The `enum` of a property, following $refs: schema_enum("map.schema.json", "$defs", "space", "kind")."""
+    node = SchemaNode(load_schema(file), file)
+    for step in path:
+        node = SchemaNode(node.schema.get(step, {}), node.file)
+    return list(node.schema.get("enum", []))
+
+
+def ids(document: ScenarioDocument, kind: str, collection: str) -> list[str]:
+    return [e["id"] for e in document.entities(kind, collection) if isinstance(e.get("id"), str)]
+
+
+def owners(document: ScenarioDocument) -> list[str]:
+    return ids(document, "scenario", "nations") + ids(document, "scenario", "sides")
+
+
+def spaces_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
+    return EntityTableModel(document, "map", "spaces", [
+        Column("Id", ("id",), "readonly"),
+        Column("Name", ("name",), required=True),
+        Column("Kind", ("kind",), choices=lambda: schema_enum("map.schema.json", "$defs", "space", "properties", "kind"),
+               required=True),
+        Column("Value", ("value",), "number"),
+        Column("Original owner", ("original_owner",), choices=partial(owners, document)),
+        Column("Tags", ("tags",), "list"),
+        Column("Position", ("position",), "readonly"),
+    ], parent=parent)
+
+
+def borders_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
+    return EntityTableModel(document, "map", "borders", [
+        Column("Between", ("between",), "readonly"),
+        Column("Kind", ("kind",), choices=lambda: schema_enum("map.schema.json", "$defs", "border", "properties", "kind"),
+               required=True),
+        Column("One way", ("directed",), "bool"),
+        Column("Canal", ("canal",), choices=partial(ids, document, "map", "canals")),
+    ], parent=parent)
+
+
+def unit_columns(document: ScenarioDocument) -> list[Column]:
+    stats: list[str] = []
+    for unit in document.entities("units", "unit_types"):
+        for name in unit.get("stats", {}) if isinstance(unit.get("stats"), dict) else {}:
+            if name not in stats:
+                stats.append(name)
+    return [
+        Column("Id", ("id",), "readonly"),
+        Column("Name", ("name",), required=True),
+        Column("Domain", ("domain",), choices=lambda: schema_enum("units.schema.json", "$defs", "unit_type", "properties", "domain"),
+               required=True),
+        Column("Cost", ("cost",), "number"),
+        *[Column(name.replace("_", " ").capitalize(), ("stats", name), "number") for name in stats],
+        Column("Tags", ("tags",), "list"),
+    ]
+
+
+def units_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
+    return EntityTableModel(document, "units", "unit_types", partial(unit_columns, document), parent=parent)
+
+
+def objectives_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
+    node = ("objectives.schema.json", "properties", "objectives", "items", "properties")
+    return EntityTableModel(document, "objectives", "objectives", [
+        Column("Id", ("id",), "readonly"),
+        Column("Name", ("name",), required=True),
+        Column("Owner", ("owner",), choices=partial(owners, document), required=True),
+        Column("Kind", ("kind",), choices=lambda: schema_enum(*node, "kind")),
+        Column("Timing", ("timing",), choices=lambda: schema_enum(*node, "timing")),
+        Column("Award", ("award", "amount"), "number"),
+        Column("Resource", ("award", "resource"), choices=partial(ids, document, "scenario", "resources")),
+        Column("Option", ("option",), choices=partial(ids, document, "scenario", "options")),
+    ], parent=parent)
+
+
+def decks_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
+    return EntityTableModel(document, "decks", "decks", [
+        Column("Id", ("id",), "readonly"),
+        Column("Name", ("name",), required=True),
+        Column("Owner", ("owner",), choices=partial(owners, document)),
+        Column("Size", ("size",), "integer"),
+        Column("Hand", ("hand_size",), "integer"),
+        Column("Draw per turn", ("draw_per_turn",), "integer"),
+        Column("Reshuffle", ("reshuffle",), "bool"),
+    ], parent=parent)
+
+
+def cards_model(document: ScenarioDocument, deck_locator, parent=None) -> EntityTableModel:
+    return EntityTableModel(document, "decks", "cards", [
+        Column("Id", ("id",), "readonly"),
+        Column("Number", ("number",), "integer"),
+        Column("Title", ("title",), required=True),
+        Column("Count", ("count",), "integer"),
+        Column("Reaction", ("reaction",), "bool"),
+        Column("Removed after use", ("removed_after_use",), "bool"),
+        Column("Text", ("text",)),
+    ], parent_locator=deck_locator, parent=parent)
+
+
+def options_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
+    return EntityTableModel(document, "scenario", "options", [
+        Column("Id", ("id",), "readonly"),
+        Column("Name", ("name",), required=True),
+        Column("Default", ("default",), "scalar", required=True),
+        Column("Group", ("group",)),
+        Column("Description", ("description",)),
+    ], parent=parent)
+
+
+def tables_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
+    return EntityTableModel(document, "tables", "tables", [
+        Column("Id", ("id",), "readonly"),
+        Column("Name", ("name",), required=True),
+        Column("Roll", ("roll",)),
+    ], parent=parent)

@@ -1,0 +1,72 @@
+"""The problems list: one row per diagnostic, errors first."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtWidgets import QApplication, QStyle
+
+from sandtable.diagnostics import Diagnostic, Severity
+
+HEADERS = ("Severity", "Code", "Message", "Where")
+_ICONS = {Severity.ERROR: QStyle.SP_MessageBoxCritical, Severity.WARNING: QStyle.SP_MessageBoxWarning,
+          Severity.INFO: QStyle.SP_MessageBoxInformation}
+
+
+def where(diagnostic: Diagnostic, root: Path | None) -> str:
+    """`map.yaml:12:5`, or `map.yaml /borders/3` while the file's lines are not known yet."""
+    file = diagnostic.file
+    if file is None:
+        name = ""
+    else:
+        try:
+            name = Path(file).resolve().relative_to(root.resolve()).as_posix() if root else Path(file).name
+        except ValueError:
+            name = Path(file).as_posix()
+    if diagnostic.line:
+        return f"{name}:{diagnostic.line}:{diagnostic.column}"
+    return f"{name} {diagnostic.pointer}".strip()
+
+
+class ProblemsModel(QAbstractTableModel):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.diagnostics: list[Diagnostic] = []
+        self.root: Path | None = None
+
+    def set_diagnostics(self, diagnostics: list[Diagnostic], root: Path | None = None) -> None:
+        self.beginResetModel()
+        self.root = root
+        self.diagnostics = sorted(diagnostics, key=lambda d: (d.severity.rank,) + d.sort_key())
+        self.endResetModel()
+
+    def counts(self) -> dict[str, int]:
+        counts = {s.value: 0 for s in Severity}
+        for diagnostic in self.diagnostics:
+            counts[diagnostic.severity.value] += 1
+        return counts
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.diagnostics)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.DisplayRole):
+        if role == Qt.DisplayRole and orientation == Qt.Horizontal and section < len(HEADERS):
+            return HEADERS[section]
+        return None
+
+    def data(self, index, role=Qt.DisplayRole):
+        if not index.isValid() or index.row() >= len(self.diagnostics):
+            return None
+        diagnostic = self.diagnostics[index.row()]
+        column = index.column()
+        if role == Qt.DisplayRole:
+            return (diagnostic.severity.value, diagnostic.code, diagnostic.message,
+                    where(diagnostic, self.root))[column]
+        if role == Qt.ToolTipRole:
+            return diagnostic.hint or diagnostic.message
+        if role == Qt.DecorationRole and column == 0 and QApplication.instance() is not None:
+            return QApplication.style().standardIcon(_ICONS[diagnostic.severity])
+        return None

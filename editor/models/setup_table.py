@@ -1,0 +1,136 @@
+"""The starting position as a table: one row per stack of units (space, control, owner, type, count).
+
+A space with no units still has a row, so its control can be set. A change to a stack writes the
+space's whole `units` list, which is also how a variant replaces a parent's list.
+"""
+from __future__ import annotations
+
+import copy
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+
+from sandtable.yamlsource import resolve_plain
+
+from ..document import ScenarioDocument
+from .collections import ids, owners
+from .entity_table import CHOICES_ROLE
+
+HEADERS = ("Space", "Control", "Owner", "Unit", "Count")
+SPACE, CONTROL, OWNER, TYPE, COUNT = range(5)
+
+
+class SetupModel(QAbstractTableModel):
+    def __init__(self, document: ScenarioDocument, parent=None):
+        super().__init__(parent)
+        self.document = document
+        self.rows: list[tuple[dict, int | None]] = []   # (setup entry, index of the stack or None)
+        self.refresh()
+        document.changed.connect(lambda kind: self.refresh() if kind in ("setup", "scenario", "units") else None)
+        document.reloaded.connect(self.refresh)
+
+    def refresh(self) -> None:
+        self.beginResetModel()
+        self.rows = []
+        for entry in self.document.entities("setup", "spaces"):
+            if not isinstance(entry.get("space"), str):
+                continue
+            units = entry.get("units") if isinstance(entry.get("units"), list) else []
+            stacks = [i for i, u in enumerate(units) if isinstance(u, dict)]
+            self.rows += [(entry, i) for i in stacks] or [(entry, None)]
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.DisplayRole):
+        if role == Qt.DisplayRole and orientation == Qt.Horizontal and 0 <= section < len(HEADERS):
+            return HEADERS[section]
+        return None
+
+    def flags(self, index):
+        if not index.isValid():
+            return Qt.NoItemFlags
+        flags = Qt.ItemIsEnabled | Qt.ItemIsSelectable
+        _, stack = self.rows[index.row()]
+        if index.column() == CONTROL or (index.column() != SPACE and stack is not None):
+            flags |= Qt.ItemIsEditable
+        return flags
+
+    def stack(self, row: int) -> dict:
+        entry, stack = self.rows[row]
+        return entry["units"][stack] if stack is not None else {}
+
+    def data(self, index, role=Qt.DisplayRole):
+        if not index.isValid() or index.row() >= len(self.rows):
+            return None
+        entry, _ = self.rows[index.row()]
+        stack = self.stack(index.row())
+        column = index.column()
+        if role in (Qt.DisplayRole, Qt.EditRole):
+            value = {SPACE: entry.get("space"), CONTROL: entry.get("control"),
+                     OWNER: stack.get("owner"), TYPE: stack.get("type"), COUNT: stack.get("count")}[column]
+            return "" if value is None else str(value)
+        if role == CHOICES_ROLE:
+            if column in (CONTROL, OWNER):
+                return owners(self.document)
+            if column == TYPE:
+                return ids(self.document, "units", "unit_types")
+        if role == Qt.TextAlignmentRole and column == COUNT:
+            return int(Qt.AlignRight | Qt.AlignVCenter)
+        return None
+
+    def setData(self, index, value, role=Qt.EditRole) -> bool:
+        if role != Qt.EditRole or not (self.flags(index) & Qt.ItemIsEditable):
+            return False
+        entry, stack = self.rows[index.row()]
+        locator = (("spaces", ("space", entry["space"])),)
+        text = str(value).strip()
+        if index.column() == CONTROL:
+            from ..commands import MISSING
+            self.document.set_field("setup", locator, ("control",), text or MISSING,
+                                    f"Set control of {entry['space']}")
+            return True
+        units = copy.deepcopy(entry["units"])
+        field = {OWNER: "owner", TYPE: "type", COUNT: "count"}[index.column()]
+        if field == "count":
+            number = resolve_plain(text)
+            if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+                return False
+            units[stack]["count"] = number
+        elif text:
+            units[stack][field] = text
+        elif field == "owner":
+            units[stack].pop("owner", None)
+        else:
+            return False
+        if units == entry["units"]:
+            return False
+        self.document.set_field("setup", locator, ("units",), units,
+                                f"Set {field} of {units[stack].get('type')} in {entry['space']}")
+        return True
+
+    # -- adding and removing stacks ---------------------------------------------------------
+    def add_stack(self, space: str, unit_type: str, count: int = 1, owner: str | None = None) -> None:
+        stack = {"type": unit_type, "count": count}
+        if owner:
+            stack["owner"] = owner
+        entry = next((e for e in self.document.entities("setup", "spaces") if e.get("space") == space), None)
+        if entry is None:
+            self.document.add_entity("setup", (), "spaces", {"space": space, "units": [stack]},
+                                     f"Add {unit_type} to {space}")
+            return
+        units = copy.deepcopy(entry.get("units") or []) + [stack]
+        self.document.set_field("setup", (("spaces", ("space", space)),), ("units",), units,
+                                f"Add {unit_type} to {space}")
+
+    def remove_row(self, row: int) -> None:
+        entry, stack = self.rows[row]
+        if stack is None:
+            return
+        units = copy.deepcopy(entry["units"])
+        gone = units.pop(stack)
+        self.document.set_field("setup", (("spaces", ("space", entry["space"])),), ("units",), units,
+                                f"Remove {gone.get('type')} from {entry['space']}")

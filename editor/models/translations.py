@@ -1,0 +1,122 @@
+"""Source texts and one locale's translations side by side, filterable to what needs work."""
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QColor
+
+from sandtable.merge import Tracked
+from sandtable.scenario import FILE_KINDS, Scenario, locale_kind
+from sandtable.texts import catalog, fingerprint
+
+from ..commands import MISSING
+from ..document import ScenarioDocument
+
+HEADERS = ("Key", "Source", "Translation", "Status")
+KEY, SOURCE, TRANSLATION, STATUS = range(4)
+FILTERS = ("all", "missing", "stale", "to do")
+_STATUS_COLOURS = {"missing": QColor("#b3261e"), "stale": QColor("#a86400")}
+
+
+class TranslationModel(QAbstractTableModel):
+    def __init__(self, document: ScenarioDocument, parent=None):
+        super().__init__(parent)
+        self.document = document
+        self.tag: str | None = None
+        self.filter = "all"
+        self.rows: list[tuple[str, str, dict | None, str]] = []  # key, source, entry, status
+        document.changed.connect(self._changed)
+        document.reloaded.connect(self.refresh)
+
+    def set_locale(self, tag: str | None) -> None:
+        self.tag = tag
+        self.refresh()
+
+    def set_filter(self, name: str) -> None:
+        self.filter = name
+        self.refresh()
+
+    def _changed(self, kind: str) -> None:
+        if kind in FILE_KINDS or (self.tag and kind == locale_kind(self.tag)):
+            self.refresh()
+
+    def _texts(self):
+        scenario = Scenario(root=self.document.root)
+        for kind in FILE_KINDS:
+            scenario.documents[kind] = Tracked(self.document.merged(kind))
+        return catalog(scenario)
+
+    def refresh(self) -> None:
+        self.beginResetModel()
+        self.rows = []
+        if self.tag:
+            entries = self.document.merged(locale_kind(self.tag)).get("entries")
+            entries = entries if isinstance(entries, dict) else {}
+            for key, text in self._texts().items():
+                entry = entries.get(key) if isinstance(entries.get(key), dict) else None
+                status = _status(text.text, entry)
+                wanted = {"all": True, "missing": status == "missing", "stale": status == "stale",
+                          "to do": status != "done"}[self.filter]
+                if wanted:
+                    self.rows.append((key, text.text, entry, status))
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.DisplayRole):
+        if role == Qt.DisplayRole and orientation == Qt.Horizontal and section < len(HEADERS):
+            return HEADERS[section] if section != TRANSLATION or not self.tag else f"Translation ({self.tag})"
+        return None
+
+    def flags(self, index):
+        if not index.isValid():
+            return Qt.NoItemFlags
+        flags = Qt.ItemIsEnabled | Qt.ItemIsSelectable
+        return flags | Qt.ItemIsEditable if index.column() == TRANSLATION else flags
+
+    def data(self, index, role=Qt.DisplayRole):
+        if not index.isValid() or index.row() >= len(self.rows):
+            return None
+        key, source, entry, status = self.rows[index.row()]
+        if role in (Qt.DisplayRole, Qt.EditRole):
+            translation = entry.get("text", "") if entry else ""
+            return (key, source, translation, status)[index.column()]
+        if role == Qt.ForegroundRole and index.column() == STATUS:
+            return _STATUS_COLOURS.get(status)
+        return None
+
+    def setData(self, index, value, role=Qt.EditRole) -> bool:
+        if role != Qt.EditRole or index.column() != TRANSLATION or not self.tag:
+            return False
+        key, source, entry, _ = self.rows[index.row()]
+        text = str(value).strip()
+        kind = locale_kind(self.tag)
+        if not text:
+            if entry is None:
+                return False
+            self.document.set_value(kind, ("entries", key), MISSING, f"Clear {self.tag} text of {key}")
+            return True
+        new = {"text": text, "source": fingerprint(source)}
+        if entry is not None:
+            new = {**entry, **new}
+        if new == entry:
+            return False
+        stack = self.document.undo_stack
+        stack.beginMacro(f"Translate {key} ({self.tag})")
+        if self.document.own(kind).get("locale") != self.tag:
+            self.document.set_value(kind, ("locale",), self.tag)
+        self.document.set_value(kind, ("entries", key), new)
+        stack.endMacro()
+        return True
+
+
+def _status(source: str, entry: dict | None) -> str:
+    if entry is None or not isinstance(entry.get("text"), str):
+        return "missing"
+    stamp = entry.get("source")
+    if isinstance(stamp, str) and stamp != fingerprint(source):
+        return "stale"
+    return "done"

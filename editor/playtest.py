@@ -1,0 +1,304 @@
+"""The playtest panel: pick two forces from the map's own units and run the battle calculator.
+
+The calculator (engine.calculator) is imported when first used, and can be handed in instead, so
+the panel works the same with the real engine or a stand-in. Battles run on a pool thread; the
+progress bar follows the calculator's progress callback.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from PySide6.QtCore import QObject, QRectF, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import (QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
+                               QProgressBar, QPushButton, QSpinBox, QTableWidget,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
+
+from .document import ScenarioDocument
+from .validation import build_scenario
+
+ATTACKER_COLOUR = QColor("#b3261e")
+DEFENDER_COLOUR = QColor("#2f6fb3")
+
+
+def forces_by_space(document: ScenarioDocument) -> dict[str, dict[str, dict[str, int]]]:
+    """space -> owner -> unit type -> count, from the starting position."""
+    found: dict[str, dict[str, dict[str, int]]] = defaultdict(lambda: defaultdict(dict))
+    for entry in document.entities("setup", "spaces"):
+        space = entry.get("space")
+        units = entry.get("units") if isinstance(entry.get("units"), list) else []
+        for stack in units:
+            if not isinstance(stack, dict) or not isinstance(stack.get("type"), str):
+                continue
+            owner = stack.get("owner") or entry.get("control")
+            count = stack.get("count") if isinstance(stack.get("count"), int) else 0
+            if isinstance(space, str) and isinstance(owner, str) and count > 0:
+                table = found[space][owner]
+                table[stack["type"]] = table.get(stack["type"], 0) + count
+    return {space: dict(owners) for space, owners in found.items()}
+
+
+def load_calculator():
+    """engine.calculator, or None while the engine does not provide it."""
+    try:
+        from engine import calculator
+    except ImportError:
+        return None
+    return calculator
+
+
+def make_force(calculator, owner: str, units: dict[str, int]):
+    """A Force for the calculator: built directly when it exports Force, else parsed from text."""
+    units = {t: n for t, n in units.items() if n > 0}
+    if hasattr(calculator, "Force"):
+        return calculator.Force(owner, units)
+    return calculator.parse_force(f"{owner}: " + ", ".join(f"{n} {t}" for t, n in units.items()))
+
+
+class ForcePicker(QGroupBox):
+    """A space, one of the owners with units there, and how many of each unit to commit."""
+
+    changed = Signal()
+
+    def __init__(self, title: str, document: ScenarioDocument, parent=None):
+        super().__init__(title, parent)
+        self.document = document
+        self.forces: dict[str, dict[str, dict[str, int]]] = {}
+        self.space = QComboBox()
+        self.owner = QComboBox()
+        self.units = QTableWidget(0, 2)
+        self.units.setHorizontalHeaderLabels(["Unit", "Count"])
+        self.units.horizontalHeader().setStretchLastSection(True)
+        self.units.verticalHeader().hide()
+        form = QFormLayout()
+        form.addRow("Space", self.space)
+        form.addRow("Owner", self.owner)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.units)
+        self.space.currentTextChanged.connect(self._space_changed)
+        self.owner.currentTextChanged.connect(self._owner_changed)
+
+    def reload(self) -> None:
+        self.forces = forces_by_space(self.document)
+        current = self.space.currentData()
+        self.space.blockSignals(True)
+        self.space.clear()
+        names = {s.get("id"): s.get("name") for s in self.document.entities("map", "spaces")}
+        for space in sorted(self.forces, key=lambda s: str(names.get(s) or s)):
+            self.space.addItem(str(names.get(space) or space), space)
+        self.space.blockSignals(False)
+        index = self.space.findData(current)
+        self.space.setCurrentIndex(max(index, 0))
+        self._space_changed()
+
+    def choose(self, space: str, owner: str | None = None) -> None:
+        self.space.setCurrentIndex(self.space.findData(space))
+        if owner is not None:
+            self.owner.setCurrentText(owner)
+
+    def _space_changed(self, *_args) -> None:
+        owners = self.forces.get(self.space.currentData(), {})
+        self.owner.blockSignals(True)
+        self.owner.clear()
+        self.owner.addItems(sorted(owners))
+        self.owner.blockSignals(False)
+        self._owner_changed()
+
+    def _owner_changed(self, *_args) -> None:
+        units = self.forces.get(self.space.currentData(), {}).get(self.owner.currentText(), {})
+        self.units.setRowCount(len(units))
+        for row, (unit, count) in enumerate(sorted(units.items())):
+            self.units.setItem(row, 0, QTableWidgetItem(unit))
+            spin = QSpinBox()
+            spin.setRange(0, count)
+            spin.setValue(count)
+            spin.valueChanged.connect(self.changed)
+            self.units.setCellWidget(row, 1, spin)
+        self.changed.emit()
+
+    def set_count(self, unit: str, count: int) -> None:
+        for row in range(self.units.rowCount()):
+            if self.units.item(row, 0).text() == unit:
+                self.units.cellWidget(row, 1).setValue(count)
+
+    @property
+    def space_id(self) -> str | None:
+        return self.space.currentData()
+
+    @property
+    def owner_id(self) -> str:
+        return self.owner.currentText()
+
+    def chosen(self) -> dict[str, int]:
+        return {self.units.item(row, 0).text(): self.units.cellWidget(row, 1).value()
+                for row in range(self.units.rowCount())}
+
+
+class SurvivorChart(QWidget):
+    """Bars of P(n units survive), attacker in red, defender in blue, side by side."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.attacker: dict[int, float] = {}
+        self.defender: dict[int, float] = {}
+        self.setMinimumHeight(180)
+
+    def set_distributions(self, attacker: dict, defender: dict) -> None:
+        self.attacker = {int(k): float(v) for k, v in attacker.items()}
+        self.defender = {int(k): float(v) for k, v in defender.items()}
+        self.update()
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.Antialiasing)
+        painter.fillRect(self.rect(), QColor("#ffffff"))
+        counts = sorted(set(self.attacker) | set(self.defender))
+        if not counts:
+            painter.setPen(QColor("#777777"))
+            painter.drawText(self.rect(), Qt.AlignCenter, "Run a battle to see how many units survive")
+            return
+        top = max(list(self.attacker.values()) + list(self.defender.values()) + [1e-9])
+        left, bottom, right, head = 40, self.height() - 28, self.width() - 10, 22
+        painter.setPen(QPen(QColor("#444444")))
+        painter.drawLine(left, bottom, right, bottom)
+        slot = (right - left) / len(counts)
+        bar = max(2.0, slot * 0.38)
+        font = QFont()
+        font.setPointSizeF(7.5)
+        painter.setFont(font)
+        for i, n in enumerate(counts):
+            x = left + i * slot + slot * 0.1
+            for offset, series, colour in ((0, self.attacker, ATTACKER_COLOUR),
+                                           (bar, self.defender, DEFENDER_COLOUR)):
+                height = (bottom - head) * series.get(n, 0.0) / top
+                painter.fillRect(QRectF(x + offset, bottom - height, bar, height), colour)
+            painter.setPen(QColor("#222222"))
+            painter.drawText(QRectF(left + i * slot, bottom + 2, slot, 14), Qt.AlignCenter, str(n))
+        painter.drawText(QRectF(left, 2, right - left, 16), Qt.AlignLeft,
+                         "Survivors: attacker (red), defender (blue)")
+        painter.drawText(QRectF(0, head - 6, left - 4, 14), Qt.AlignRight, f"{top:.0%}")
+
+
+class _BattleSignals(QObject):
+    progress = Signal(int, int)
+    finished = Signal(object)
+    failed = Signal(str)
+
+
+class _BattleJob(QRunnable):
+    def __init__(self, calculator, snapshot, attacker, defender, space, runs, seed, signals):
+        super().__init__()
+        self.calculator, self.snapshot = calculator, snapshot
+        self.attacker, self.defender, self.space = attacker, defender, space
+        self.runs, self.seed, self.signals = runs, seed, signals
+
+    def run(self) -> None:
+        try:
+            report = self.calculator.run_battle(
+                build_scenario(self.snapshot), self.attacker, self.defender, self.space,
+                runs=self.runs, seed=self.seed,
+                progress=lambda done, total: self.signals.progress.emit(int(done), int(total)))
+        except Exception as failure:  # shown to the designer, who can fix the data
+            self.signals.failed.emit(f"{type(failure).__name__}: {failure}")
+            return
+        self.signals.finished.emit(report)
+
+
+class PlaytestPanel(QWidget):
+    finished = Signal(object)
+
+    def __init__(self, document: ScenarioDocument, calculator=None, parent=None):
+        super().__init__(parent)
+        self.document = document
+        self._calculator = calculator
+        self.pool = QThreadPool.globalInstance()
+        self.report = None
+        self.attacker = ForcePicker("Attacker", document)
+        self.defender = ForcePicker("Defender (the battle is in this space)", document)
+        self.runs = QSpinBox()
+        self.runs.setRange(100, 1_000_000)
+        self.runs.setSingleStep(1000)
+        self.runs.setValue(10_000)
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2**31 - 1)
+        self.seed.setSpecialValueText("random")
+        self.run_button = QPushButton("Run battle")
+        self.run_button.clicked.connect(self.run)
+        self.progress = QProgressBar()
+        self.result = QLabel("")
+        self.result.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.chart = SurvivorChart()
+        self._signals = _BattleSignals()
+        self._signals.progress.connect(self._progress)
+        self._signals.finished.connect(self._finished)
+        self._signals.failed.connect(self._failed)
+
+        pickers = QHBoxLayout()
+        pickers.addWidget(self.attacker)
+        pickers.addWidget(self.defender)
+        controls = QHBoxLayout()
+        controls.addWidget(QLabel("Runs"))
+        controls.addWidget(self.runs)
+        controls.addWidget(QLabel("Seed"))
+        controls.addWidget(self.seed)
+        controls.addWidget(self.run_button)
+        controls.addWidget(self.progress, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(pickers, 2)
+        layout.addLayout(controls)
+        layout.addWidget(self.result)
+        layout.addWidget(self.chart, 2)
+        document.changed.connect(lambda kind: self.reload() if kind in ("setup", "map") else None)
+        document.reloaded.connect(self.reload)
+        self.reload()
+
+    def reload(self) -> None:
+        self.attacker.reload()
+        self.defender.reload()
+
+    @property
+    def calculator(self):
+        if self._calculator is None:
+            self._calculator = load_calculator()
+        return self._calculator
+
+    def run(self) -> bool:
+        calculator = self.calculator
+        if calculator is None:
+            self.result.setText("The battle calculator (engine.calculator) is not available.")
+            return False
+        if not self.defender.space_id or not any(self.attacker.chosen().values()):
+            self.result.setText("Choose an attacking force and the space it attacks.")
+            return False
+        attacker = make_force(calculator, self.attacker.owner_id, self.attacker.chosen())
+        defender = make_force(calculator, self.defender.owner_id, self.defender.chosen())
+        self.run_button.setEnabled(False)
+        self.progress.setRange(0, self.runs.value())
+        self.progress.setValue(0)
+        self.result.setText("Running …")
+        seed = self.seed.value() or None
+        self.pool.start(_BattleJob(calculator, self.document.snapshot(), attacker, defender,
+                                   self.defender.space_id, self.runs.value(), seed, self._signals))
+        return True
+
+    def _progress(self, done: int, total: int) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+
+    def _finished(self, report) -> None:
+        self.report = report
+        self.run_button.setEnabled(True)
+        self.progress.setValue(self.progress.maximum())
+        self.result.setText(
+            f"Attacker wins {report.attacker_wins:.1%} · draws {report.draws:.1%} · "
+            f"defender wins {report.defender_wins:.1%}   "
+            f"(expected losses: attacker {report.expected_attacker_loss:.1f}, defender "
+            f"{report.expected_defender_loss:.1f}; {report.mean_rounds:.1f} rounds; "
+            f"{report.method}, {report.runs:,} runs)")
+        self.chart.set_distributions(report.attacker_survivors, report.defender_survivors)
+        self.finished.emit(report)
+
+    def _failed(self, message: str) -> None:
+        self.run_button.setEnabled(True)
+        self.result.setText(f"The battle could not be run: {message}")

@@ -1,0 +1,131 @@
+"""Live validation: after each edit, the validators run on a copy of the data on a pool thread.
+
+The UI thread only takes a snapshot (a deep copy, a few milliseconds) and, later, shows the
+result. A run that finishes after a newer edit is dropped; while one runs, further edits only ask
+for one more run when it ends, so a burst of edits costs at most two runs.
+"""
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QRunnable, QThreadPool, QTimer, Signal
+
+from sandtable.diagnostics import Diagnostic, Location, error
+from sandtable.merge import Tracked, merge_tracked
+from sandtable.scenario import Scenario
+
+from .document import ScenarioDocument, Snapshot
+
+
+def build_scenario(snapshot: Snapshot) -> Scenario:
+    """A Scenario as load_scenario would give for the snapshot's files (variants merged)."""
+    scenario = Scenario(root=snapshot.root)
+    scenario.diagnostics.extend(snapshot.problems)
+    parent = snapshot.parent
+    if parent is not None:
+        scenario.lineage = [snapshot.root] + list(parent.lineage)
+        scenario.sources.update(parent.sources)
+        scenario.failed_kinds |= parent.failed_kinds
+        scenario.diagnostics.extend(parent.diagnostics)
+        scenario.documents.update(parent.documents)
+    else:
+        scenario.lineage = [snapshot.root]
+    for kind, path, data, origins, key_origins, failed in snapshot.files:
+        if failed:
+            scenario.failed_kinds.add(kind)
+        if data is None:
+            continue
+        own = Tracked(data, origins or _unplaced(path, data), key_origins)
+        inherited = scenario.documents.get(kind)
+        if inherited is None:
+            scenario.documents[kind] = own
+        else:
+            scenario.documents[kind], problems = merge_tracked(inherited, own)
+            scenario.diagnostics.extend(problems)
+    return scenario
+
+
+def _unplaced(path, data) -> dict:
+    """Origins for data edited since it was read: the right file, line unknown (0)."""
+    return {"": Location(path, 0, 0, "")}
+
+
+def run_validators(snapshot: Snapshot) -> list[Diagnostic]:
+    from validators import validate
+    try:
+        return validate(build_scenario(snapshot))
+    except Exception as failure:  # a validator bug must not take the editor down
+        return [error("EDIT001", f"validation stopped: {type(failure).__name__}: {failure}")]
+
+
+class _Signals(QObject):
+    done = Signal(int, list, float)
+
+
+class _ValidationJob(QRunnable):
+    def __init__(self, snapshot: Snapshot, generation: int, signals: _Signals):
+        super().__init__()
+        self.snapshot, self.generation, self.signals = snapshot, generation, signals
+
+    def run(self) -> None:
+        started = time.perf_counter()
+        diagnostics = run_validators(self.snapshot)
+        self.signals.done.emit(self.generation, diagnostics, time.perf_counter() - started)
+
+
+class LiveValidator(QObject):
+    """Runs the validators after each change of the document, off the UI thread."""
+
+    updated = Signal(list)   # the diagnostics of the latest data
+    started = Signal()
+
+    def __init__(self, document: ScenarioDocument, parent: QObject | None = None, delay_ms: int = 0):
+        super().__init__(parent)
+        self.document = document
+        # The global pool outlives this object, so closing a scenario never waits on a run; a
+        # run that ends after that reports to signals nobody listens to any more.
+        self.pool = QThreadPool.globalInstance()
+        self._signals = _Signals()
+        self._signals.done.connect(self._finished)
+        self._generation = 0
+        self._running = False
+        self._again = False
+        self.last_duration = 0.0
+        self.diagnostics: list[Diagnostic] = []
+        self._timer = QTimer(self, singleShot=True, interval=delay_ms)
+        self._timer.timeout.connect(self._start)
+        document.changed.connect(self.schedule)
+        document.reloaded.connect(self.schedule)
+
+    def schedule(self, *_args) -> None:
+        self._generation += 1
+        if self._running:
+            self._again = True
+        elif not self._timer.isActive():
+            self._timer.start()
+
+    def _start(self) -> None:
+        self._running, self._again = True, False
+        self.started.emit()
+        self.pool.start(_ValidationJob(self.document.snapshot(), self._generation, self._signals))
+
+    def _finished(self, generation: int, diagnostics: list, duration: float) -> None:
+        self._running = False
+        self.last_duration = duration
+        if generation == self._generation:
+            self.diagnostics = diagnostics
+            self.updated.emit(diagnostics)
+        if self._again or generation != self._generation:
+            self._start()
+
+    @property
+    def busy(self) -> bool:
+        return self._running or self._timer.isActive()
+
+    def wait(self, timeout_ms: int = 10_000) -> bool:
+        """Process events until the latest data has been validated (for scripts and tests)."""
+        deadline = time.perf_counter() + timeout_ms / 1000
+        while self.busy and time.perf_counter() < deadline:
+            QCoreApplication.processEvents(QEventLoop.AllEvents, 20)
+            time.sleep(0.002)
+        return not self.busy

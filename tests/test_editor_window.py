@@ -1,0 +1,252 @@
+"""The editor's main window, driven through its real widgets on the bundled scenario."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6")
+
+from PySide6.QtCore import QPoint, QSettings, Qt  # noqa: E402
+from PySide6.QtWidgets import QMessageBox  # noqa: E402
+
+from sandtable.texts import fingerprint  # noqa: E402
+from sandtable.yamlsource import read_yaml_file  # noqa: E402
+
+from editor.main_window import MainWindow  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+NORTHERN_FRONT = REPO / "scenarios" / "northern-front"
+
+
+@pytest.fixture
+def scenario(tmp_path) -> Path:
+    folder = tmp_path / "scenarios" / "northern-front"
+    shutil.copytree(NORTHERN_FRONT, folder)
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def no_modal_dialogs(monkeypatch):
+    """A message box would wait for a click that never comes: fail the test instead."""
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"unexpected message box: {args[2] if len(args) > 2 else args}")
+    for name in ("question", "critical", "warning", "information"):
+        monkeypatch.setattr(QMessageBox, name, refuse)
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, scenario):
+    settings = QSettings(str(tmp_path / "editor.ini"), QSettings.IniFormat)
+    main = MainWindow(settings)
+    main.show()
+    qtbot.waitExposed(main)
+    main.open_folder(scenario)
+    wait_for_validation(qtbot, main)
+    yield main
+    main.confirm_discard = lambda: True
+    main.close()
+
+
+def wait_for_validation(qtbot, main) -> None:
+    qtbot.waitUntil(lambda: not main.validator.busy, timeout=10_000)
+
+
+def codes(main) -> list[str]:
+    return [d.code for d in main.problems_model.diagnostics]
+
+
+def data(folder: Path, name: str) -> dict:
+    return read_yaml_file(folder / name).data
+
+
+def spaces_by_id(main) -> dict:
+    return {s["id"]: s for s in main.document.own("map")["spaces"]}
+
+
+def drag(qtbot, view, start, end, modifier=Qt.NoModifier) -> None:
+    viewport = view.viewport()
+    a, b = view.mapFromScene(start), view.mapFromScene(end)
+    qtbot.mousePress(viewport, Qt.LeftButton, modifier, a)
+    middle = QPoint((a.x() + b.x()) // 2, (a.y() + b.y()) // 2)
+    qtbot.mouseMove(viewport, middle)
+    qtbot.mouseMove(viewport, b)
+    qtbot.mouseRelease(viewport, Qt.LeftButton, modifier, b)
+
+
+def test_opening_shows_every_space_and_border_without_problems(window):
+    assert len(window.scene.spaces) == 12
+    assert len(window.scene.borders) == 24
+    assert window.scene.spaces["russia"].marks == {"capital", "victory_city"}
+    assert window.scene.spaces["karelia-ssr"].marks == {"victory_city"}
+    assert codes(window) == []
+    assert window.windowTitle().startswith("Northern Front, 1941")
+
+
+def test_moving_a_node_is_undoable_and_saved(qtbot, window, scenario):
+    norway = window.scene.spaces["norway"]
+    start = norway.pos()
+    drag(qtbot, window.map_view, start, start + type(start)(60, 40))
+    moved = spaces_by_id(window)["norway"]["position"]
+    assert abs(moved[0] - 140) <= 2 and abs(moved[1] - 160) <= 2  # the view's scale rounds
+    assert [norway.pos().x(), norway.pos().y()] == moved
+    window.document.undo_stack.undo()
+    assert spaces_by_id(window)["norway"]["position"] == [80, 120]
+    assert norway.pos() == start
+    window.document.undo_stack.redo()
+    assert [norway.pos().x(), norway.pos().y()] == moved
+    assert window.save()
+    assert next(s for s in data(scenario, "map.yaml")["spaces"] if s["id"] == "norway")["position"] == moved
+
+
+def test_drawing_and_deleting_a_border_with_undo(qtbot, window):
+    scene = window.scene
+    drag(qtbot, window.map_view, scene.spaces["norway"].pos(), scene.spaces["karelia-ssr"].pos(),
+         Qt.ShiftModifier)
+    assert ("norway", "karelia-ssr") in scene.borders
+    assert {"between": ["norway", "karelia-ssr"], "kind": "land"} in window.document.own("map")["borders"]
+    window.document.undo_stack.undo()
+    assert ("norway", "karelia-ssr") not in scene.borders
+    window.document.undo_stack.redo()
+    assert ("norway", "karelia-ssr") in scene.borders
+
+    scene.select_border(("finland", "sweden"))
+    window.map_view.setFocus()
+    qtbot.keyClick(window.map_view, Qt.Key_Delete)
+    assert ("finland", "sweden") not in scene.borders
+    assert len(window.document.own("map")["borders"]) == 24
+    window.document.undo_stack.undo()
+    assert ("finland", "sweden") in scene.borders
+    window.document.undo_stack.redo()
+    assert ("finland", "sweden") not in scene.borders
+
+
+def test_editing_a_unit_value_in_its_table(qtbot, window, scenario):
+    model = window.units_view.model()
+    row = model.row_of(("id", "armour"))
+    column = [c.header for c in model.columns].index("Attack")
+    assert model.data(model.index(row, column)) == "3"
+    assert model.setData(model.index(row, column), "4")
+    armour = next(u for u in window.document.own("units")["unit_types"] if u["id"] == "armour")
+    assert armour["stats"]["attack"] == 4
+    window.document.undo_stack.undo()
+    assert model.data(model.index(row, column)) == "3"
+    window.document.undo_stack.redo()
+    assert model.data(model.index(row, column)) == "4"
+    assert not model.setData(model.index(row, column), "lots")
+    assert model.last_error == "Attack must be a number"
+
+
+def test_save_reload_gives_back_the_edited_data(qtbot, window, scenario):
+    before_units = data(scenario, "units.yaml")
+    header = (scenario / "units.yaml").read_text().splitlines()[0]
+    model = window.units_view.model()
+    row = model.row_of(("id", "fighter"))
+    model.setData(model.index(row, [c.header for c in model.columns].index("Cost")), "12")
+    window.scene.rename("sweden", "Sverige")
+    assert window.isWindowModified()
+    assert window.save()
+    assert not window.isWindowModified()
+    assert window.document.undo_stack.isClean()
+    window.document.reload()
+    after = window.document.own("units")
+    expected = before_units
+    next(u for u in expected["unit_types"] if u["id"] == "fighter")["cost"] = 12
+    assert after == expected
+    assert (scenario / "units.yaml").read_text().splitlines()[0] == header
+    assert window.scene.spaces["sweden"].name == "Sverige"
+    assert data(scenario, "setup.yaml") == data(NORTHERN_FRONT, "setup.yaml")  # untouched files stay
+
+
+def test_a_broken_edit_shows_its_diagnostic_and_double_click_selects(qtbot, window):
+    window.document.set_field("map", (("borders", ("between", ("finland", "norway"))),),
+                              ("between",), ["finland", "nowhere"])
+    qtbot.waitUntil(lambda: "REF001" in codes(window), timeout=10_000)
+    row = codes(window).index("REF001")
+    problem = window.problems_model.diagnostics[row]
+    assert problem.message == "unknown space 'nowhere'"
+    assert window.problems_model.data(window.problems_model.index(row, 3)) == "map.yaml /borders/21/between/1"
+    window.go_to_problem(window.problems_model.index(row, 0))
+    assert window.tabs.currentIndex() == 0
+    window.document.undo_stack.undo()
+    qtbot.waitUntil(lambda: codes(window) == [], timeout=10_000)
+
+    window.document.set_field("map", (("spaces", ("id", "finland")),), ("value",), "two")
+    qtbot.waitUntil(lambda: bool(codes(window)), timeout=10_000)
+    row = next(i for i, d in enumerate(window.problems_model.diagnostics) if d.pointer == "/spaces/1/value")
+    window.problems_view.doubleClicked.emit(window.problems_model.index(row, 2))
+    chosen = window.scene.selectedItems()
+    assert [item.space_id for item in chosen] == ["finland"]
+    assert window.inspector.fields["value"].text() == "two"
+
+
+def test_translation_view_edits_a_string_undoably(qtbot, window, scenario):
+    panel = window.translation_panel
+    panel.new_tag.setText("zh-Hans")
+    panel.start_locale()
+    model = panel.model
+    keys = [row[0] for row in model.rows]
+    row = keys.index("spaces.russia.name")
+    assert model.data(model.index(row, 3)) == "missing"
+    assert model.setData(model.index(row, 2), "俄罗斯")
+    assert window.document.own("locale:zh-Hans") == {
+        "locale": "zh-Hans", "entries": {"spaces.russia.name": {"text": "俄罗斯", "source": fingerprint("Russia")}}}
+    assert model.data(model.index(row, 3)) == "done"
+    panel.filter.setCurrentText("missing")
+    assert "spaces.russia.name" not in [r[0] for r in model.rows]
+    window.document.undo_stack.undo()
+    assert window.document.own("locale:zh-Hans") == {}
+    window.document.undo_stack.redo()
+    assert window.save()
+    assert data(scenario, "locales/zh-Hans.yaml")["entries"]["spaces.russia.name"]["text"] == "俄罗斯"
+    qtbot.waitUntil(lambda: "LOC002" in codes(window), timeout=10_000)
+
+
+def test_closing_with_unsaved_changes_asks(qtbot, window, monkeypatch):
+    window.scene.rename("sweden", "Sverige")
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.Cancel)
+    assert not window.close()
+    assert asked == ["The scenario has unsaved changes. Save them first?"]
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Discard)
+    assert window.close()
+
+
+def test_a_file_changed_on_disk_is_announced(qtbot, window, scenario):
+    path = scenario / "units.yaml"
+    path.write_text(path.read_text().replace("cost: 3,", "cost: 4,"), encoding="utf-8")
+    window.document.check_disk()
+    assert window.banner.isVisible()
+    assert window.banner_text.text().startswith("units.yaml changed on disk")
+    window.reload_from_disk()
+    assert window.document.own("units")["unit_types"][0]["cost"] == 4
+    assert not window.banner.isVisible()
+
+
+def test_recent_folders_and_layout_persist(qtbot, tmp_path, window, scenario):
+    assert window.recent() == [str(scenario.resolve())]
+    window.close()
+    settings = QSettings(str(tmp_path / "editor.ini"), QSettings.IniFormat)
+    assert settings.value("window/state") is not None
+    again = MainWindow(settings)
+    assert [a.text() for a in again.recent_menu.actions()] == [str(scenario.resolve())]
+
+
+def test_find_selects_and_centres_a_space(qtbot, window):
+    window.focus_find()
+    qtbot.keyClicks(window.find_edit, "belo")
+    qtbot.keyClick(window.find_edit, Qt.Key_Return)
+    assert [i.space_id for i in window.scene.selectedItems()] == ["belorussia"]
+
+
+def test_rename_in_place_on_the_canvas(qtbot, window):
+    window.map_view.rename_in_place("archangel")
+    label = window.scene.spaces["archangel"].label
+    assert label.editing
+    qtbot.keyClicks(window.map_view.viewport(), "")
+    label.setPlainText("Arkhangelsk")
+    label.finish_editing(True)
+    assert spaces_by_id(window)["archangel"]["name"] == "Arkhangelsk"
+    window.document.undo_stack.undo()
+    assert window.scene.spaces["archangel"].label.toPlainText() == "Archangel"
