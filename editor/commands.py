@@ -14,6 +14,12 @@ class _Missing:
     def __repr__(self) -> str:
         return "MISSING"
 
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self  # one marker, whatever is copied
+
 
 MISSING = _Missing()  # the value of a key that is not there
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QFileDialog, QFrame,
                                QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMainWindow,
@@ -34,6 +34,7 @@ class MainWindow(QMainWindow):
         self.settings = settings or QSettings("Sandtable", "Sandtable Editor")
         self.calculator = calculator
         self.document: ScenarioDocument | None = None
+        self._scope: QObject | None = None   # parent of the open document's models
         self.validator: LiveValidator | None = None
         self.setWindowTitle(APP_NAME)
         self.resize(1400, 900)
@@ -164,7 +165,13 @@ class MainWindow(QMainWindow):
             self.validator.updated.disconnect(self._show_problems)
             self.validator.deleteLater()
             self.validator = None
-        self.tabs.clear()
+        while self.tabs.count():
+            page = self.tabs.widget(0)
+            self.tabs.removeTab(0)
+            page.deleteLater()
+        if self._scope is not None:
+            self._scope.deleteLater()  # the models of the closed document
+            self._scope = None
         if self.inspector is not None:
             self.inspector.deleteLater()
             self.inspector = None
@@ -178,15 +185,16 @@ class MainWindow(QMainWindow):
 
     def _build_views(self) -> None:
         document = self.document
-        delegate = ChoiceDelegate(self)
-        self.scene = MapScene(document, self)
+        scope = self._scope = QObject(self)
+        delegate = ChoiceDelegate(scope)
+        self.scene = MapScene(document, scope)
         self.map_view = MapView(self.scene)
         self.tabs.addTab(self._map_page(), "Map")
-        self.spaces_view = table_view(tables.spaces_model(document, self), delegate)
+        self.spaces_view = table_view(tables.spaces_model(document, scope), delegate)
         self.tabs.addTab(self.spaces_view, "Spaces")
-        self.borders_view = table_view(tables.borders_model(document, self), delegate)
+        self.borders_view = table_view(tables.borders_model(document, scope), delegate)
         self.tabs.addTab(self.borders_view, "Borders")
-        self.units_view = table_view(tables.units_model(document, self), delegate)
+        self.units_view = table_view(tables.units_model(document, scope), delegate)
         self.tabs.addTab(self.units_view, "Units")
         self.setup_panel = SetupPanel(document, delegate)
         self.tabs.addTab(self.setup_panel, "Setup")
@@ -196,7 +204,7 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.decks_panel, "Decks")
         self.tables_panel = TablesPanel(document, delegate)
         self.tabs.addTab(self.tables_panel, "Tables")
-        self.options_view = table_view(tables.options_model(document, self), delegate)
+        self.options_view = table_view(tables.options_model(document, scope), delegate)
         self.tabs.addTab(self.options_view, "Options")
         self.translation_panel = TranslationPanel(document)
         self.tabs.addTab(self.translation_panel, "Translations")

@@ -1,6 +1,7 @@
 """The editor's main window, driven through its real widgets on the bundled scenario."""
 from __future__ import annotations
 
+import gc
 import shutil
 from pathlib import Path
 
@@ -47,6 +48,8 @@ def window(qtbot, tmp_path, scenario):
     yield main
     main.confirm_discard = lambda: True
     main.close()
+    main.deleteLater()
+    gc.collect()  # free Qt objects here, on the GUI thread
 
 
 def wait_for_validation(qtbot, main) -> None:
