@@ -322,7 +322,7 @@ class ScenarioDocument(QObject):
             items = data.get(collection) if isinstance(data, dict) else None
             index = _find_index(items, ident)
             if index is None:
-                return path + (collection,), _override_for(self.merged(kind), locator, depth)
+                return (), (path + (collection,), _override_for(self.merged(kind), locator, depth))
             path += (collection, index)
             data = items[index]
         return path, None

@@ -295,7 +295,7 @@ class PlaytestPanel(QWidget):
             f"defender wins {report.defender_wins:.1%}   "
             f"(expected losses: attacker {report.expected_attacker_loss:.1f}, defender "
             f"{report.expected_defender_loss:.1f}; {report.mean_rounds:.1f} rounds; "
-            f"{report.method}, {report.runs:,} runs)")
+            + ("computed exactly)" if report.method == "exact" else f"{report.runs:,} battles simulated)"))
         self.chart.set_distributions(report.attacker_survivors, report.defender_survivors)
         self.finished.emit(report)
 

@@ -13,6 +13,7 @@ from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QRunnable, QTh
 from sandtable.diagnostics import Diagnostic, Location, error
 from sandtable.merge import Tracked, merge_tracked
 from sandtable.scenario import Scenario
+from sandtable.yamlsource import join_pointer
 
 from .document import ScenarioDocument, Snapshot
 
@@ -46,8 +47,20 @@ def build_scenario(snapshot: Snapshot) -> Scenario:
 
 
 def _unplaced(path, data) -> dict:
-    """Origins for data edited since it was read: the right file, line unknown (0)."""
-    return {"": Location(path, 0, 0, "")}
+    """Origins for data edited since it was read: every value in the right file, line unknown (0).
+
+    Every pointer gets one, so that in a variant a value the variant sets is not attributed to
+    the parent's file by the merge."""
+    origins = {}
+    work = [("", data)]
+    while work:
+        pointer, value = work.pop()
+        origins[pointer] = Location(path, 0, 0, pointer)
+        if isinstance(value, dict):
+            work.extend((join_pointer(pointer, k), v) for k, v in value.items())
+        elif isinstance(value, list):
+            work.extend((join_pointer(pointer, i), v) for i, v in enumerate(value))
+    return origins
 
 
 def run_validators(snapshot: Snapshot) -> list[Diagnostic]:

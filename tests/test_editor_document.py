@@ -1,0 +1,160 @@
+"""The editor's document: raw files kept whole, variants edited in their own files, saving,
+changes on disk, the automatic layout, and validation of the in-memory data."""
+from __future__ import annotations
+
+import gc
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6")
+
+from editor.document import ScenarioDocument  # noqa: E402
+from editor.validation import build_scenario, run_validators  # noqa: E402
+from sandtable.scenario import load_scenario  # noqa: E402
+from sandtable.yamlsource import read_yaml_file  # noqa: E402
+from validators import validate  # noqa: E402
+
+NORTHERN_FRONT = Path(__file__).resolve().parent.parent / "scenarios" / "northern-front"
+VARIANT = """# yaml-language-server: $schema=../../schemas/scenario.schema.json
+id: northern-front-variant
+name: Northern Front, stronger Finland
+system: aa50
+extends: ../northern-front
+"""
+VARIANT_MAP = """# a designer's note at the top
+spaces:
+- {id: finland, value: 3}
+"""
+
+
+@pytest.fixture(autouse=True)
+def collect_qt_garbage():
+    yield
+    gc.collect()
+
+
+@pytest.fixture
+def folders(tmp_path) -> tuple[Path, Path]:
+    base = tmp_path / "scenarios" / "northern-front"
+    shutil.copytree(NORTHERN_FRONT, base)
+    variant = tmp_path / "scenarios" / "variant"
+    variant.mkdir()
+    (variant / "scenario.yaml").write_text(VARIANT, encoding="utf-8")
+    (variant / "map.yaml").write_text(VARIANT_MAP, encoding="utf-8")
+    return base, variant
+
+
+def test_unknown_keys_and_leading_comments_survive_a_save(qapp, folders):
+    base, _ = folders
+    path = base / "units.yaml"
+    path.write_text(path.read_text().replace("unit_types:", "designer_scratch: {keep: me}\nunit_types:"))
+    document = ScenarioDocument(base)
+    document.set_field("units", (("unit_types", ("id", "infantry")),), ("cost",), 4)
+    document.save()
+    saved = read_yaml_file(path)
+    assert saved.data["designer_scratch"] == {"keep": "me"}
+    assert saved.data["unit_types"][0]["cost"] == 4
+    assert saved.text.startswith("# yaml-language-server: $schema=../../schemas/units.schema.json\n")
+
+
+def test_a_file_that_cannot_be_read_is_reported_and_never_overwritten(qapp, folders):
+    base, _ = folders
+    broken = "spaces: [unclosed\n"
+    (base / "map.yaml").write_text(broken, encoding="utf-8")
+    document = ScenarioDocument(base)
+    assert document.files["map"].problem.code == "YAML001"
+    document.set_field("units", (("unit_types", ("id", "infantry")),), ("cost",), 4)
+    written = document.save()
+    assert written == [base / "units.yaml"]
+    assert (base / "map.yaml").read_text() == broken
+    assert "YAML001" in [d.code for d in run_validators(document.snapshot())]
+
+
+def test_a_variant_edits_its_own_files(qapp, folders):
+    base, variant = folders
+    document = ScenarioDocument(variant)
+    assert document.is_variant
+    finland = next(s for s in document.entities("map", "spaces") if s["id"] == "finland")
+    assert (finland["name"], finland["value"]) == ("Finland", 3)
+    document.set_field("map", (("spaces", ("id", "finland")),), ("value",), 4)
+    document.set_field("map", (("spaces", ("id", "norway")),), ("name",), "Norge")
+    document.remove_entity("map", (("borders", ("between", ("finland", "sweden"))),))
+    document.set_field("units", (("unit_types", ("id", "armour")),), ("stats", "attack"), 4)
+    assert document.own("map") == {
+        "spaces": [{"id": "finland", "value": 4}, {"id": "norway", "name": "Norge"}],
+        "borders": [{"between": ["finland", "sweden"], "remove": True}]}
+    assert document.own("units") == {"unit_types": [{"id": "armour", "stats": {"attack": 4}}]}
+    before = (base / "map.yaml").read_text()
+    document.save()
+    assert (base / "map.yaml").read_text() == before
+    assert (variant / "map.yaml").read_text().startswith("# a designer's note at the top\n")
+    reloaded = load_scenario(variant)
+    spaces = {s["id"]: s for s in reloaded.doc("map")["spaces"]}
+    assert (spaces["finland"]["value"], spaces["norway"]["name"]) == (4, "Norge")
+    assert ["finland", "sweden"] not in [b["between"] for b in reloaded.doc("map")["borders"]]
+    assert [d.message for d in validate(reloaded)] == [  # the variant's values reach the rules
+        "germany declares an income of 5 IPCs but controls territories worth 7 at the start"]
+    for _ in range(4):
+        document.undo_stack.undo()
+    assert document.own("map") == {"spaces": [{"id": "finland", "value": 3}]}
+
+
+def test_validating_the_document_matches_validating_the_saved_folder(qapp, folders):
+    base, variant = folders
+    document = ScenarioDocument(variant)
+    document.set_field("map", (("spaces", ("id", "finland")),), ("original_owner",), "nobody")
+    in_memory = run_validators(document.snapshot())
+    document.save()
+    on_disk = validate(load_scenario(variant))
+    assert sorted((d.code, d.message, d.pointer) for d in in_memory) == \
+        sorted((d.code, d.message, d.pointer) for d in on_disk)
+    unknown = [d for d in in_memory if d.code == "REF001"]
+    assert [d.message for d in unknown] == ["unknown nation or side 'nobody'"]
+    assert unknown[0].file == variant / "map.yaml" and unknown[0].line == 0
+    assert [d.line for d in on_disk if d.code == "REF001"] == [3]
+
+
+def test_the_snapshot_is_a_copy(qapp, folders):
+    base, _ = folders
+    document = ScenarioDocument(base)
+    snapshot = document.snapshot()
+    document.set_field("map", (("spaces", ("id", "norway")),), ("value",), 9)
+    scenario = build_scenario(snapshot)
+    assert scenario.doc("map")["spaces"][0]["value"] == 3
+
+
+def test_spaces_without_positions_get_a_layout_that_is_saved(qtbot, folders):
+    from editor.map_canvas import MapScene
+    base, _ = folders
+    path = base / "map.yaml"
+    text = path.read_text()
+    path.write_text(text.replace(", position: [150, 210]", "").replace(", position: [20, 250]", ""))
+    document = ScenarioDocument(base)
+    scene = MapScene(document)
+    assert set(document.layout_positions) == {"sweden", "sz-6"}
+    placed = scene.spaces["sweden"].pos()
+    assert document.is_dirty()
+    document.save()
+    spaces = {s["id"]: s for s in read_yaml_file(path).data["spaces"]}
+    assert spaces["sweden"]["position"] == [round(placed.x()), round(placed.y())]
+    assert spaces["norway"]["position"] == [80, 120]
+    assert not document.is_dirty()
+
+
+def test_a_change_on_disk_is_noticed_by_the_watcher(qtbot, folders):
+    base, _ = folders
+    document = ScenarioDocument(base)
+    with qtbot.waitSignal(document.changed_on_disk, timeout=5_000) as noticed:
+        path = base / "setup.yaml"
+        path.write_text(path.read_text() + "\n# edited elsewhere\n", encoding="utf-8")
+    assert noticed.args == [[base / "setup.yaml"]]
+
+
+def test_own_saves_are_not_reported_as_changes_on_disk(qtbot, folders):
+    base, _ = folders
+    document = ScenarioDocument(base)
+    document.set_field("map", (("spaces", ("id", "norway")),), ("value",), 4)
+    document.save()
+    assert document.check_disk() == []

@@ -1,0 +1,111 @@
+"""The playtest panel: forces from the map's own units, a background run, the result and its chart."""
+from __future__ import annotations
+
+import gc
+import importlib.util
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+pytest.importorskip("PySide6")
+
+from editor.document import ScenarioDocument  # noqa: E402
+from editor.playtest import PlaytestPanel, forces_by_space  # noqa: E402
+
+NORTHERN_FRONT = Path(__file__).resolve().parent.parent / "scenarios" / "northern-front"
+
+
+@pytest.fixture
+def document(qapp, tmp_path):
+    folder = tmp_path / "northern-front"
+    shutil.copytree(NORTHERN_FRONT, folder)
+    made = ScenarioDocument(folder)
+    yield made
+    gc.collect()
+
+
+@dataclass(frozen=True)
+class FakeForce:
+    owner: str
+    units: dict
+
+
+class FakeCalculator:
+    """Stands in for engine.calculator: records the call, reports progress, answers fixed odds."""
+
+    Force = FakeForce
+
+    def __init__(self):
+        self.calls = []
+
+    def run_battle(self, scenario, attacker, defender, space, runs=10000, seed=None, exact=None,
+                   progress=None):
+        self.calls.append((scenario.id, attacker, defender, space, runs, seed))
+        for done in (runs // 2, runs):
+            progress(done, runs)
+        return SimpleNamespace(attacker_wins=0.25, defender_wins=0.7, draws=0.05,
+                               attacker_survivors={0: 0.75, 1: 0.15, 2: 0.1},
+                               defender_survivors={0: 0.25, 1: 0.5, 2: 0.25},
+                               expected_attacker_loss=5.0, expected_defender_loss=4.5,
+                               mean_rounds=2.25, method="monte-carlo", runs=runs, states=0)
+
+
+def test_forces_come_from_the_starting_position(document):
+    forces = forces_by_space(document)
+    assert forces["karelia-ssr"] == {"soviet-union": {"infantry": 5, "artillery": 1, "aa-gun": 1,
+                                                      "factory": 1}}
+    assert forces["sz-5"] == {"germany": {"cruiser": 1, "submarine": 1, "transport": 1}}
+    assert forces["norway"] == {"germany": {"infantry": 2, "fighter": 1}}
+
+
+def test_a_battle_runs_in_the_background_and_shows_its_odds(qtbot, document):
+    calculator = FakeCalculator()
+    panel = PlaytestPanel(document, calculator)
+    qtbot.addWidget(panel)
+    panel.attacker.choose("norway", "germany")
+    panel.attacker.set_count("fighter", 0)
+    panel.defender.choose("archangel", "soviet-union")
+    panel.runs.setValue(2000)
+    panel.seed.setValue(7)
+    with qtbot.waitSignal(panel.finished, timeout=10_000):
+        assert panel.run()
+    assert calculator.calls == [("northern-front", FakeForce("germany", {"infantry": 2}),
+                                 FakeForce("soviet-union", {"infantry": 2}), "archangel", 2000, 7)]
+    assert panel.progress.value() == 2000
+    assert panel.result.text().startswith("Attacker wins 25.0% · draws 5.0% · defender wins 70.0%")
+    assert panel.chart.attacker == {0: 0.75, 1: 0.15, 2: 0.1}
+    assert panel.chart.defender == {0: 0.25, 1: 0.5, 2: 0.25}
+    assert panel.run_button.isEnabled()
+    image = panel.chart.grab().toImage()
+    assert image.width() > 0
+
+
+def test_no_attacking_units_means_no_run(qtbot, document):
+    calculator = FakeCalculator()
+    panel = PlaytestPanel(document, calculator)
+    qtbot.addWidget(panel)
+    panel.attacker.choose("finland", "germany")
+    panel.attacker.set_count("infantry", 0)
+    assert not panel.run()
+    assert panel.result.text() == "Choose an attacking force and the space it attacks."
+    assert calculator.calls == []
+
+
+@pytest.mark.skipif(importlib.util.find_spec("engine.calculator") is None,
+                    reason="engine.calculator is not there yet")
+def test_the_real_calculator_runs_from_the_panel(qtbot, document):
+    panel = PlaytestPanel(document)
+    qtbot.addWidget(panel)
+    panel.attacker.choose("finland", "germany")
+    panel.defender.choose("archangel", "soviet-union")
+    with qtbot.waitSignal(panel.finished, timeout=60_000):
+        assert panel.run()
+    report = panel.report
+    assert report.method == "exact"  # two infantry on each side is a small chain
+    assert "computed exactly" in panel.result.text()
+    assert report.attacker_wins + report.defender_wins + report.draws == pytest.approx(1.0)
+    assert sum(report.attacker_survivors.values()) == pytest.approx(1.0)
+    assert panel.chart.attacker == {int(k): v for k, v in report.attacker_survivors.items()}
