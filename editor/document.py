@@ -41,6 +41,7 @@ class ScenarioFile:
     origins: dict = field(default_factory=dict)      # value positions, valid while not edited
     key_origins: dict = field(default_factory=dict)
     edited: bool = False          # changed since read or written, so positions are stale
+    version: int = 0              # counts edits, so unchanged data need not be copied again
     problem: Diagnostic | None = None
 
     @property
@@ -72,6 +73,7 @@ class ScenarioDocument(QObject):
         self.layout_positions: dict[str, list[float]] = {}
         self._parent_scenario: Scenario | None = None
         self._merged: dict[str, dict] = {}
+        self._copies: dict[str, tuple] = {}
         self._watcher = QFileSystemWatcher(self)
         self._watcher.fileChanged.connect(self._on_file_changed)
         self._watcher.directoryChanged.connect(self._on_directory_changed)
@@ -213,6 +215,7 @@ class ScenarioDocument(QObject):
 
     def _touch(self, kind: str) -> None:
         self.files[kind].edited = True
+        self.files[kind].version += 1
         self._merged.pop(kind, None)
         self.changed.emit(kind)
 
@@ -357,12 +360,22 @@ class ScenarioDocument(QObject):
                 files.append((kind, file.path, None, {}, {}, file.problem is not None))
                 continue
             origins, keys = ({}, {}) if file.edited else (file.origins, file.key_origins)
-            files.append((kind, file.path, copy.deepcopy(file.data), origins, keys, False))
+            files.append((kind, file.path, self._frozen_copy(kind, file), origins, keys, False))
         return Snapshot(self.root, files, self._parent_scenario, problems)
+
+    def _frozen_copy(self, kind: str, file: ScenarioFile):
+        """A copy of a file's data that nobody changes; reused until the file is edited again."""
+        cached = self._copies.get(kind)
+        if cached is None or cached[0] is not file or cached[1] != file.version:
+            cached = (file, file.version, copy_data(file.data))
+            self._copies[kind] = cached
+        return cached[2]
 
     # -- saving ----------------------------------------------------------------------------
     def is_dirty(self) -> bool:
-        return not self.undo_stack.isClean() or bool(self._pending_layout())
+        """Unsaved edits. The automatic layout alone does not count: it is computed the same
+        way (seeded) at every opening, and written with the next save."""
+        return not self.undo_stack.isClean()
 
     def _pending_layout(self) -> dict[str, list[float]]:
         placed = {s.get("id") for s in self.entities("map", "spaces") if s.get("position")}
@@ -448,6 +461,16 @@ class ScenarioDocument(QObject):
         if stale:
             self.changed_on_disk.emit(stale)
         return stale
+
+
+def copy_data(value):
+    """A deep copy of plain YAML data (mappings, lists, scalars), several times quicker than
+    copy.deepcopy, which matters on the UI thread after every edit."""
+    if isinstance(value, dict):
+        return {key: copy_data(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [copy_data(item) for item in value]
+    return value
 
 
 def _coordinate(value: float) -> int:

@@ -58,6 +58,10 @@ class SpaceItem(QGraphicsObject):
         self.label = NameLabel(self)
 
     def update_from(self, space: dict, fill: QColor, marks: set[str]) -> None:
+        looks = (space.get("name"), space.get("kind"), fill.rgba(), frozenset(marks))
+        if looks == getattr(self, "_looks", None):
+            return  # nothing to redraw: most edits touch one space of hundreds
+        self._looks = looks
         self.name = str(space.get("name") or self.space_id)
         self.is_sea = space.get("kind") == "sea"
         self.fill = SEA_FILL if self.is_sea else fill
@@ -196,6 +200,8 @@ class BorderItem(QGraphicsLineItem):
         self.follow()
 
     def update_from(self, border: dict) -> None:
+        if str(border.get("kind", "")) == getattr(self, "kind", None):
+            return
         self.kind = str(border.get("kind", ""))
         self.setPen(border_pen(self.kind))
         self.setToolTip(f"{self.kind} border: {self.between[0]} – {self.between[1]}")
@@ -318,7 +324,6 @@ class MapScene(QGraphicsScene):
                 self.borders[pair] = item
             else:
                 item.update_from(border)
-                item.follow()
 
     def _drop_border(self, item: BorderItem) -> None:
         item.detach()

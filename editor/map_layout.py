@@ -8,7 +8,7 @@ import math
 
 import networkx as nx
 
-SPACING = 90.0  # pixels between neighbouring spaces in a fresh layout
+SPACING = 150.0  # pixels between neighbouring spaces in a fresh layout
 
 
 def auto_layout(space_ids: list[str], edges: list[tuple[str, str]],

@@ -18,6 +18,9 @@ from .models.table_grid import TableGridModel
 from .models.translations import FILTERS, TranslationModel
 
 
+SIZE_SAMPLE = 30  # rows measured to size a column: enough to fit, cheap on a 200-space map
+
+
 def table_view(model, delegate=None) -> QTableView:
     view = QTableView()
     view.setModel(model)
@@ -27,12 +30,17 @@ def table_view(model, delegate=None) -> QTableView:
     view.setEditTriggers(QAbstractItemView.DoubleClicked | QAbstractItemView.EditKeyPressed
                          | QAbstractItemView.AnyKeyPressed)
     view.horizontalHeader().setSectionResizeMode(QHeaderView.Interactive)
+    view.horizontalHeader().setResizeContentsPrecision(SIZE_SAMPLE)
     view.horizontalHeader().setStretchLastSection(True)
     view.verticalHeader().setDefaultSectionSize(22)
     if delegate is not None:
         view.setItemDelegate(delegate)
-    model.modelReset.connect(view.resizeColumnsToContents)
-    view.resizeColumnsToContents()
+    def fit_columns_once() -> None:
+        if model.rowCount() and not view.property("fitted"):
+            view.resizeColumnsToContents()
+            view.setProperty("fitted", True)
+    model.modelReset.connect(fit_columns_once)
+    fit_columns_once()
     return view
 
 

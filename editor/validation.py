@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QRunnable, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 
 from sandtable.diagnostics import Diagnostic, Location, error
 from sandtable.merge import Tracked, merge_tracked
@@ -16,6 +16,7 @@ from sandtable.scenario import Scenario
 from sandtable.yamlsource import join_pointer
 
 from .document import ScenarioDocument, Snapshot
+from .eventloop import run_until
 
 
 def build_scenario(snapshot: Snapshot) -> Scenario:
@@ -136,9 +137,5 @@ class LiveValidator(QObject):
         return self._running or self._timer.isActive()
 
     def wait(self, timeout_ms: int = 10_000) -> bool:
-        """Process events until the latest data has been validated (for scripts and tests)."""
-        deadline = time.perf_counter() + timeout_ms / 1000
-        while self.busy and time.perf_counter() < deadline:
-            QCoreApplication.processEvents(QEventLoop.AllEvents, 20)
-            time.sleep(0.002)
-        return not self.busy
+        """Run the event loop until the latest data has been validated (for scripts and tests)."""
+        return run_until(lambda: not self.busy, timeout_ms)

@@ -135,7 +135,7 @@ def test_spaces_without_positions_get_a_layout_that_is_saved(qtbot, folders):
     scene = MapScene(document)
     assert set(document.layout_positions) == {"sweden", "sz-6"}
     placed = scene.spaces["sweden"].pos()
-    assert document.is_dirty()
+    assert not document.is_dirty()
     document.save()
     spaces = {s["id"]: s for s in read_yaml_file(path).data["spaces"]}
     assert spaces["sweden"]["position"] == [round(placed.x()), round(placed.y())]

@@ -58,7 +58,8 @@ def test_entity_tables_pass_the_model_tester(qtmodeltester, northern, base):
     for model in (collections.spaces_model(northern), collections.borders_model(northern),
                   collections.units_model(northern), collections.options_model(base),
                   collections.objectives_model(base), collections.decks_model(base),
-                  collections.tables_model(base)):
+                  collections.tables_model(base),
+                  collections.cards_model(base, lambda: (("decks", ("id", "red-orders")),))):
         qtmodeltester.check(model, force_py=True)
 
 
@@ -134,7 +135,6 @@ def test_two_axis_table_is_a_grid(base):
 def test_cards_and_effects(qtmodeltester, base):
     deck = (("decks", ("id", "red-orders")),)
     cards = collections.cards_model(base, lambda: deck)
-    qtmodeltester.check(cards, force_py=True)
     assert [cell(cards, r, 2) for r in range(2)] == ["Advance", "Hold"]
     assert cards.data(cards.index(1, 4), Qt.CheckStateRole) == Qt.Checked
     assert cards.setData(cards.index(0, 3), "3")

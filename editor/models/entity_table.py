@@ -101,11 +101,21 @@ class EntityTableModel(QAbstractTableModel):
         return value
 
     def refresh(self) -> None:
-        self.beginResetModel()
-        self.columns = self._columns_source() if callable(self._columns_source) else self._columns_source
+        """Follow the document. When the same entities are still there in the same order (a value
+        changed), only announce changed data: a reset would make views measure every row again."""
+        columns = self._columns_source() if callable(self._columns_source) else self._columns_source
         holder = self._holder()
         items = holder.get(self.collection) if isinstance(holder, dict) else None
-        self.rows = [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
+        rows = [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
+        same_shape = (len(rows) == len(self.rows) and columns == self.columns
+                      and [identity(r) for r in rows] == [identity(r) for r in self.rows])
+        if same_shape:
+            self.rows = rows
+            if rows and columns:
+                self.dataChanged.emit(self.index(0, 0), self.index(len(rows) - 1, len(columns) - 1))
+            return
+        self.beginResetModel()
+        self.columns, self.rows = columns, rows
         self.endResetModel()
 
     def _changed(self, kind: str) -> None:
