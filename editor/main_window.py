@@ -1,6 +1,7 @@
 """The main window: menus, the map and tables in tabs, outline, inspector, problems and history."""
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, QTimer
@@ -159,6 +160,10 @@ class MainWindow(QMainWindow):
         self._remember(folder)
         self._update_title()
         self.statusBar().showMessage(f"Opened {folder}", 4000)
+        # The opened scenario's objects live as long as it is open: move them out of the cyclic
+        # collector's view, so its full passes stay short and never stall the UI mid-edit.
+        gc.collect()
+        gc.freeze()
 
     def _close_document(self) -> None:
         if self.validator is not None:

@@ -6,6 +6,7 @@ for one more run when it ends, so a burst of edits costs at most two runs.
 """
 from __future__ import annotations
 
+import sys
 import time
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
@@ -17,6 +18,9 @@ from sandtable.yamlsource import join_pointer
 
 from .document import ScenarioDocument, Snapshot
 from .eventloop import run_until
+
+
+UI_SWITCH_INTERVAL = 0.001  # seconds a thread may hold the GIL while validators run
 
 
 def build_scenario(snapshot: Snapshot) -> Scenario:
@@ -105,6 +109,7 @@ class LiveValidator(QObject):
         self._running = False
         self._again = False
         self.last_duration = 0.0
+        self._switch_interval = sys.getswitchinterval()
         self.diagnostics: list[Diagnostic] = []
         self._timer = QTimer(self, singleShot=True, interval=delay_ms)
         self._timer.timeout.connect(self._start)
@@ -119,12 +124,18 @@ class LiveValidator(QObject):
             self._timer.start()
 
     def _start(self) -> None:
+        if not self._running:
+            # While the validators run, the UI thread needs the GIL for each Qt call into Python
+            # (every item's paint); a short switch interval hands it over within a millisecond.
+            self._switch_interval = sys.getswitchinterval()
+            sys.setswitchinterval(min(self._switch_interval, UI_SWITCH_INTERVAL))
         self._running, self._again = True, False
         self.started.emit()
         self.pool.start(_ValidationJob(self.document.snapshot(), self._generation, self._signals))
 
     def _finished(self, generation: int, diagnostics: list, duration: float) -> None:
         self._running = False
+        sys.setswitchinterval(self._switch_interval)
         self.last_duration = duration
         if generation == self._generation:
             self.diagnostics = diagnostics

@@ -20,9 +20,9 @@ def where(diagnostic: Diagnostic, root: Path | None) -> str:
         name = ""
     else:
         try:
-            name = Path(file).resolve().relative_to(root.resolve()).as_posix() if root else Path(file).name
+            name = Path(file).relative_to(root).as_posix() if root else Path(file).name
         except ValueError:
-            name = Path(file).as_posix()
+            name = Path(file).as_posix()  # a parent scenario's file
     if diagnostic.line:
         return f"{name}:{diagnostic.line}:{diagnostic.column}"
     return f"{name} {diagnostic.pointer}".strip()
@@ -32,12 +32,21 @@ class ProblemsModel(QAbstractTableModel):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.diagnostics: list[Diagnostic] = []
+        self.places: list[str] = []
         self.root: Path | None = None
+        # Drawn once here: the style renders them on first use, which would stall the UI the
+        # moment the first problem appears.
+        self.icons = {}
+        if QApplication.instance() is not None:
+            style = QApplication.style()
+            self.icons = {severity: style.standardIcon(kind).pixmap(16, 16)
+                          for severity, kind in _ICONS.items()}
 
     def set_diagnostics(self, diagnostics: list[Diagnostic], root: Path | None = None) -> None:
         self.beginResetModel()
         self.root = root
         self.diagnostics = sorted(diagnostics, key=lambda d: (d.severity.rank,) + d.sort_key())
+        self.places = [where(d, root) for d in self.diagnostics]
         self.endResetModel()
 
     def counts(self) -> dict[str, int]:
@@ -64,9 +73,9 @@ class ProblemsModel(QAbstractTableModel):
         column = index.column()
         if role == Qt.DisplayRole:
             return (diagnostic.severity.value, diagnostic.code, diagnostic.message,
-                    where(diagnostic, self.root))[column]
+                    self.places[index.row()])[column]
         if role == Qt.ToolTipRole:
             return diagnostic.hint or diagnostic.message
-        if role == Qt.DecorationRole and column == 0 and QApplication.instance() is not None:
-            return QApplication.style().standardIcon(_ICONS[diagnostic.severity])
+        if role == Qt.DecorationRole and column == 0:
+            return self.icons.get(diagnostic.severity)
         return None
