@@ -30,5 +30,8 @@ def auto_layout(space_ids: list[str], edges: list[tuple[str, str]],
         found = nx.spring_layout(graph, pos=start, fixed=list(placed), seed=seed,
                                  k=1.0 / math.sqrt(len(space_ids)))
         return {s: [left + found[s][0] * span, top + found[s][1] * span] for s in missing}
-    found = nx.spring_layout(graph, seed=seed, scale=side / 2, center=(side / 2, side / 2))
+    # A looser spring (k) and more iterations than networkx's defaults spread a board of a
+    # hundred or more spaces so that names rarely overlap.
+    found = nx.spring_layout(graph, seed=seed, k=2.5 / math.sqrt(len(space_ids)), iterations=150,
+                             scale=side / 2, center=(side / 2, side / 2))
     return {s: [float(found[s][0]), float(found[s][1])] for s in missing}

@@ -316,7 +316,14 @@ class TranslationPanel(QWidget):
         self.document = document
         self.model = TranslationModel(document, self)
         self.view = table_view(self.model)
-        self.view.setWordWrap(True)
+        self.view.setProperty("fitted", True)  # fixed layout: source and translation share the width
+        header = self.view.horizontalHeader()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(QHeaderView.Interactive)
+        for column in (1, 2):
+            header.setSectionResizeMode(column, QHeaderView.Stretch)
+        header.setSectionResizeMode(3, QHeaderView.ResizeToContents)
+        header.resizeSection(0, 260)
         self.locale = QComboBox()
         self.locale.currentTextChanged.connect(self.model.set_locale)
         self.filter = QComboBox()

@@ -1,0 +1,111 @@
+"""Screenshots of the editor for docs/editor.md, grabbed offscreen so they stay current.
+
+    python tools/screenshots.py [--out docs/images]
+
+Works on temporary copies of the bundled scenarios; nothing under scenarios/ is changed.
+Chinese text needs a CJK font (see docs/editor.md); without one it shows as boxes.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+
+def copy_scenario(name: str, into: Path) -> Path:
+    """A scenario (and the one it extends, if any) copied beside each other in `into`."""
+    target = into / "scenarios" / name
+    if not target.exists():
+        shutil.copytree(REPO / "scenarios" / name, target)
+    return target
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(REPO / "docs" / "images"))
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+
+    app = QApplication.instance() or QApplication([])
+    from editor.eventloop import run_until
+    from editor.fonts import prefer_cjk_fallbacks
+    from editor.main_window import MainWindow
+    prefer_cjk_fallbacks(app)
+
+    work = Path(tempfile.mkdtemp(prefix="sandtable-shots-"))
+    window = MainWindow(QSettings(str(work / "editor.ini"), QSettings.IniFormat))
+    window.resize(1500, 950)
+    window.show()
+
+    def settle(ms: int = 150) -> None:
+        run_until(lambda: not (window.validator and window.validator.busy), 20_000)
+        run_until(lambda: False, ms)
+
+    def save(widget, name: str) -> None:
+        path = out / name
+        widget.grab().save(str(path))
+        print(f"wrote {path.relative_to(REPO) if path.is_relative_to(REPO) else path}")
+
+    # The main window on the teaching scenario, a space chosen, with two problems to fix.
+    folder = copy_scenario("northern-front", work)
+    window.open_folder(folder)
+    settle()
+    document = window.document
+    document.set_field("map", (("borders", ("between", ("finland", "norway"))),), ("between",),
+                       ["finland", "lapland"])
+    document.set_field("units", (("unit_types", ("id", "armour")),), ("cost",), "five")
+    window.scene.select_space("karelia-ssr")
+    window.map_view.fit()
+    settle()
+    save(window, "main-window.png")
+    save(window.problems_dock, "problems-dock.png")
+    document.undo_stack.setClean()
+
+    # The map canvas of the largest scenario.
+    folder = copy_scenario("aa50-1941", work)
+    window.open_folder(folder)
+    settle()
+    window.tabs.setCurrentIndex(0)
+    window.map_view.fit()
+    window.scene.select_space("germany")
+    settle()
+    save(window.map_view, "map-canvas.png")
+
+    # Its Chinese translation, side by side with the English.
+    window.tabs.setCurrentWidget(window.translation_panel)
+    window.translation_panel.show_locale("zh-Hans")
+    settle()
+    save(window.translation_panel, "translation-view.png")
+
+    # A battle from the playtest panel, when the engine's calculator is there.
+    from editor.playtest import load_calculator
+    if load_calculator() is not None:
+        panel = window.playtest_panel
+        window.tabs.setCurrentWidget(panel)
+        panel.attacker.choose("poland", "germany")
+        panel.defender.choose("baltic-states", "soviet-union")
+        panel.seed.setValue(1941)
+        if panel.run():
+            run_until(lambda: panel.report is not None, 120_000)
+            settle()
+            save(panel, "playtest.png")
+
+    window.confirm_discard = lambda: True
+    window.close()
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
