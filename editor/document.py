@@ -15,7 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import QFileSystemWatcher, QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from sandtable.diagnostics import Diagnostic, Location
+from sandtable.diagnostics import Diagnostic
 from sandtable.merge import Tracked, identity, merge_tracked
 from sandtable.scenario import FILE_KINDS, LOCALE_DIR, LOCALE_TAG, Scenario, load_scenario, locale_kind
 from sandtable.schemas import schema_header

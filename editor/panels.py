@@ -1,7 +1,7 @@
 """The editing pages that are more than one table: setup, objectives, decks, tables, translations."""
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
                                QLineEdit, QPushButton, QSpinBox, QSplitter, QTableView,
                                QVBoxLayout, QWidget)

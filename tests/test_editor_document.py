@@ -158,3 +158,18 @@ def test_own_saves_are_not_reported_as_changes_on_disk(qtbot, folders):
     document.set_field("map", (("spaces", ("id", "norway")),), ("value",), 4)
     document.save()
     assert document.check_disk() == []
+
+
+def test_save_as_writes_every_file_and_keeps_a_variant_pointing_at_its_parent(qapp, folders, tmp_path):
+    base, variant = folders
+    document = ScenarioDocument(variant)
+    document.set_value("scenario", ("extends",), "../variant/../northern-front")
+    copy = tmp_path / "scenarios" / "variant-copy"
+    copy.mkdir()
+    written = document.save(copy)
+    assert sorted(p.name for p in written) == ["map.yaml", "scenario.yaml"]
+    assert read_yaml_file(copy / "scenario.yaml").data["extends"] == "../northern-front"
+    assert document.root == copy
+    reloaded = load_scenario(copy)
+    assert reloaded.is_variant
+    assert next(s for s in reloaded.doc("map")["spaces"] if s["id"] == "finland")["value"] == 3

@@ -253,3 +253,46 @@ def test_rename_in_place_on_the_canvas(qtbot, window):
     assert spaces_by_id(window)["archangel"]["name"] == "Arkhangelsk"
     window.document.undo_stack.undo()
     assert window.scene.spaces["archangel"].label.toPlainText() == "Archangel"
+
+
+def test_deleting_a_space_takes_its_borders_and_undo_brings_all_back(qtbot, window):
+    window.scene.select_space("sweden")
+    window.map_view.setFocus()
+    qtbot.keyClick(window.map_view, Qt.Key_Delete)
+    assert "sweden" not in window.scene.spaces
+    assert not [pair for pair in window.scene.borders if "sweden" in pair]
+    assert len(window.document.own("map")["borders"]) == 21
+    window.document.undo_stack.undo()
+    assert "sweden" in window.scene.spaces
+    assert len(window.scene.borders) == 24
+    assert window.document.undo_stack.index() == 0
+
+
+def test_a_new_scenario_starts_from_a_manifest(qtbot, window, tmp_path):
+    folder = tmp_path / "scenarios" / "my-front"
+    window.create_scenario(folder)
+    assert data(folder, "scenario.yaml") == {"id": "my-front", "name": "my-front", "system": "aa50"}
+    assert window.document.root == folder
+    assert window.scene.spaces == {}
+    wait_for_validation(qtbot, window)
+
+
+def test_the_edit_command_refuses_a_folder_without_a_scenario(tmp_path, capsys):
+    from sandtable.cli import main
+    assert main(["edit", str(tmp_path)]) == 2
+    assert "no scenario.yaml here" in capsys.readouterr().err
+
+
+def test_the_inspector_edits_any_field_of_the_chosen_space(qtbot, window):
+    window.scene.select_space("karelia-ssr")
+    assert window.inspector.fields["tags"].text() == "[victory_city]"
+    field = window.inspector.fields["tags"]
+    field.setText("[victory_city, fortress]")
+    field.editingFinished.emit()
+    assert spaces_by_id(window)["karelia-ssr"]["tags"] == ["victory_city", "fortress"]
+    assert window.scene.spaces["karelia-ssr"].marks == {"victory_city", "fortress"}
+    field = window.inspector.fields["value"]
+    field.setText("[unclosed")
+    field.editingFinished.emit()
+    assert window.inspector.error.text().startswith("YAML syntax error")
+    assert spaces_by_id(window)["karelia-ssr"]["value"] == 2
