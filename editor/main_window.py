@@ -162,6 +162,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Opened {folder}", 4000)
         # The opened scenario's objects live as long as it is open: move them out of the cyclic
         # collector's view, so its full passes stay short and never stall the UI mid-edit.
+        gc.unfreeze()  # let the documents closed since the last opening go
         gc.collect()
         gc.freeze()
 

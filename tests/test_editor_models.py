@@ -158,12 +158,15 @@ def test_problems_model_lists_errors_first(qtmodeltester, northern):
     model.set_diagnostics([
         warning("GRF002", "sweden is isolated", Location(map_file, 4, 3, "/spaces/2")),
         error("REF001", "unknown space 'nowhere'", Location(map_file, 0, 0, "/borders/1/between/0")),
+        warning("LOC002", "2 of 9 text(s) have no ja translation",
+                Location(northern.root.parent / "parent" / "locales" / "ja.yaml", 2, 1, "/entries")),
     ], northern.root)
     qtmodeltester.check(model, force_py=True)
-    assert [cell(model, r, 1) for r in range(2)] == ["REF001", "GRF002"]
+    assert [cell(model, r, 1) for r in range(3)] == ["REF001", "GRF002", "LOC002"]
     assert cell(model, 0, 3) == "map.yaml /borders/1/between/0"
     assert cell(model, 1, 3) == "map.yaml:4:3"
-    assert model.counts() == {"error": 1, "warning": 1, "info": 0}
+    assert cell(model, 2, 3) == "parent/locales/ja.yaml:2:1"  # a parent scenario's file
+    assert model.counts() == {"error": 1, "warning": 2, "info": 0}
 
 
 def test_translation_model_filters_missing_and_stale(qtmodeltester, northern):

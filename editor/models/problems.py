@@ -19,10 +19,13 @@ def where(diagnostic: Diagnostic, root: Path | None) -> str:
     if file is None:
         name = ""
     else:
-        try:
-            name = Path(file).relative_to(root).as_posix() if root else Path(file).name
-        except ValueError:
-            name = Path(file).as_posix()  # a parent scenario's file
+        name = Path(file).as_posix()
+        for base in ((root, root.parent) if root else ()):  # its own file, or a parent scenario's
+            try:
+                name = Path(file).relative_to(base).as_posix()
+                break
+            except ValueError:
+                continue
     if diagnostic.line:
         return f"{name}:{diagnostic.line}:{diagnostic.column}"
     return f"{name} {diagnostic.pointer}".strip()
