@@ -267,13 +267,14 @@ class ScenarioDocument(QObject):
     def set_field(self, kind: str, locator: Locator, field_path: tuple, value,
                   text: str | None = None) -> None:
         """Set a field of the entity `locator` names; in a variant, override what is inherited."""
+        text = text or f"Set {'.'.join(map(str, field_path))} of {_show(locator[-1][1])}"
         own_path, rest = self._resolve(kind, locator)
         if rest is None:
             self.set_value(kind, own_path + tuple(field_path), value, text)
             return
         collection_path, override = rest
         override = _deep_update(override, field_path, value)
-        self.append_item(kind, collection_path, override, text or f"Set {field_path[-1]}")
+        self.append_item(kind, collection_path, override, text)
 
     def add_entity(self, kind: str, locator: Locator, collection: str, item: dict,
                    text: str | None = None) -> None:

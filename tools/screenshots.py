@@ -68,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     window.scene.select_space("karelia-ssr")
     window.map_view.fit()
     settle()
+    window.statusBar().clearMessage()  # it names the temporary folder
     save(window, "main-window.png")
     save(window.problems_dock, "problems-dock.png")
     document.undo_stack.setClean()
