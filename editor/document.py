@@ -272,6 +272,8 @@ class ScenarioDocument(QObject):
         if rest is None:
             self.set_value(kind, own_path + tuple(field_path), value, text)
             return
+        if value is MISSING:
+            return  # an inherited field cannot be taken out by a variant, only overridden
         collection_path, override = rest
         override = _deep_update(override, field_path, value)
         self.append_item(kind, collection_path, override, text)

@@ -122,6 +122,7 @@ class ObjectivesPanel(QWidget):
         self.builder = ConditionBuilder(self._apply_condition, self._suggest)
         self.view.selectionModel().currentRowChanged.connect(lambda *_: self._show_condition())
         self.model.modelReset.connect(self._reselect)
+        self.model.dataChanged.connect(lambda *_: self._reselect())
         self._current = None
         splitter = QSplitter(Qt.Vertical)
         splitter.addWidget(self.view)
@@ -177,9 +178,11 @@ class ObjectivesPanel(QWidget):
         people = owners(self.document)
         if not identifier or not people:
             return
+        # Only what identifies it: the problems dock asks for the award and the condition, which
+        # the table and the condition builder below then fill in.
         self.document.add_entity("objectives", (), "objectives", {
-            "id": identifier, "name": identifier.replace("-", " ").capitalize(), "owner": people[0],
-            "award": {"amount": 1}, "when": {"turn": {"min": 1}}}, f"Add objective {identifier}")
+            "id": identifier, "name": identifier.replace("-", " ").capitalize(), "owner": people[0]},
+            f"Add objective {identifier}")
         self.new_id.clear()
         self.select(("id", identifier))
 

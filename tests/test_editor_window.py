@@ -296,3 +296,30 @@ def test_the_inspector_edits_any_field_of_the_chosen_space(qtbot, window):
     field.editingFinished.emit()
     assert window.inspector.error.text().startswith("YAML syntax error")
     assert spaces_by_id(window)["karelia-ssr"]["value"] == 2
+
+
+def test_an_objective_is_built_in_its_page_and_saved_to_a_new_file(qtbot, window, scenario):
+    panel = window.objectives_panel
+    panel.new_id.setText("hold-karelia")
+    panel.add()
+    assert window.document.own("objectives") == {"objectives": [
+        {"id": "hold-karelia", "name": "Hold karelia", "owner": "germany"}]}
+    qtbot.waitUntil(lambda: any(d.pointer == "/objectives/0" for d in window.problems_model.diagnostics),
+                    timeout=10_000)
+    panel.builder.op_choice.setCurrentText("controls")
+    panel.builder.add("controls")
+    assert window.document.own("objectives")["objectives"][0]["when"] == {
+        "controls": {"owner": "germany", "spaces": ["norway"]}}
+    spaces = panel.builder.field("spaces")
+    spaces.setText("karelia-ssr")
+    spaces.editingFinished.emit()
+    award = [c.header for c in panel.model.columns].index("Award")
+    assert panel.model.setData(panel.model.index(0, award), "5")
+    assert window.document.own("objectives")["objectives"][0] == {
+        "id": "hold-karelia", "name": "Hold karelia", "owner": "germany",
+        "when": {"controls": {"owner": "germany", "spaces": ["karelia-ssr"]}}, "award": {"amount": 5}}
+    qtbot.waitUntil(lambda: codes(window) == [], timeout=10_000)
+    assert window.save()
+    text = (scenario / "objectives.yaml").read_text()
+    assert text.startswith("# yaml-language-server: $schema=../../schemas/objectives.schema.json\n")
+    assert data(scenario, "objectives.yaml")["objectives"][0]["award"] == {"amount": 5}
