@@ -156,6 +156,7 @@ class MainWindow(QMainWindow):
         self._build_views()
         self.validator = LiveValidator(self.document, self)
         self.validator.updated.connect(self._show_problems)
+        self.validator.failed.connect(self._validation_failed)
         self.validator.schedule()
         self._remember(folder)
         self._update_title()
@@ -169,6 +170,7 @@ class MainWindow(QMainWindow):
     def _close_document(self) -> None:
         if self.validator is not None:
             self.validator.updated.disconnect(self._show_problems)
+            self.validator.failed.disconnect(self._validation_failed)
             self.validator.deleteLater()
             self.validator = None
         while self.tabs.count():
@@ -293,6 +295,11 @@ class MainWindow(QMainWindow):
         counts = self.problems_model.counts()
         self.problem_counts.setText(f"{counts['error']} error(s), {counts['warning']} warning(s)")
         self.problems_dock.setWindowTitle(f"Problems ({len(diagnostics)})")
+
+    def _validation_failed(self, message: str) -> None:
+        """A check crashed: say so where the problems are, rather than show a list that may be wrong."""
+        self.problems_dock.setWindowTitle(f"Problems (the validators stopped: {message})")
+        self.problem_counts.setText("validation stopped")
 
     def go_to_problem(self, index) -> None:
         """Select what a diagnostic is about: on the map for spaces and borders, else in its table."""

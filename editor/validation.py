@@ -11,7 +11,7 @@ import time
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 
-from sandtable.diagnostics import Diagnostic, Location, error
+from sandtable.diagnostics import Diagnostic, Location
 from sandtable.merge import Tracked, merge_tracked
 from sandtable.scenario import Scenario
 from sandtable.yamlsource import join_pointer
@@ -69,15 +69,13 @@ def _unplaced(path, data) -> dict:
 
 
 def run_validators(snapshot: Snapshot) -> list[Diagnostic]:
-    from validators import validate
-    try:
-        return validate(build_scenario(snapshot))
-    except Exception as failure:  # a validator bug must not take the editor down
-        return [error("EDIT001", f"validation stopped: {type(failure).__name__}: {failure}")]
+    import validators
+    return validators.validate(build_scenario(snapshot))
 
 
 class _Signals(QObject):
     done = Signal(int, list, float)
+    failed = Signal(int, str)
 
 
 class _ValidationJob(QRunnable):
@@ -87,7 +85,11 @@ class _ValidationJob(QRunnable):
 
     def run(self) -> None:
         started = time.perf_counter()
-        diagnostics = run_validators(self.snapshot)
+        try:
+            diagnostics = run_validators(self.snapshot)
+        except Exception as failure:  # a bug in a check must not take the editor down
+            self.signals.failed.emit(self.generation, f"{type(failure).__name__}: {failure}")
+            return
         self.signals.done.emit(self.generation, diagnostics, time.perf_counter() - started)
 
 
@@ -95,6 +97,7 @@ class LiveValidator(QObject):
     """Runs the validators after each change of the document, off the UI thread."""
 
     updated = Signal(list)   # the diagnostics of the latest data
+    failed = Signal(str)     # the validators stopped with an error (a bug in a check)
     started = Signal()
 
     def __init__(self, document: ScenarioDocument, parent: QObject | None = None, delay_ms: int = 0):
@@ -105,6 +108,7 @@ class LiveValidator(QObject):
         self.pool = QThreadPool.globalInstance()
         self._signals = _Signals()
         self._signals.done.connect(self._finished)
+        self._signals.failed.connect(self._failed)
         self._generation = 0
         self._running = False
         self._again = False
@@ -137,11 +141,16 @@ class LiveValidator(QObject):
         self._running = False
         sys.setswitchinterval(self._switch_interval)
         self.last_duration = duration
-        if generation == self._generation:
+        if generation == self._generation and diagnostics is not None:
             self.diagnostics = diagnostics
             self.updated.emit(diagnostics)
         if self._again or generation != self._generation:
             self._start()
+
+    def _failed(self, generation: int, message: str) -> None:
+        self._finished(generation, None, 0.0)
+        if generation == self._generation:
+            self.failed.emit(message)
 
     @property
     def busy(self) -> bool:

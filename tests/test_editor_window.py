@@ -323,3 +323,18 @@ def test_an_objective_is_built_in_its_page_and_saved_to_a_new_file(qtbot, window
     text = (scenario / "objectives.yaml").read_text()
     assert text.startswith("# yaml-language-server: $schema=../../schemas/objectives.schema.json\n")
     assert data(scenario, "objectives.yaml")["objectives"][0]["award"] == {"amount": 5}
+
+
+def test_a_crash_in_a_check_is_shown_and_does_not_stop_the_editor(qtbot, window, monkeypatch):
+    import validators
+
+    def broken_check(scenario):
+        raise KeyError("spaces")
+    working = validators.validate
+    monkeypatch.setattr(validators, "validate", broken_check)
+    window.scene.rename("sweden", "Sverige")
+    qtbot.waitUntil(lambda: window.problem_counts.text() == "validation stopped", timeout=10_000)
+    assert window.problems_dock.windowTitle() == "Problems (the validators stopped: KeyError: 'spaces')"
+    monkeypatch.setattr(validators, "validate", working)
+    window.document.undo_stack.undo()
+    qtbot.waitUntil(lambda: window.problem_counts.text() == "0 error(s), 0 warning(s)", timeout=10_000)
