@@ -226,3 +226,22 @@ def test_condition_builder_edits_an_objective(qtbot, base):
     base.undo_stack.undo()
     assert base.own("objectives")["objectives"][0]["when"] == {
         "controls": {"owner": "redland", "spaces": ["blue-capital"]}}
+
+
+def test_decks_panel_adds_and_removes_cards_and_effects(qtbot, base):
+    from editor.panels import DecksPanel
+    panel = DecksPanel(base)
+    qtbot.addWidget(panel)
+    panel.select((("decks", ("id", "red-orders")), ("cards", ("id", "r2"))))
+    assert panel._card == (("decks", ("id", "red-orders")), ("cards", ("id", "r2")))
+    panel.new_op.setCurrentText("draw")
+    panel.add_effect()
+    assert base.own("decks")["decks"][0]["cards"][1]["effects"] == [{"op": "draw"}]
+    panel.new_card.setText("r3")
+    panel.add_card()
+    assert base.own("decks")["decks"][0]["cards"][-1] == {"id": "r3", "title": "R3"}
+    panel.card_view.setCurrentIndex(panel.cards.index(2, 0))
+    panel.remove_card()
+    assert [c["id"] for c in base.own("decks")["decks"][0]["cards"]] == ["r1", "r2"]
+    assert [base.undo_stack.text(i) for i in range(base.undo_stack.count())] == [
+        "Add effect draw", "Add card r3", "Remove r3"]
