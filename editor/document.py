@@ -43,6 +43,7 @@ class ScenarioFile:
     edited: bool = False          # changed since read or written, so positions are stale
     version: int = 0              # counts edits, so unchanged data need not be copied again
     problem: Diagnostic | None = None
+    announced_text: str | None = None   # the outside change last reported
 
     @property
     def exists(self) -> bool:
@@ -458,8 +459,9 @@ class ScenarioDocument(QObject):
                 text = file.path.read_text(encoding="utf-8") if file.path.exists() else None
             except OSError:
                 continue
-            if text != file.disk_text:
+            if text != file.disk_text and text != file.announced_text:
                 stale.append(file.path)
+                file.announced_text = text  # say it once per outside change
         self._watch()  # an atomic replace drops the old file from the watch list
         if stale:
             self.changed_on_disk.emit(stale)

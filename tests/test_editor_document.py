@@ -150,6 +150,7 @@ def test_a_change_on_disk_is_noticed_by_the_watcher(qtbot, folders):
         path = base / "setup.yaml"
         path.write_text(path.read_text() + "\n# edited elsewhere\n", encoding="utf-8")
     assert noticed.args == [[base / "setup.yaml"]]
+    assert document.check_disk() == []  # reported once, not at every look
 
 
 def test_own_saves_are_not_reported_as_changes_on_disk(qtbot, folders):
