@@ -1,7 +1,7 @@
 """Waiting for something while the event loop runs (for scripts, benchmarks and tests).
 
-This runs a nested QEventLoop rather than calling processEvents() in a loop: in PySide6 6.12,
-each processEvents() call drops a reference to None, and a long wait ends in a crash.
+This runs a nested QEventLoop rather than calling processEvents() in a loop, so the wait sleeps
+between events instead of spinning.
 """
 from __future__ import annotations
 
