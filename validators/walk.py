@@ -7,35 +7,24 @@ from sandtable.yamlsource import join_pointer
 
 
 def find(data, pattern: str) -> Iterator[tuple[str, object]]:
-    """(JSON pointer, value) for each value the pattern reaches; `*` matches any key or index."""
-    tokens = [t for t in pattern.split("/") if t]
-    stack = [("", data, 0)]
-    results = []
-    while stack:
-        pointer, value, depth = stack.pop()
-        if depth == len(tokens):
-            results.append((pointer, value))
-            continue
-        token = tokens[depth]
-        if isinstance(value, dict):
-            keys = list(value) if token == "*" else ([token] if token in value else [])
-            for key in keys:
-                stack.append((join_pointer(pointer, key), value[key], depth + 1))
-        elif isinstance(value, list):
-            if token == "*":
-                indices = range(len(value))
-            elif token.isdigit() and int(token) < len(value):
-                indices = [int(token)]
-            else:
-                indices = []
-            for index in indices:
-                stack.append((join_pointer(pointer, index), value[index], depth + 1))
-    results.sort(key=lambda item: _order(item[0]))
-    yield from results
+    """(JSON pointer, value) for each value the pattern reaches, in document order.
 
-
-def _order(pointer: str):
-    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in pointer.split("/")]
+    `*` matches any key or index. Expanding one level at a time keeps document order.
+    """
+    level = [("", data)]
+    for token in (t for t in pattern.split("/") if t):
+        following = []
+        for pointer, value in level:
+            if isinstance(value, dict):
+                keys = value if token == "*" else ((token,) if token in value else ())
+                following += [(join_pointer(pointer, key), value[key]) for key in keys]
+            elif isinstance(value, list):
+                if token == "*":
+                    following += [(f"{pointer}/{i}", item) for i, item in enumerate(value)]
+                elif token.isdigit() and int(token) < len(value):
+                    following.append((f"{pointer}/{token}", value[int(token)]))
+        level = following
+    yield from level
 
 
 def parent_pointer(pointer: str) -> str:
