@@ -6,6 +6,7 @@ Views build their edits from these, grouped into macros where one gesture change
 from __future__ import annotations
 
 import copy
+import weakref
 
 from PySide6.QtGui import QUndoCommand
 
@@ -24,10 +25,24 @@ class _Missing:
 MISSING = _Missing()  # the value of a key that is not there
 
 
-class SetValue(QUndoCommand):
-    def __init__(self, document, kind: str, path: tuple, value, text: str):
+class _DocumentCommand(QUndoCommand):
+    """A command on the document, which it reaches through a weak reference.
+
+    The document owns the undo stack, and the stack owns its commands in C++. A strong reference
+    back from command to document would make a cycle of Qt wrappers; when the garbage collector
+    breaks such a cycle it may free a command before the stack that still owns it, and the
+    stack's destructor then crashes.
+    """
+
+    def __init__(self, document, text: str):
         super().__init__(text)
-        self.document, self.kind, self.path = document, kind, path
+        self.document = weakref.proxy(document)
+
+
+class SetValue(_DocumentCommand):
+    def __init__(self, document, kind: str, path: tuple, value, text: str):
+        super().__init__(document, text)
+        self.kind, self.path = kind, path
         self.value = copy.deepcopy(value)
         self.old = MISSING
 
@@ -38,10 +53,10 @@ class SetValue(QUndoCommand):
         self.document._replace(self.kind, self.path, self.old)
 
 
-class InsertItem(QUndoCommand):
+class InsertItem(_DocumentCommand):
     def __init__(self, document, kind: str, path: tuple, index: int, item, text: str):
-        super().__init__(text)
-        self.document, self.kind, self.path, self.index = document, kind, path, index
+        super().__init__(document, text)
+        self.kind, self.path, self.index = kind, path, index
         self.item = copy.deepcopy(item)
 
     def redo(self) -> None:
@@ -51,10 +66,10 @@ class InsertItem(QUndoCommand):
         self.document._remove(self.kind, self.path, self.index)
 
 
-class RemoveItem(QUndoCommand):
+class RemoveItem(_DocumentCommand):
     def __init__(self, document, kind: str, path: tuple, index: int, text: str):
-        super().__init__(text)
-        self.document, self.kind, self.path, self.index = document, kind, path, index
+        super().__init__(document, text)
+        self.kind, self.path, self.index = kind, path, index
         self.item = None
 
     def redo(self) -> None:

@@ -45,7 +45,6 @@ class SpaceItem(QGraphicsObject):
     def __init__(self, space_id: str, scene: "MapScene"):
         super().__init__()
         self.space_id = space_id
-        self.map_scene = scene
         self.borders: list[BorderItem] = []
         self.fill = NEUTRAL_FILL
         self.is_sea = False
@@ -56,6 +55,12 @@ class SpaceItem(QGraphicsObject):
                       | QGraphicsItem.ItemSendsGeometryChanges)
         self.setZValue(2)
         self.label = NameLabel(self)
+
+    @property
+    def map_scene(self) -> "MapScene":
+        # Asked of Qt rather than kept: a Python reference from item to scene would make a
+        # reference cycle, and collecting such cycles of Qt wrappers can crash the interpreter.
+        return self.scene()
 
     def update_from(self, space: dict, fill: QColor, marks: set[str]) -> None:
         looks = (space.get("name"), space.get("kind"), fill.rgba(), frozenset(marks))
