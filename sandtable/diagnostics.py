@@ -1,6 +1,7 @@
 """Diagnostics: what every check reports, with the place in the source it concerns."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, asdict
 from enum import Enum
 from pathlib import Path
@@ -79,3 +80,19 @@ def warning(code: str, message: str, where: Location | None = None, hint: str | 
 def info(code: str, message: str, where: Location | None = None, hint: str | None = None,
          related: list[Location] | None = None) -> Diagnostic:
     return Diagnostic.at(code, Severity.INFO, message, where, hint, related)
+
+
+def shown_path(path: Path | str | None) -> str:
+    """A path as a person wants to read it: relative to the working folder where possible."""
+    if path is None:
+        return "<unknown>"
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def one_line(d: Diagnostic) -> str:
+    """`file:line:column: severity CODE: message`, the form editors and terminals link from."""
+    place = shown_path(d.file) + (f":{d.line}:{d.column}" if d.line else "")
+    return f"{place}: {d.severity.value} {d.code}: {d.message}"

@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
-from sandtable.diagnostics import Diagnostic, Severity
+from sandtable.diagnostics import Diagnostic, Severity, shown_path
 
 
 @dataclass
@@ -18,15 +17,6 @@ class Result:
     folder: Path
     diagnostics: list[Diagnostic]
     line_of: Callable[[Path, int], str]
-
-
-def shown_path(path: Path | None) -> str:
-    if path is None:
-        return "<unknown>"
-    try:
-        return os.path.relpath(path)
-    except ValueError:
-        return str(path)
 
 
 def _tally(results: list[Result]) -> tuple[int, int, int]:

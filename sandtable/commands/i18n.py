@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
 from ..cli import EXIT_OK, EXIT_PROBLEMS, UsageError
+from ..diagnostics import one_line, shown_path
 from ..i18n import (ExchangeError, State, Translator, export_po, export_xliff, locale_status,
                     plan_import, plural_forms, read_po, read_xliff, scenario_status,
                     source_language, write_import)
@@ -96,7 +96,7 @@ def run_status(args) -> int:
 
 
 def _status_text(folder, scenario, texts, locales, problems, listing: bool) -> str:
-    out = [f"{scenario.id} ({_shown(folder)}): {texts} texts, source language "
+    out = [f"{scenario.id} ({shown_path(folder)}): {texts} texts, source language "
            f"{source_language(scenario)}"]
     if not locales:
         out.append("  no translations yet (add locales/<tag>.yaml, or run `sandtable i18n export`)")
@@ -181,7 +181,7 @@ def run_import(args) -> int:
     added = sum(1 for c in result.changes if c.before is None)
     verb = "would change" if args.dry_run else "changed"
     print(f"{tag}: {added} added, {len(result.changes) - added} updated, {result.unchanged} "
-          f"unchanged, {result.refused} refused; {verb} {_shown(result.target) if result.changes else 'nothing'}")
+          f"unchanged, {result.refused} refused; {verb} {shown_path(result.target) if result.changes else 'nothing'}")
     return EXIT_PROBLEMS if result.refused else EXIT_OK
 
 
@@ -235,15 +235,4 @@ def _refuse_broken(scenario) -> bool:
 
 
 def _diagnostic_line(d) -> str:
-    place = _shown(d.file) + (f":{d.line}:{d.column}" if d.line else "")
-    line = f"{place}: {d.severity.value} {d.code}: {d.message}"
-    return line + (f"\n      = hint: {d.hint}" if d.hint else "")
-
-
-def _shown(path) -> str:
-    if path is None:
-        return "<unknown>"
-    try:
-        return os.path.relpath(path)
-    except ValueError:
-        return str(path)
+    return one_line(d) + (f"\n      = hint: {d.hint}" if d.hint else "")
