@@ -15,6 +15,7 @@ from sandtable.scenario import Scenario
 from sandtable.schemas import KIND_SCHEMAS, SCHEMA_DIR, bundled_schema, load_schema
 from sandtable.yamlsource import join_pointer
 
+from .fastcheck import compile_schema
 from .walk import find
 
 # Where a system profile's definitions apply: (file kind, path pattern, $defs name).
@@ -32,10 +33,21 @@ PROFILE_POINTS = [
 DISCRIMINATED = {"effect": ("op", "EFF001", "effect"), "ability": ("kind", "ABL001", "ability")}
 
 
+class SchemaCheck:
+    """A compiled yes/no check for the common case (valid data), and jsonschema to explain."""
+
+    def __init__(self, schema: dict):
+        self.explainer = Draft202012Validator(schema)
+        self.is_valid = compile_schema(schema) or self.explainer.is_valid
+
+    def iter_errors(self, data):
+        return iter(()) if self.is_valid(data) else self.explainer.iter_errors(data)
+
+
 @lru_cache(maxsize=None)
-def validator_for(schema_file: str, definition: str | None = None) -> Draft202012Validator:
-    """A validator for a schema file (or one of its definitions), with references inlined."""
-    return Draft202012Validator(bundled_schema(schema_file, definition))
+def validator_for(schema_file: str, definition: str | None = None) -> SchemaCheck:
+    """A check for a schema file (or one of its definitions), with references inlined."""
+    return SchemaCheck(bundled_schema(schema_file, definition))
 
 
 @lru_cache(maxsize=None)
