@@ -73,13 +73,13 @@ def test_a_broken_placeholder_and_an_unknown_id_are_reported_at_their_elements(t
     assert "missing {count}; unknown {cnt}" in result.diagnostics[0].message
 
 
-def test_a_doctype_is_refused_so_no_entity_is_ever_read():
-    with pytest.raises(ExchangeError, match="DOCTYPE"):
+def test_an_entity_declaration_is_refused_so_no_entity_is_ever_read():
+    with pytest.raises(ExchangeError, match=r"external-entity.xlf:2:17: .*declarations inside a document are refused"):
         read_xliff(FILES / "external-entity.xlf")
 
 
 def test_not_well_formed_xml_says_where(tmp_path):
     path = tmp_path / "broken.xlf"
     path.write_text('<xliff version="1.2">\n  <file>\n</xliff>\n', encoding="utf-8")
-    with pytest.raises(ExchangeError, match="line 3, column 3"):
+    with pytest.raises(ExchangeError, match=r"broken.xlf:3:3: malformed XML: mismatched tag"):
         read_xliff(path)
