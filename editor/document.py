@@ -139,6 +139,16 @@ class ScenarioDocument(QObject):
         file = self.files.get(kind)
         return file.data if file is not None and file.data is not None else {}
 
+    def find_merged(self, kind: str, locator) -> dict | None:
+        """The merged entity a locator leads to: (collection, identity) steps from the file's top."""
+        value = self.merged(kind)
+        for collection, ident in locator:
+            items = value.get(collection) if isinstance(value, dict) else None
+            value = next((i for i in items or [] if identity(i) == ident), None)
+            if value is None:
+                return None
+        return value
+
     def merged(self, kind: str) -> dict:
         """What the game sees: the variant's file merged over its parent's (read-only)."""
         if self._parent_scenario is None:

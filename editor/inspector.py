@@ -44,13 +44,7 @@ class Inspector(QWidget):
     def entity(self) -> dict | None:
         if not self.kind or not self.locator:
             return None
-        value = self.document.merged(self.kind)
-        for collection, ident in self.locator:
-            items = value.get(collection) if isinstance(value, dict) else None
-            value = next((i for i in items or [] if identity(i) == ident), None)
-            if value is None:
-                return None
-        return value
+        return self.document.find_merged(self.kind, self.locator)
 
     def refresh(self) -> None:
         while self.form.rowCount():

@@ -47,17 +47,10 @@ class EffectsModel(QAbstractTableModel):
         document.reloaded.connect(self.refresh)
 
     def _card(self) -> dict | None:
-        from sandtable.merge import identity
         locator = self.card_locator()
         if not locator:
             return None
-        value = self.document.merged("decks")
-        for collection, ident in locator:
-            items = value.get(collection) if isinstance(value, dict) else None
-            value = next((i for i in items or [] if identity(i) == ident), None)
-            if value is None:
-                return None
-        return value
+        return self.document.find_merged("decks", locator)
 
     def refresh(self) -> None:
         self.beginResetModel()

@@ -92,13 +92,7 @@ class EntityTableModel(QAbstractTableModel):
         locator = self.parent_locator()
         if locator is None:
             return None
-        value = self.document.merged(self.kind)
-        for collection, ident in locator:
-            items = value.get(collection) if isinstance(value, dict) else None
-            value = next((i for i in items or [] if identity(i) == ident), None)
-            if value is None:
-                return None
-        return value
+        return self.document.find_merged(self.kind, locator)
 
     def refresh(self) -> None:
         """Follow the document. When the same entities are still there in the same order (a value
