@@ -5,7 +5,7 @@ import gc
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QFileDialog, QFrame,
                                QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMainWindow,
                                QMessageBox, QPushButton, QTableView, QTabWidget, QToolBar,
@@ -133,6 +133,7 @@ class MainWindow(QMainWindow):
         self._action("&Fit Map", lambda: self.map_view and self.map_view.fit(), "Ctrl+0", view_menu)
         self._action("Zoom &In", lambda: self.map_view and self.map_view.zoom(1.25), QKeySequence.ZoomIn, view_menu)
         self._action("Zoom &Out", lambda: self.map_view and self.map_view.zoom(0.8), QKeySequence.ZoomOut, view_menu)
+        self.language_menu = view_menu.addMenu("Display &Language")
         view_menu.addSeparator()
         for dock in (self.outline_dock, self.inspector_dock, self.history_dock, self.problems_dock):
             view_menu.addAction(dock.toggleViewAction())
@@ -191,12 +192,23 @@ class MainWindow(QMainWindow):
         self.problems_model.set_diagnostics([])
         self.banner.hide()
 
+    def _fill_language_menu(self, scope: QObject) -> None:
+        """The map's names in the source language or in any locale of the scenario."""
+        self.language_menu.clear()
+        group = QActionGroup(scope)
+        for tag, label in [(None, "Source text")] + [(t, t) for t in self.document.locale_tags]:
+            action = group.addAction(QAction(label, scope, checkable=True))
+            action.setChecked(tag is None)
+            action.triggered.connect(lambda _=False, tag=tag: self.scene.set_display_locale(tag))
+            self.language_menu.addAction(action)
+
     def _build_views(self) -> None:
         document = self.document
         scope = self._scope = QObject(self)
         delegate = ChoiceDelegate(scope)
         self.scene = MapScene(document, scope)
         self.map_view = MapView(self.scene)
+        self._fill_language_menu(scope)
         self.tabs.addTab(self._map_page(), "Map")
         self.spaces_view = table_view(tables.spaces_model(document, scope), delegate)
         self.tabs.addTab(self.spaces_view, "Spaces")

@@ -50,6 +50,7 @@ class SpaceItem(QGraphicsObject):
         self.is_sea = False
         self.marks: set[str] = set()
         self.name = space_id
+        self.shown_name = space_id
         self._press_pos: QPointF | None = None
         self.setFlags(QGraphicsItem.ItemIsMovable | QGraphicsItem.ItemIsSelectable
                       | QGraphicsItem.ItemSendsGeometryChanges)
@@ -62,19 +63,22 @@ class SpaceItem(QGraphicsObject):
         # reference cycle, and collecting such cycles of Qt wrappers can crash the interpreter.
         return self.scene()
 
-    def update_from(self, space: dict, fill: QColor, marks: set[str]) -> None:
-        looks = (space.get("name"), space.get("kind"), fill.rgba(), frozenset(marks))
+    def update_from(self, space: dict, fill: QColor, marks: set[str], shown: str | None = None) -> None:
+        """`shown` is the name in the display language; the source name is what a rename edits."""
+        looks = (space.get("name"), shown, space.get("kind"), fill.rgba(), frozenset(marks))
         if looks == getattr(self, "_looks", None):
             return  # nothing to redraw: most edits touch one space of hundreds
         self._looks = looks
         self.name = str(space.get("name") or self.space_id)
+        self.shown_name = shown or self.name
         self.is_sea = space.get("kind") == "sea"
         self.fill = SEA_FILL if self.is_sea else fill
         self.marks = marks
         if not self.label.editing:
-            self.label.setPlainText(self.name)
+            self.label.setPlainText(self.shown_name)
             self.label.centre()
-        self.setToolTip(f"{self.name} ({self.space_id})")
+        names = self.name if self.shown_name == self.name else f"{self.shown_name} / {self.name}"
+        self.setToolTip(f"{names} ({self.space_id})")
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -150,6 +154,7 @@ class NameLabel(QGraphicsTextItem):
 
     def start_editing(self) -> None:
         self.editing = True
+        self.setPlainText(self.space.name)  # a rename edits the source text, whatever is shown
         self.setTextInteractionFlags(Qt.TextEditorInteraction)
         self.setFocus(Qt.OtherFocusReason)
         cursor = self.textCursor()
@@ -166,7 +171,7 @@ class NameLabel(QGraphicsTextItem):
         if keep and text and text != self.space.name:
             self.space.map_scene.rename(self.space.space_id, text)
         else:
-            self.setPlainText(self.space.name)
+            self.setPlainText(self.space.shown_name)
         self.centre()
 
     def keyPressEvent(self, event) -> None:
@@ -239,6 +244,7 @@ class MapScene(QGraphicsScene):
         self.board: QGraphicsPixmapItem | None = None
         self.link_mode = False
         self.new_border_kind = "land"
+        self.display_locale: str | None = None  # None: the source language
         self._link_from: SpaceItem | None = None
         self._link_line: QGraphicsLineItem | None = None
         self.setItemIndexMethod(QGraphicsScene.NoIndex)
@@ -288,10 +294,29 @@ class MapScene(QGraphicsScene):
         self.addItem(item)
         self.board = item
 
+    def set_display_locale(self, tag: str | None) -> None:
+        """Show space names in a locale (falling back along its chain), or in the source (None)."""
+        self.display_locale = tag
+        self.sync()
+
+    def _shown_names(self) -> dict[str, str]:
+        if not self.display_locale:
+            return {}
+        from sandtable.i18n import Translator
+        from .validation import build_scenario
+        translator = Translator(build_scenario(self.document.snapshot()), self.display_locale)
+        names = {}
+        for key in translator.keys():
+            parts = key.split(".")
+            if len(parts) == 3 and parts[0] == "spaces" and parts[2] == "name":
+                names[parts[1]] = translator.text(key)
+        return names
+
     def sync(self) -> None:
         """Bring the items in line with the document: add, update and drop by id."""
         colours = self._owner_colours()
         marks = self._marks()
+        shown = self._shown_names()
         seen = set()
         for space in self.document.entities("map", "spaces"):
             space_id = space.get("id")
@@ -308,7 +333,8 @@ class MapScene(QGraphicsScene):
                 position = self.document.layout_positions.get(space_id, [0, 0])
             if item.pos() != QPointF(*position):
                 item.setPos(QPointF(*position))
-            item.update_from(space, colours.get(space_id, NEUTRAL_FILL), marks.get(space_id, set()))
+            item.update_from(space, colours.get(space_id, NEUTRAL_FILL), marks.get(space_id, set()),
+                             shown.get(space_id))
         for space_id in [s for s in self.spaces if s not in seen]:
             item = self.spaces.pop(space_id)
             for border in list(item.borders):

@@ -338,3 +338,32 @@ def test_a_crash_in_a_check_is_shown_and_does_not_stop_the_editor(qtbot, window,
     monkeypatch.setattr(validators, "validate", working)
     window.document.undo_stack.undo()
     qtbot.waitUntil(lambda: window.problem_counts.text() == "0 error(s), 0 warning(s)", timeout=10_000)
+
+
+def test_the_map_shows_names_in_a_display_language_with_fallback(qtbot, tmp_path, scenario):
+    """Names follow the locale chain of sandtable.i18n (zh-Hans-CN -> zh-Hans -> zh -> en);
+    a rename still edits the English source text."""
+    from sandtable.texts import fingerprint
+    (scenario / "locales").mkdir()
+    (scenario / "locales" / "zh-Hans.yaml").write_text(
+        "locale: zh-Hans\nentries:\n"
+        f"  spaces.norway.name: {{text: 挪威, source: '{fingerprint('Norway')}'}}\n", encoding="utf-8")
+    settings = QSettings(str(tmp_path / "editor.ini"), QSettings.IniFormat)
+    main = MainWindow(settings)
+    main.open_folder(scenario)
+    wait_for_validation(qtbot, main)
+    labels = [a.text() for a in main.language_menu.actions()]
+    assert labels == ["Source text", "zh-Hans"]
+    main.scene.set_display_locale("zh-Hans-CN")
+    norway, finland = main.scene.spaces["norway"], main.scene.spaces["finland"]
+    assert norway.label.toPlainText() == "挪威"
+    assert finland.label.toPlainText() == "Finland"  # untranslated: the source text
+    norway.label.start_editing()
+    assert norway.label.toPlainText() == "Norway"
+    norway.label.finish_editing(False)
+    main.language_menu.actions()[0].trigger()
+    assert norway.label.toPlainText() == "Norway"
+    main.confirm_discard = lambda: True
+    main.close()
+    main.deleteLater()
+    gc.collect()
