@@ -6,12 +6,8 @@ from collections.abc import Iterator
 
 from sandtable.diagnostics import Diagnostic, error, warning
 from sandtable.scenario import Scenario, locale_kind
-from sandtable.texts import catalog, fingerprint, placeholders
-
-
-def source_language(scenario: Scenario) -> str:
-    value = scenario.manifest.get("source_language")
-    return value if isinstance(value, str) else "en"
+from sandtable.i18n import State, source_language, translation_units
+from sandtable.texts import catalog, placeholders
 
 
 def check_locales(scenario: Scenario) -> Iterator[Diagnostic]:
@@ -28,39 +24,39 @@ def check_locales(scenario: Scenario) -> Iterator[Diagnostic]:
                         scenario.locate(kind, "/locale"), hint=f"set locale: {tag}, or rename the file")
         if tag == source_language(scenario):
             continue
-        entries = data.get("entries") if isinstance(data.get("entries"), dict) else {}
-        yield from _entries(scenario, kind, tag, entries, texts)
-        missing = [key for key in texts if key not in entries]
+        units = translation_units(scenario, tag)
+        yield from _entries(scenario, kind, tag, units, texts)
+        missing = [u.key for u in units if u.state is State.MISSING]
         if missing:
             sample = ", ".join(missing[:3]) + (" ..." if len(missing) > 3 else "")
             yield warning("LOC002", f"{len(missing)} of {len(texts)} text(s) have no {tag} "
                           f"translation ({sample})", scenario.locate(kind, "/entries", key=True),
-                          hint="run `sandtable i18n status` for the full list")
+                          hint="run `sandtable i18n status --list` for the full list")
 
 
-def _entries(scenario, kind, tag, entries, texts) -> Iterator[Diagnostic]:
-    for key, entry in entries.items():
+def _entries(scenario, kind, tag, units, texts) -> Iterator[Diagnostic]:
+    """Unknown keys, lost placeholders and stale entries, as sandtable.i18n classifies them."""
+    for unit in units:
+        key = unit.key
         pointer = f"/entries/{key}"
-        if key not in texts:
+        if unit.state is State.UNKNOWN:
             close = difflib.get_close_matches(key, list(texts), n=1, cutoff=0.8)
             yield error("LOC001", f"{key!r} is not a text of this scenario",
                         scenario.locate(kind, pointer, key=True),
                         hint=f"did you mean {close[0]!r}?" if close else
                         "the entity was renamed or removed; delete or re-key the entry")
             continue
-        if not isinstance(entry, dict) or not isinstance(entry.get("text"), str):
+        if unit.translation is None:
             continue
-        source = texts[key].text
-        wanted, found = placeholders(source), placeholders(entry["text"])
-        if wanted != found:
+        if not unit.placeholders_kept:
+            wanted, found = placeholders(unit.source), placeholders(unit.translation)
             lost = ", ".join("{" + p + "}" for p in sorted(wanted - found))
             extra = ", ".join("{" + p + "}" for p in sorted(found - wanted))
             detail = "; ".join(part for part in (f"missing {lost}" if lost else "",
                                                  f"unknown {extra}" if extra else "") if part)
             yield error("LOC003", f"the {tag} text of {key!r} does not keep the source's "
                         f"placeholders ({detail})", scenario.locate(kind, pointer + "/text"))
-        stamp = entry.get("source")
-        if isinstance(stamp, str) and stamp != fingerprint(source):
+        if unit.state is State.STALE:
             yield warning("LOC004", f"the {tag} text of {key!r} translates an older source text",
                           scenario.locate(kind, pointer + "/source"),
-                          hint=f"the source now reads {source!r}; update the translation and its fingerprint")
+                          hint=f"the source now reads {unit.source!r}; update the translation and its fingerprint")
