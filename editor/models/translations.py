@@ -6,10 +6,13 @@ from PySide6.QtGui import QColor
 
 from sandtable.merge import Tracked
 from sandtable.scenario import FILE_KINDS, Scenario, locale_kind
-from sandtable.texts import catalog, fingerprint
+from sandtable.i18n import State, translation_units
+from sandtable.texts import fingerprint
 
 from ..commands import MISSING
 from ..document import ScenarioDocument
+
+STATUS_NAMES = {State.MISSING: "missing", State.STALE: "stale", State.TRANSLATED: "done"}
 
 HEADERS = ("Key", "Source", "Translation", "Status")
 KEY, SOURCE, TRANSLATION, STATUS = range(4)
@@ -39,11 +42,11 @@ class TranslationModel(QAbstractTableModel):
         if kind in FILE_KINDS or (self.tag and kind == locale_kind(self.tag)):
             self.refresh()
 
-    def _texts(self):
+    def _scenario(self) -> Scenario:
         scenario = Scenario(root=self.document.root)
-        for kind in FILE_KINDS:
+        for kind in list(FILE_KINDS) + [locale_kind(self.tag)]:
             scenario.documents[kind] = Tracked(self.document.merged(kind))
-        return catalog(scenario)
+        return scenario
 
     def refresh(self) -> None:
         self.beginResetModel()
@@ -51,13 +54,15 @@ class TranslationModel(QAbstractTableModel):
         if self.tag:
             entries = self.document.merged(locale_kind(self.tag)).get("entries")
             entries = entries if isinstance(entries, dict) else {}
-            for key, text in self._texts().items():
-                entry = entries.get(key) if isinstance(entries.get(key), dict) else None
-                status = _status(text.text, entry)
+            for unit in translation_units(self._scenario(), self.tag):
+                if unit.state is State.UNKNOWN:
+                    continue  # not a text of the scenario: the problems dock reports it
+                status = STATUS_NAMES[unit.state]
                 wanted = {"all": True, "missing": status == "missing", "stale": status == "stale",
                           "to do": status != "done"}[self.filter]
                 if wanted:
-                    self.rows.append((key, text.text, entry, status))
+                    entry = entries.get(unit.key) if isinstance(entries.get(unit.key), dict) else None
+                    self.rows.append((unit.key, unit.source, entry, status))
         self.endResetModel()
 
     def rowCount(self, parent=QModelIndex()) -> int:
@@ -111,12 +116,3 @@ class TranslationModel(QAbstractTableModel):
         self.document.set_value(kind, ("entries", key), new)
         stack.endMacro()
         return True
-
-
-def _status(source: str, entry: dict | None) -> str:
-    if entry is None or not isinstance(entry.get("text"), str):
-        return "missing"
-    stamp = entry.get("source")
-    if isinstance(stamp, str) and stamp != fingerprint(source):
-        return "stale"
-    return "done"
