@@ -45,6 +45,7 @@ class Invasion:
 
 class AlliesVsAxis(GameSystem):
     system = "allies-vs-axis"
+    position_type = AvAPosition
 
     def __init__(self, scenario):
         super().__init__(scenario)

@@ -20,6 +20,7 @@ LAND_UNITS_LIMIT = 10   # §7.4(1): a player's land units in one land area
 
 class GJ69(GameSystem):
     system = "gj69"
+    position_type = GJ69Position
 
     def __init__(self, scenario):
         super().__init__(scenario)

@@ -19,6 +19,7 @@ from .units import read_profiles
 
 class OCS(GameSystem):
     system = "ocs"
+    position_type = OCSPosition
 
     def __init__(self, scenario):
         super().__init__(scenario)

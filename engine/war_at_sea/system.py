@@ -14,6 +14,7 @@ from .ships import Ship, read_types
 
 class WarAtSea(GameSystem):
     system = "war-at-sea"
+    position_type = WaSPosition
 
     def __init__(self, scenario):
         super().__init__(scenario)

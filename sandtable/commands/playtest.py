@@ -47,18 +47,29 @@ def register(commands) -> None:
                         help="a strategic bombing raid on the space's factory")
     battle.add_argument("--damage", type=int, default=0,
                         help="damage already on the factory (for --raid)")
+    battle.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a setting of the scenario's game system (repeatable); "
+                        "'--option list' lists them")
     battle.set_defaults(run=run)
 
 
 def run(args) -> int:
     from engine import EngineError, UnknownName
     from engine.calculator import parse_force, run_battle
+    from engine.options import SettingError, resolve, settings_of_position
+    from engine.system import BattlePosition, load_system
     from sandtable.scenario import load_scenario
 
     scenario = load_scenario(args.scenario)
     if "scenario" in scenario.failed_kinds or not scenario.manifest:
         raise UsageError(f"{args.scenario} is not a scenario folder")
     try:
+        settings = settings_of_position(load_system(scenario).position_type, BattlePosition)
+        if args.option == ["list"]:
+            print("\n".join(s.describe() for s in settings)
+                  or f"{scenario.system} battles have no settings of their own")
+            return EXIT_OK
+        extras = resolve(args.option, settings)
         attacker = parse_force(args.attacker)
         defenders = [parse_force(text) for text in args.defender]
         landing = parse_force(f"{attacker.owner}: {args.landing}").units if args.landing else None
@@ -74,8 +85,8 @@ def run(args) -> int:
                             order_of_loss=args.order_of_loss, retreat_at=args.retreat_at,
                             keep_land_unit=args.keep_land_unit, research=research,
                             landing=landing, bombard=bombard, raid=args.raid,
-                            damage=args.damage)
-    except (ValueError, UnknownName, EngineError) as problem:
+                            damage=args.damage, extras=extras)
+    except (ValueError, UnknownName, EngineError, SettingError) as problem:
         raise UsageError(str(problem)) from None
     if args.json:
         print(json.dumps(report.as_dict(), indent=2))
