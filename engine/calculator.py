@@ -9,10 +9,8 @@ gives the same report however many processes fight it.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 import re
-import threading
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -20,6 +18,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from .processes import process_context
 from .system import (ATTACKER_WINS, DEFENDER_WINS, DRAW, BattlePosition, Contingent,
                      EngineError, ExactOutcome, OutcomeBatch, Policy, load_system)
 
@@ -164,7 +163,7 @@ def simulate(system, position: BattlePosition, runs: int, seed: int | None,
                 progress(done, runs)
     else:
         run = system.runner(position)
-        with ProcessPoolExecutor(max_workers=workers, mp_context=_process_context()) as pool:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=process_context()) as pool:
             futures = [pool.submit(_simulate_chunk, run, size, child)
                        for size, child in zip(sizes, seeds)]
             for size, future in zip(sizes, futures):
@@ -173,15 +172,6 @@ def simulate(system, position: BattlePosition, runs: int, seed: int | None,
                 if progress:
                     progress(done, runs)
     return OutcomeBatch.concatenate(batches)
-
-
-def _process_context():
-    """How to start workers: forking is quickest, but forking a process that runs threads (the
-    editor does) can leave a worker stuck on a lock it copied; then a fork server starts them."""
-    methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and threading.active_count() == 1:
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
 def _simulate_chunk(run, size: int, seed: np.random.SeedSequence) -> OutcomeBatch:

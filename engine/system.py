@@ -14,6 +14,9 @@ values, abilities, options), the system's module gives the procedure. A battle i
   `ExactOutcome`, or None when the system has no exact method, or the state space is larger
   than `budget` states, or the work takes longer than `time_limit` seconds.
 
+Whole games (engine/game.py): `new_game(options, rng, max_rounds)` returns a `GameState`;
+`game_settings()` lists the options a game takes and `players()` the system's own AI players.
+
 The battle calculator (engine/calculator.py) only speaks to this interface, so a system gains the
 calculator, the CLI and the editor's playtest panel by implementing it.
 
@@ -241,6 +244,24 @@ class GameSystem(ABC):
     def unit_cost(self, unit_type: str) -> float:
         """What one unit of a type costs (the measure of losses)."""
         return 0.0
+
+    # -- whole games ---------------------------------------------------------------------------
+    def game_settings(self) -> list:
+        """The settings of a whole game (engine.options.Setting): the scenario's `options:`
+        and the system's own game settings. Systems add theirs to this list."""
+        from .options import settings_of_scenario
+        return settings_of_scenario(self.scenario.manifest.get("options") or [])
+
+    def new_game(self, options: dict, rng: np.random.Generator, max_rounds: int | None = None):
+        """A new game (engine.game.GameState) with the chosen settings (keys of
+        `game_settings()`), drawing every chance event from `rng`. A game always ends: at the
+        latest after `max_rounds` rounds, or the scenario's last turn."""
+        raise EngineError(f"the engine cannot play whole games of {self.system} yet")
+
+    def players(self) -> dict[str, type]:
+        """The system's own players by name (engine.players.Player subclasses), beside the
+        players every system has (random)."""
+        return {}
 
 
 def _contingents(position: BattlePosition):

@@ -1,0 +1,173 @@
+"""Whole games: the state every game system's game offers, in the spirit of OpenSpiel.
+
+`GameSystem.new_game(options, rng)` (engine/system.py) starts a game and returns a `GameState`.
+The state says whose decision it is (`current_player`, a seat: a nation in AA50, a side in GJ69),
+in which `phase` and `round`; `legal_actions()` lists what that player may do, `apply(action)`
+does it. Chance (dice, card draws, spinners) is drawn inside `apply` from the one seeded
+`numpy.random.Generator` the game was started with, so a game is fully given by its scenario,
+options, seed and actions: a *replay* (engine/replay.py).
+
+Actions are small plain values: a tuple of strings and integers, such as
+`("buy", "infantry", 3)` or `("end",)`. JSON writes them as lists; `as_action` turns them back.
+
+A state also keeps a `Chronicle`: what the balance report reads (income and victory cities per
+round, captures, battles, objective payouts). The report knows no game system; a system records
+what it has.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable
+
+from .system import EngineError
+
+Action = tuple
+
+
+class IllegalAction(EngineError):
+    """An action the rules do not allow here: a bug in a player, or a replay of another game."""
+
+
+def as_action(value: Any) -> Action:
+    """The action a JSON value stands for: lists become tuples, all the way down."""
+    if isinstance(value, (list, tuple)):
+        return tuple(as_action(v) for v in value)
+    return value
+
+
+@dataclass
+class GameResult:
+    """How a game ended.
+
+    winner: the winning side's id, or None (a draw, or the round limit reached first).
+    reason: why it ended, in the system's words: "victory-cities", "victory-points",
+        "conquest", "sudden-death", "round-limit" ...
+    round: the round the game ended in (1 is the first).
+    victory_cities: side -> victory cities held at the end (systems that have them).
+    scores: side or nation -> the system's score at the end (VP, money, income).
+    """
+
+    winner: str | None
+    reason: str
+    round: int
+    victory_cities: dict[str, int] = field(default_factory=dict)
+    scores: dict[str, float] = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "GameResult":
+        return cls(data.get("winner"), data["reason"], data["round"],
+                   dict(data.get("victory_cities") or {}), dict(data.get("scores") or {}))
+
+
+@dataclass
+class Chronicle:
+    """What happened in one game, in the terms of the balance report.
+
+    series: name -> who -> one value per round (income, victory cities, VP ...), as recorded at
+        the end of each round; a round not recorded repeats nothing (the list is shorter).
+    captures: (round, space, from, to) whenever a space changes hands.
+    battles: (round, space, attacker, defender, attacking units, defending units, winner).
+    payouts: (round, objective, who, amount) for each national objective or bonus paid.
+    """
+
+    series: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    captures: list[tuple[int, str, str | None, str | None]] = field(default_factory=list)
+    battles: list[tuple[int, str, str, str, int, int, str]] = field(default_factory=list)
+    payouts: list[tuple[int, str, str, float]] = field(default_factory=list)
+
+    def record(self, name: str, who: str, round_: int, value: float) -> None:
+        values = self.series.setdefault(name, {}).setdefault(who, [])
+        while len(values) < round_ - 1:          # rounds the owner skipped keep the last value
+            values.append(values[-1] if values else 0.0)
+        if len(values) >= round_:
+            values[round_ - 1] = value
+        else:
+            values.append(value)
+
+    def capture(self, round_: int, space: str, old: str | None, new: str | None) -> None:
+        self.captures.append((round_, space, old, new))
+
+    def battle(self, round_: int, space: str, attacker: str, defender: str, attacking: int,
+               defending: int, winner: str) -> None:
+        self.battles.append((round_, space, attacker, defender, attacking, defending, winner))
+
+    def payout(self, round_: int, objective: str, who: str, amount: float) -> None:
+        self.payouts.append((round_, objective, who, amount))
+
+    def as_dict(self) -> dict:
+        return {"series": self.series, "captures": [list(c) for c in self.captures],
+                "battles": [list(b) for b in self.battles],
+                "payouts": [list(p) for p in self.payouts]}
+
+
+class GameState(ABC):
+    """One game in progress. Subclasses keep the rules; this class fixes the interface."""
+
+    chronicle: Chronicle
+
+    # -- who, where, when ----------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def current_player(self) -> str | None:
+        """The seat (nation or side id) whose decision it is; None once the game is over."""
+
+    @property
+    @abstractmethod
+    def phase(self) -> str:
+        """The id of the phase being played (the scenario's phase ids where it has them)."""
+
+    @property
+    @abstractmethod
+    def round(self) -> int:
+        """The round being played, from 1."""
+
+    @abstractmethod
+    def seats(self) -> list[str]:
+        """Every seat that can be `current_player`, in turn order."""
+
+    @abstractmethod
+    def side_of(self, seat: str) -> str:
+        """The side a seat plays for: players are assigned to sides."""
+
+    # -- moves ---------------------------------------------------------------------------------
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every action the current player may take now, in a fixed order. Never empty while
+        the game goes on: some action always ends the current step."""
+
+    @abstractmethod
+    def apply(self, action: Action) -> None:
+        """Take `action` for the current player; IllegalAction when the rules forbid it."""
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether `action` may be taken now. Systems answer it without listing every action
+        where they can."""
+        return as_action(action) in self.legal_actions()
+
+    # -- the end -------------------------------------------------------------------------------
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        ...
+
+    @abstractmethod
+    def result(self) -> GameResult:
+        """How the game ended (or stands, if it has not)."""
+
+    # -- checks --------------------------------------------------------------------------------
+    def invariants(self) -> Iterable[str]:
+        """Broken invariants of the rules, as sentences; empty when all hold. Tests and
+        `playtest games --check` call it after every action."""
+        return ()
+
+
+def ensure_legal(state: GameState, action: Action) -> Action:
+    """The action as a tuple, or IllegalAction naming the player, the phase and the action."""
+    action = as_action(action)
+    if not state.is_legal(action):
+        raise IllegalAction(f"{state.current_player} may not {list(action)} in the "
+                            f"{state.phase} phase of round {state.round}")
+    return action

@@ -1,0 +1,222 @@
+"""Many whole games, AI against AI: the engine's playtest.
+
+A `Study` says what to play: a scenario, the options, a player per side, how many games, the
+seed, the round limit. `run_study` plays them, in worker processes when asked, and returns one
+`GameRecord` per game, in game order.
+
+Determinism: game `i` is seeded from `SeedSequence(seed, spawn_key=(i,))`, so its seed depends
+only on the study's seed and its number, never on which worker plays it or in which chunk; the
+records are sorted by game number. The same seed gives the identical report for any number of
+workers (and on Dask, engine/distributed.py).
+
+A rules error inside one game (an exception, a broken invariant, an illegal action by a player,
+a game that does not end) stops that game only: its record carries the error and the path of
+its replay, written where the study keeps replays (a temporary folder if none was given), and
+the batch goes on.
+"""
+from __future__ import annotations
+
+import tempfile
+import time
+import traceback
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable, Iterator
+
+import numpy as np
+
+from .game import GameState
+from .players import make_player
+from .processes import process_context
+from .replay import Replay, content_hash
+from .system import EngineError, load_system
+
+MAX_ACTIONS = 2_000_000      # a game that takes more actions than this does not end: an error
+MAX_GAMES = 10_000_000
+
+
+@dataclass(frozen=True)
+class Study:
+    """What to play. `scenario` is a loaded Scenario (see `portable`)."""
+
+    scenario: object
+    options: dict
+    players: dict[str, str]             # side -> player spec
+    games: int
+    seed: int
+    max_rounds: int | None = None
+    check: bool = False                 # check invariants after every action
+    replays: str | None = None          # folder to write every game's replay into
+    keep_actions: bool = False          # keep each game's actions in its record
+
+
+@dataclass
+class GameRecord:
+    """One game as the report reads it."""
+
+    index: int
+    seed: int
+    result: dict | None                 # GameResult.as_dict(); None when the game failed
+    chronicle: dict
+    actions: int
+    seconds: float
+    error: str | None = None
+    replay: str | None = None           # the replay's path, when one was written
+    moves: list | None = None           # (seat, action) pairs, with Study.keep_actions
+
+
+def game_seed(seed: int, index: int) -> int:
+    """Game `index`'s seed: from the study's seed and the game's number only."""
+    child = np.random.SeedSequence(seed, spawn_key=(index,))
+    return int(child.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+
+
+def portable(scenario):
+    """A copy of a loaded scenario with its data only (no source texts or positions): small to
+    send to worker processes, and enough for the engine."""
+    from sandtable.merge import Tracked
+    from sandtable.scenario import Scenario
+    return Scenario(root=scenario.root,
+                    documents={kind: Tracked(tracked.data) for kind, tracked
+                               in scenario.documents.items() if not kind.startswith("locale:")},
+                    lineage=list(scenario.lineage))
+
+
+# -- one game ------------------------------------------------------------------------------------
+def play_game(system, study: Study, index: int) -> GameRecord:
+    seed = game_seed(study.seed, index)
+    started = time.perf_counter()
+    moves: list = []
+    state: GameState | None = None
+    try:
+        state = system.new_game(study.options, np.random.default_rng(seed), study.max_rounds)
+        players = {side: make_player(spec, system, side, np.random.default_rng([seed, number]))
+                   for number, (side, spec) in enumerate(sorted(study.players.items()), 1)}
+        while not state.is_terminal():
+            seat = state.current_player
+            action = players[state.side_of(seat)].choose(state)
+            state.apply(action)
+            moves.append((seat, action))
+            if study.check:
+                broken = list(state.invariants())
+                if broken:
+                    raise EngineError("broken invariant after "
+                                      f"{list(action)}: " + "; ".join(broken))
+            if len(moves) > MAX_ACTIONS:
+                raise EngineError(f"the game did not end within {MAX_ACTIONS} actions")
+        result = state.result()
+    except Exception as problem:      # a rules error: reported with its replay, the batch goes on
+        error = f"{type(problem).__name__}: {problem}"
+        replay = _replay(system, study, seed, moves)
+        replay.error = error + "\n" + traceback.format_exc(limit=-8)
+        path = replay.write(_replay_folder(study) / f"game-{index:06d}.jsonl")
+        return GameRecord(index, seed, None, state.chronicle.as_dict() if state else {},
+                          len(moves), time.perf_counter() - started, error, str(path),
+                          moves if study.keep_actions else None)
+    record = GameRecord(index, seed, result.as_dict(), state.chronicle.as_dict(), len(moves),
+                        time.perf_counter() - started,
+                        moves=moves if study.keep_actions else None)
+    if study.replays:
+        replay = _replay(system, study, seed, moves)
+        replay.result = result
+        record.replay = str(replay.write(Path(study.replays) / f"game-{index:06d}.jsonl"))
+    return record
+
+
+def _replay(system, study: Study, seed: int, moves: list) -> Replay:
+    scenario = system.scenario
+    return Replay(scenario.id, _hash_of(scenario), system.system, dict(study.options), seed,
+                  study.max_rounds, dict(study.players), list(moves),
+                  folder=str(scenario.root))
+
+
+_HASHES: dict[int, str] = {}
+
+
+def _hash_of(scenario) -> str:
+    key = id(scenario)
+    if key not in _HASHES:
+        _HASHES[key] = content_hash(scenario)
+    return _HASHES[key]
+
+
+def _replay_folder(study: Study) -> Path:
+    if study.replays:
+        folder = Path(study.replays)
+    else:
+        folder = Path(tempfile.gettempdir()) / "sandtable-replays"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+# -- many games ----------------------------------------------------------------------------------
+def chunks(games: int, workers: int) -> Iterator[range]:
+    """Game numbers in chunks: small enough to balance the workers and show progress, big
+    enough that sending them costs little. Made lazily: `games` may be large."""
+    size = max(1, min(16, games // max(1, workers * 8)))
+    for start in range(0, games, size):
+        yield range(start, min(games, start + size))
+
+
+def run_study(study: Study, workers: int | None = None,
+              progress: Callable[[int, int], None] | None = None) -> list[GameRecord]:
+    """Play the study's games; one record per game, in game order."""
+    if not 1 <= study.games <= MAX_GAMES:
+        raise EngineError(f"games must be between 1 and {MAX_GAMES:,}")
+    workers = max(1, min(workers or 1, study.games))
+    records: list[GameRecord] = []
+    if workers == 1:
+        system = load_system(study.scenario)
+        for index in range(study.games):
+            records.append(play_game(system, study, index))
+            if progress:
+                progress(len(records), study.games)
+        return records
+    with ProcessPoolExecutor(max_workers=workers, mp_context=process_context(),
+                             initializer=_start_worker, initargs=(_lean(study),)) as pool:
+        pending = set()
+        queue = chunks(study.games, workers)
+        for part in queue:                       # keep a few chunks per worker in flight
+            pending.add(pool.submit(_play_chunk, part.start, part.stop))
+            if len(pending) >= workers * 3:
+                break
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                records.extend(future.result())
+                if progress:
+                    progress(len(records), study.games)
+            for part in queue:
+                pending.add(pool.submit(_play_chunk, part.start, part.stop))
+                if len(pending) >= workers * 3:
+                    break
+    records.sort(key=lambda record: record.index)
+    return records
+
+
+def _lean(study: Study) -> Study:
+    return replace(study, scenario=portable(study.scenario))
+
+
+_WORKER: dict = {}
+
+
+def _start_worker(study: Study) -> None:
+    """Each worker process builds the game system once, from the study's scenario data."""
+    _WORKER["study"] = study
+    _WORKER["system"] = load_system(study.scenario)
+
+
+def _play_chunk(start: int, stop: int) -> list[GameRecord]:
+    study, system = _WORKER["study"], _WORKER["system"]
+    return [play_game(system, study, index) for index in range(start, stop)]
+
+
+def play_games_locally(system, study: Study, indexes) -> list[GameRecord]:
+    """Play some of a study's games in this process (what a distributed worker runs)."""
+    return [play_game(system, study, index) for index in indexes]
+
+
+__all__ = ["Study", "GameRecord", "run_study", "play_game", "game_seed", "portable", "chunks",
+           "play_games_locally"]
