@@ -12,7 +12,7 @@ import math
 import os
 import re
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -82,6 +82,7 @@ class BattleReport:
     runs: int                                           # battles simulated (0 when exact)
     states: int = 0                                     # states the exact method visited
     seed: int | None = None
+    loss_unit: str = "IPC"                              # what losses are counted in
 
     @property
     def ipc_swing(self) -> float:
@@ -134,14 +135,14 @@ def run_battle(scenario, attacker: Force, defender: Force | Sequence[Force], spa
     if exact is not False:
         found = system.exact(position, EXACT_BUDGET, None if exact else EXACT_TIME)
         if found is not None:
-            return _exact_report(found, seed)
+            return replace(_exact_report(found, seed), loss_unit=system.loss_unit)
         if exact:
             raise EngineError("this battle is too large for the exact method; "
                               "leave out --exact to simulate it")
     if runs < 1:
         raise EngineError("runs must be at least 1")
     batch = simulate(system, position, runs, seed, progress, processes)
-    return _sampled_report(batch, seed)
+    return replace(_sampled_report(batch, seed), loss_unit=system.loss_unit)
 
 
 # -- simulation --------------------------------------------------------------------------------

@@ -184,6 +184,8 @@ class GameSystem(ABC):
     # A system whose battles need more than BattlePosition's fields subclasses it (a frozen
     # dataclass) and names the subclass here; the calculator builds positions through it.
     position_type: type[BattlePosition] = BattlePosition
+    # What losses are counted in, in the system's own terms ("IPC" in AA50, "VP" in GJ69 ...).
+    loss_unit: str = "IPC"
 
     def __init__(self, scenario):
         self.scenario = scenario

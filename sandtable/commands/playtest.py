@@ -114,8 +114,8 @@ def _render_raid(report, attacker, defenders, space: str) -> str:
     lines += ["",
               f"  some bombers get through  {100 * report.attacker_wins:6.2f}%",
               f"  all shot down             {100 * report.defender_wins:6.2f}%",
-              f"  expected damage           {report.expected_defender_loss:.2f} IPC",
-              f"  expected bombers lost     {report.expected_attacker_loss:.2f} IPC"]
+              f"  expected damage           {report.expected_defender_loss:.2f} {report.loss_unit}",
+              f"  expected bombers lost     {report.expected_attacker_loss:.2f} {report.loss_unit}"]
     return "\n".join(lines)
 
 
@@ -140,8 +140,9 @@ def _render(report, attacker, defenders, space: str) -> str:
             interval = f"   95% {100 * low:5.1f}% - {100 * high:5.1f}%"
         lines.append(f"  {label:<14}{100 * value:6.2f}%{interval}")
     lines.append("")
-    lines.append(f"  expected losses  attacker {report.expected_attacker_loss:.2f} IPC, "
-                 f"defender {report.expected_defender_loss:.2f} IPC "
+    unit = report.loss_unit
+    lines.append(f"  expected losses  attacker {report.expected_attacker_loss:.2f} {unit}, "
+                 f"defender {report.expected_defender_loss:.2f} {unit} "
                  f"(swing {report.ipc_swing:+.2f})")
     lines.append(f"  mean rounds      {report.mean_rounds:.2f}")
     for label, survivors in (("attacker", report.attacker_survivors),
