@@ -96,8 +96,8 @@ def play_game(system, study: Study, index: int) -> GameRecord:
         while not state.is_terminal():
             seat = state.current_player
             action = players[state.side_of(seat)].choose(state)
+            moves.append((seat, action))       # before applying: a failing action is replayed
             state.apply(action)
-            moves.append((seat, action))
             if study.check:
                 broken = list(state.invariants())
                 if broken:

@@ -24,6 +24,7 @@ class AA50(GameSystem):
         self.abilities = {uid: list(e.data.get("abilities") or [])
                           for uid, e in self.index.unit_types.items()}
         self.breakthroughs = breakthroughs(scenario)
+        self._game_data = None
 
     # -- names -------------------------------------------------------------------------------
     def unit_types(self) -> list[str]:
@@ -132,6 +133,22 @@ class AA50(GameSystem):
             room = max(factory.max_damage_factor * self.space_value(position.space)
                        - position.damage, 0)
         return bombing.Raid(count, kinds.pop(), profiles[unit].cost, gun, room, defenders)
+
+    # -- whole games -------------------------------------------------------------------------
+    def game_data(self):
+        """What every game of this scenario shares, read once (gamedata.py)."""
+        if self._game_data is None:
+            from .gamedata import read_game_data
+            self._game_data = read_game_data(self.scenario)
+        return self._game_data
+
+    def new_game(self, options: dict, rng: np.random.Generator, max_rounds: int | None = None):
+        from .game import AA50Game
+        return AA50Game(self, self.game_data(), options, rng, max_rounds)
+
+    def players(self) -> dict[str, type]:
+        from .heuristic import HeuristicPlayer
+        return {"heuristic": HeuristicPlayer}
 
     # -- battles -----------------------------------------------------------------------------
     def resolve_battle(self, position: BattlePosition, rng: np.random.Generator) -> BattleOutcome:

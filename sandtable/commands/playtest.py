@@ -51,6 +51,8 @@ def register(commands) -> None:
                         help="a setting of the scenario's game system (repeatable); "
                         "'--option list' lists them")
     battle.set_defaults(run=run)
+    from . import playtest_games
+    playtest_games.register(kinds)
 
 
 def run(args) -> int:

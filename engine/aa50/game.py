@@ -1,0 +1,590 @@
+"""A whole AA50 game: every power's seven phases in the scenario's turn order (rulebook §5).
+
+The state keeps who controls each territory, the pieces, each nation's IPCs, units bought and
+not yet placed, factory damage and research. Decisions are taken one at a time:
+
+  research        ("research", tokens), then ("chart", chart id) after a breakthrough (§5.2)
+  purchase        ("buy", type, n), ("repair", factory territory, markers), ("end",) (§5.3)
+  combat move     one group at a time, in a fixed order (land units, warships, transports,
+  noncombat move  aircraft, guns): ("move", space, type, tag, to, n, target) or
+                  ("hold", space, type, tag) (§5.4, §5.6); see movement.py
+  conduct combat  each battle in turn: ("fight", space, retreat_at): the attacker retreats
+                  when it has that many units left or fewer, 0 never (§5.5)
+  mobilize        ("place", type, space, n), ("end",) (§5.7)
+
+Collecting income (§5.8), strategic bombing (§5.5.1), rockets and the end-of-round victory
+check (§5.5.3.9) need no decision. China's turn (rulebook §4) comes just before the United
+States': its infantry is counted, it moves and fights, and its new infantry is placed.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from validators.conditions import Position, Stack, evaluate
+
+from ..game import Chronicle, GameResult, GameState, IllegalAction, as_action
+from . import battles, economy, movement
+from .forces import Piece, cargo_tag
+from .gamedata import GameData
+
+PHASES = ("research", "purchase", "combat-move", "conduct-combat", "noncombat-move",
+          "mobilize", "collect-income")
+DEFAULT_MAX_ROUNDS = 15
+
+
+class AA50Game(GameState):
+    def __init__(self, system, data: GameData, options: dict, rng: np.random.Generator,
+                 max_rounds: int | None):
+        self.system, self.data, self.rng = system, data, rng
+        self.options = dict(options)
+        self.max_rounds = max_rounds or DEFAULT_MAX_ROUNDS
+        self.chronicle = Chronicle()
+        self.control = dict(data.start_control)
+        self.start_control = dict(self.control)
+        self.money = dict(data.start_money)
+        self.pool: dict[str, Counter] = {n: Counter() for n in data.nations}
+        self.damage: dict[str, int] = {}
+        self.tech: dict[str, set[str]] = {n: set() for n in data.nations}
+        self.tokens: dict[str, int] = {n: 0 for n in data.nations}
+        self.pieces: dict[str, list[Piece]] = {s: [] for s in data.board.spaces}
+        self._uid = 0
+        self.created = self.destroyed = 0
+        self._place_start_units()
+        self.start_count = self.count_pieces()
+        self._round, self.turn, self._phase = 1, 0, PHASES[0]
+        self.decided: set[int] = set()         # pieces whose move is decided this phase
+        self.battle_queue: list[str] = []
+        self.placed: Counter = Counter()        # factory territory -> units placed this turn
+        self.step = ""                          # where the current phase stands
+        self.outcome: GameResult | None = None
+        self._profiles: dict[str, dict] = {}
+        self._start_turn()
+
+    # -- set-up --------------------------------------------------------------------------------
+    def new_piece(self, owner: str, type_: str, space: str, aboard: Piece | None = None) -> Piece:
+        self._uid += 1
+        piece = Piece(self._uid, owner, type_, space)
+        if aboard is not None:
+            piece.aboard = aboard
+            aboard.cargo.append(piece)
+        else:
+            self.pieces[space].append(piece)
+        return piece
+
+    def _place_start_units(self) -> None:
+        waiting = []
+        for space, owner, type_, aboard, count in self.data.start_units:
+            for _ in range(count):
+                if aboard:
+                    waiting.append((space, owner, type_, aboard))
+                else:
+                    self.new_piece(owner, type_, space)
+        for space, owner, type_, aboard in waiting:      # cargo goes on a transport with room
+            size = self.data.types[type_].size
+            carrier = next((p for p in self.pieces[space] if p.owner == owner
+                            and p.type == aboard and self.room_on(p) >= size), None)
+            if carrier is not None:
+                self.new_piece(owner, type_, space, aboard=carrier)
+            else:
+                self.new_piece(owner, type_, space)
+
+    # -- the GameState interface ---------------------------------------------------------------
+    @property
+    def current_player(self) -> str | None:
+        return None if self.outcome else self.seat
+
+    @property
+    def seat(self) -> str:
+        return self.data.order[self.turn]
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def round(self) -> int:
+        return self._round
+
+    def seats(self) -> list[str]:
+        return list(self.data.order)
+
+    def side_of(self, seat: str) -> str:
+        return self.data.nations[seat].side
+
+    def is_terminal(self) -> bool:
+        return self.outcome is not None
+
+    def result(self) -> GameResult:
+        if self.outcome is not None:
+            return self.outcome
+        return GameResult(None, "not-over", self._round, self.victory_city_counts(),
+                          self.incomes())
+
+    def legal_actions(self) -> list[tuple]:
+        if self.outcome:
+            return []
+        return _ACTIONS[self._phase](self)
+
+    def is_legal(self, action) -> bool:
+        action = as_action(action)
+        checker = _CHECKS.get(self._phase)
+        if checker is not None:
+            return not self.outcome and checker(self, action)
+        return action in self.legal_actions()
+
+    def apply(self, action) -> None:
+        action = as_action(action)
+        if not self.is_legal(action):
+            raise IllegalAction(f"{self.seat} may not {list(action)} in the {self._phase} "
+                                f"phase of round {self._round}")
+        _APPLY[self._phase](self, action)
+        self._advance()
+
+    # -- questions the rules ask ---------------------------------------------------------------
+    def side(self, nation: str | None) -> str | None:
+        return self.data.side(nation)
+
+    def is_china(self, nation: str) -> bool:
+        return self.data.china is not None and nation == self.data.china.nation
+
+    def capital_held(self, nation: str) -> bool:
+        capital = self.data.nations[nation].capital
+        return capital is None or self.control.get(capital) == nation
+
+    def profiles(self, nation: str) -> dict:
+        key = nation + ":" + ",".join(sorted(self.tech[nation]))
+        if key not in self._profiles:
+            self._profiles[key] = self.system.profiles_for(
+                nation, {nation: frozenset(self.tech[nation])})
+        return self._profiles[key]
+
+    def movement(self, nation: str, type_: str) -> int:
+        return economy.movement(self, nation, type_)
+
+    def cost(self, nation: str, type_: str) -> int:
+        return int(self.profiles(nation)[type_].cost)
+
+    def factory_at(self, space: str) -> Piece | None:
+        return next((p for p in self.pieces[space] if self.data.types[p.type].has("factory")),
+                    None)
+
+    def room_on(self, transport: Piece) -> int:
+        capacity = self.data.types[transport.type].capacity
+        return capacity - sum(self.data.types[c.type].size for c in transport.cargo)
+
+    def room_to_board(self, sea: str, nation: str, size: int, combat: bool) -> int:
+        """How many land units of `size` may still board the nation's transports in `sea`:
+        transports that have not moved, and in the combat move carry no assault yet."""
+        return sum(self.room_on(p) // size for p in self.pieces[sea]
+                   if p.owner == nation and self.data.types[p.type].capacity and not p.done
+                   and (not combat or not p.target)) if size else 0
+
+    def most_movers(self, group: list[Piece], to: str, target: str) -> int:
+        """How many of the group may make this move: all, or as many as fit aboard."""
+        if target == "board":
+            return min(len(group), self.room_to_board(
+                to, group[0].owner, self.data.types[group[0].type].size,
+                self._phase == "combat-move"))
+        return len(group)
+
+    def carrier_zones(self, side: str) -> list[str]:
+        """Sea zones with room for one more fighter on a carrier of the side (§7.3.2)."""
+        found = []
+        types = self.data.types
+        for space in self.data.board.sea:
+            room = 0
+            for piece in self.pieces[space]:
+                if self.side(piece.owner) != side:
+                    continue
+                room += types[piece.type].carrier_room
+                room -= types[piece.type].carrier_size
+            if room > 0:
+                found.append(space)
+        return found
+
+    def own_warships(self, space: str, nation: str) -> bool:
+        types = self.data.types
+        return any(p.owner == nation and types[p.type].domain == "sea" and not types[p.type].capacity
+                   for p in self.pieces[space])
+
+    def assault_target(self, space: str, nation: str) -> bool:
+        return any(p.owner == nation and p.target == space for s in self.data.board.coasts.get(space, ())
+                   for p in self.pieces[s])
+
+    def incomes(self) -> dict[str, float]:
+        return {n: float(economy.production(self, n)) for n in self.data.order}
+
+    def victory_city_counts(self) -> dict[str, int]:
+        counts = {side: 0 for side in self.data.sides}
+        for city in self.data.board.victory_cities:
+            side = self.side(self.control.get(city))
+            if side in counts:
+                counts[side] += 1
+        return counts
+
+    def position(self) -> Position:
+        """The condition evaluator's view of the game (validators/conditions.py): the same
+        evaluator the validator uses on the starting set-up."""
+        base = self.data.position_base
+        units: dict[str, list[Stack]] = {}
+        for space, found in self.pieces.items():
+            if found:
+                counts = Counter((p.owner, p.type) for p in found)
+                units[space] = [Stack(owner, type_, n) for (owner, type_), n in counts.items()]
+        options = dict(base.options)
+        options.update({k.replace("_", "-"): v for k, v in self.options.items()})
+        return Position(dict(self.control), units, base.sides, base.space_tags, base.space_kinds,
+                        base.unit_domains, base.unit_tags, options,
+                        {(n, "ipc"): m for n, m in self.money.items()}, self._round, self._phase)
+
+    # -- groups of pieces for the movement phases ----------------------------------------------
+    def group_tag(self, piece: Piece) -> str:
+        kind = self.data.types[piece.type]
+        if kind.capacity:
+            return cargo_tag(piece)
+        if kind.domain == "air" and self._phase == "noncombat-move":
+            return str(self.movement(piece.owner, piece.type) - piece.spent)
+        return ""
+
+    def movable(self, piece: Piece) -> bool:
+        if piece.uid in self.decided or piece.aboard is not None:
+            return False
+        kind = self.data.types[piece.type]
+        if kind.domain == "structure" or kind.movement <= 0:
+            return False
+        if self._phase == "combat-move":
+            return not piece.done and not kind.has("noncombat_move_only")
+        if kind.domain == "air":
+            return True
+        return not piece.done and not piece.fought and not piece.captured_now
+
+    def current_group(self) -> list[Piece]:
+        """The pieces whose move is decided next: the first undecided group in a fixed order."""
+        best, best_key = None, None
+        for space in self.data.board.spaces:
+            for piece in self.pieces[space]:
+                if piece.owner != self.seat or not self.movable(piece):
+                    continue
+                key = (movement.rank(self, piece), space, piece.type, self.group_tag(piece))
+                if best_key is None or key < best_key:
+                    best_key, best = key, piece
+        if best is None:
+            return []
+        _, space, type_, tag = best_key
+        return [p for p in self.pieces[space] if p.owner == self.seat and p.type == type_
+                and self.movable(p) and self.group_tag(p) == tag]
+
+    def group_destinations(self, group: list[Piece]) -> movement.Destinations:
+        return movement.destinations(self, group, self._phase == "combat-move")
+
+    # -- moving --------------------------------------------------------------------------------
+    def move(self, movers: list[Piece], to: str, target: str) -> None:
+        """Move pieces of the current group (§5.4, §5.6); a tank passing an empty enemy
+        territory takes it (§5.4.7), land units entering an empty one take it at once."""
+        distance, via, _ = self.group_destinations(movers)[to]
+        combat = self._phase == "combat-move"
+        for piece in movers:
+            if target == "board":
+                self._board(piece, to)
+                continue
+            if via is not None and combat and movement.enemy_territory(self, via, piece.owner) \
+                    and not self.pieces[via]:
+                self.capture(via, piece.owner)
+            origin = piece.space
+            self._relocate(piece, to)
+            piece.spent += distance
+            piece.came_from = via or origin
+            kind = self.data.types[piece.type]
+            if kind.domain != "air":
+                piece.done = True
+            if target == "raid":
+                piece.target = "raid"
+            elif kind.capacity and target:
+                if combat:
+                    piece.target = target
+                    for cargo in piece.cargo:
+                        cargo.target = target
+                else:
+                    self._unload(piece, target)
+            if combat and kind.domain == "land" and to in self.data.board.land \
+                    and movement.enemy_territory(self, to, piece.owner) \
+                    and not movement.enemies_in(self, to, piece.owner):
+                self.capture(to, piece.owner)
+
+    def _relocate(self, piece: Piece, to: str) -> None:
+        self.pieces[piece.space].remove(piece)
+        piece.space = to
+        self.pieces[to].append(piece)
+        for cargo in piece.cargo:
+            cargo.space = to
+
+    def _board(self, piece: Piece, sea: str) -> None:
+        combat = self._phase == "combat-move"
+        size = self.data.types[piece.type].size
+        transport = max((p for p in self.pieces[sea] if p.owner == piece.owner
+                         and self.data.types[p.type].capacity and not p.done
+                         and self.room_on(p) >= size and (not combat or not p.target)),
+                        key=lambda p: (len(p.cargo), -p.uid))   # fill one transport first
+        self.pieces[piece.space].remove(piece)
+        piece.space, piece.aboard = sea, transport
+        piece.done = piece.loaded_now = True
+        transport.cargo.append(piece)
+        self.decided.add(piece.uid)
+
+    def _unload(self, transport: Piece, territory: str) -> None:
+        for cargo in list(transport.cargo):
+            cargo.aboard = None
+            cargo.space = territory
+            cargo.done = True
+            cargo.came_from = transport.space
+            self.pieces[territory].append(cargo)
+        transport.cargo.clear()
+
+    def destroy(self, piece: Piece) -> None:
+        for cargo in list(piece.cargo):
+            self.destroyed += 1
+        piece.cargo.clear()
+        if piece.aboard is not None:
+            piece.aboard.cargo.remove(piece)
+        else:
+            self.pieces[piece.space].remove(piece)
+        self.destroyed += 1
+
+    # -- control -------------------------------------------------------------------------------
+    def capture(self, space: str, taker: str) -> None:
+        """A territory taken (§5.5.3.6), liberated (§5.5.3.7), or a capital captured with its
+        treasury (§5.5.3.8); its guns and factory change hands with it."""
+        old = self.control.get(space)
+        new = taker
+        original = self.data.board.original_owner.get(space)
+        if original and original != taker and self.side(original) == self.side(taker):
+            if self.capital_held(original) or space == self.data.nations[original].capital:
+                new = original
+        if self.is_china(taker) and space in self.data.china.recapture_only and original:
+            new = original
+        if new == old:
+            return
+        for nation, entry in self.data.nations.items():
+            if entry.capital == space and old == nation and self.side(taker) != self.side(nation):
+                self.money[taker] += self.money[nation]        # the treasury (§5.5.3.8)
+                self.money[nation] = 0
+        self.control[space] = new
+        for piece in self.pieces[space]:
+            if self.data.types[piece.type].has("capturable") or \
+                    self.data.types[piece.type].has("factory"):
+                if self.side(piece.owner) != self.side(taker):
+                    piece.captured_now = True
+                piece.owner = new
+        if space == self.data.nations[new].capital and self.side(old) != self.side(new):
+            self._liberate_capital(new)
+        self.chronicle.capture(self._round, space, old, new)
+
+    def _liberate_capital(self, nation: str) -> None:
+        """A liberated capital: territories of the nation held by its allies return (§5.5.3.8)."""
+        for space, original in self.data.board.original_owner.items():
+            holder = self.control.get(space)
+            if original == nation and holder != nation and self.side(holder) == self.side(nation):
+                self.control[space] = nation
+                for piece in self.pieces[space]:
+                    if self.data.types[piece.type].has("factory"):
+                        piece.owner = nation
+
+    # -- the flow of a turn --------------------------------------------------------------------
+    def _start_turn(self) -> None:
+        nation = self.seat
+        self.start_control = dict(self.control)
+        for found in self.pieces.values():
+            for piece in found:
+                if piece.owner == nation:
+                    piece.new_turn()
+                    for cargo in piece.cargo:
+                        cargo.new_turn()
+        self.placed.clear()
+        self._enter("research")
+
+    def _enter(self, phase: str) -> None:
+        self._phase = phase
+        self.step = ""
+        self.decided.clear()
+        _ENTER[phase](self)
+
+    def _advance(self) -> None:
+        """Go on through phases that need no decision, to the next decision or the end."""
+        while self.outcome is None and _DONE[self._phase](self):
+            following = PHASES.index(self._phase) + 1
+            if following < len(PHASES):
+                self._enter(PHASES[following])
+                continue
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        self.turn += 1
+        if self.turn == len(self.data.order):
+            self._end_round()
+            if self.outcome is not None:
+                return
+            self.turn = 0
+        self._start_turn()
+
+    def _end_round(self) -> None:
+        for nation, value in self.incomes().items():
+            self.chronicle.record("income", nation, self._round, value)
+        for side, count in self.victory_city_counts().items():
+            self.chronicle.record("victory cities", side, self._round, count)
+        for side, value in economy.army_values(self).items():
+            self.chronicle.record("army value", side, self._round, value)
+        winner = self._victor()
+        if winner is not None:
+            self.outcome = GameResult(winner, "victory-cities", self._round,
+                                      self.victory_city_counts(), self.incomes())
+        elif self._round >= self.max_rounds:
+            self.outcome = GameResult(None, "round-limit", self._round,
+                                      self.victory_city_counts(), self.incomes())
+        else:
+            self._round += 1
+
+    def _victor(self) -> str | None:
+        """The side meeting the chosen victory condition at the end of the round (§5.5.3.9)."""
+        chosen = self.options.get("victory")
+        position = None
+        for entry in self.data.victory:
+            if entry.get("option") and entry["option"] != chosen:
+                continue
+            position = position or self.position()
+            if evaluate(entry["when"], position).met:
+                return entry.get("side")
+        return None
+
+    # -- checks --------------------------------------------------------------------------------
+    def count_pieces(self) -> int:
+        return sum(1 + len(p.cargo) for found in self.pieces.values() for p in found)
+
+    def invariants(self):
+        broken = []
+        for nation, money in self.money.items():
+            if money < 0:
+                broken.append(f"{nation} has {money} IPCs")
+        expected = self.start_count + self.created - self.destroyed
+        if self.count_pieces() != expected:
+            broken.append(f"{self.count_pieces()} pieces on the board, {expected} expected "
+                          f"({self.start_count} at the start, {self.created} placed, "
+                          f"{self.destroyed} lost)")
+        board = self.data.board
+        for space, found in self.pieces.items():
+            for piece in found:
+                if piece.space != space:
+                    broken.append(f"{piece} is listed in {space}")
+                if piece.cargo and self.room_on(piece) < 0:
+                    broken.append(f"{piece} carries more than it can")
+                for cargo in piece.cargo:
+                    if cargo.space != space or cargo.aboard is not piece:
+                        broken.append(f"{cargo} is not where its transport {piece} is")
+                domain = self.data.types[piece.type].domain
+                if space in board.sea and domain in ("land", "structure"):
+                    broken.append(f"{piece} stands in a sea zone")
+                if space in board.land and domain == "sea":
+                    broken.append(f"{piece} is ashore")
+                if space in board.neutral:
+                    broken.append(f"{piece} entered the neutral {space}")
+            if space in board.land and space not in board.neutral and self.control.get(space) is None:
+                broken.append(f"{space} has no controller")
+            if space in board.land and self._phase in ("mobilize", "collect-income", "research",
+                                                        "purchase"):
+                holder = self.side(self.control.get(space))
+                strangers = [p for p in found if self.side(p.owner) != holder]
+                if strangers:
+                    broken.append(f"{strangers[0]} stands in {space}, held by "
+                                  f"{self.control.get(space)}")
+        return broken
+
+
+_ENTER = {
+    "research": economy.enter_research, "purchase": economy.enter_purchase,
+    "combat-move": lambda game: None, "conduct-combat": battles.enter_combat,
+    "noncombat-move": lambda game: None, "mobilize": economy.enter_mobilize,
+    "collect-income": economy.collect_income,
+}
+
+
+def _movement_done(game: AA50Game) -> bool:
+    while True:
+        group = game.current_group()
+        if not group:
+            if game.phase == "noncombat-move":
+                economy.land_aircraft(game)
+            return True
+        if game.group_destinations(group) or (
+                game.phase == "noncombat-move" and game.data.types[group[0].type].domain == "air"):
+            return False
+        for piece in group:                      # nowhere to go: it stays
+            game.decided.add(piece.uid)
+
+
+_DONE = {
+    "research": economy.research_done, "purchase": economy.purchase_done,
+    "combat-move": _movement_done, "conduct-combat": battles.combat_done,
+    "noncombat-move": _movement_done, "mobilize": economy.mobilize_done,
+    "collect-income": lambda game: True,
+}
+
+
+def _movement_actions(game: AA50Game) -> list[tuple]:
+    group = game.current_group()
+    first = group[0]
+    tag = game.group_tag(first)
+    actions = [("hold", first.space, first.type, tag)]
+    for to, (_, _, targets) in sorted(game.group_destinations(group).items()):
+        for target in targets:
+            for count in range(1, game.most_movers(group, to, target) + 1):
+                actions.append(("move", first.space, first.type, tag, to, count, target))
+    return actions
+
+
+def _movement_legal(game: AA50Game, action: tuple) -> bool:
+    group = game.current_group()
+    if not group:
+        return False
+    first = group[0]
+    if action[:1] == ("hold",):
+        return action == ("hold", first.space, first.type, game.group_tag(first))
+    if len(action) != 7 or action[0] != "move":
+        return False
+    _, space, type_, tag, to, count, target = action
+    if (space, type_, tag) != (first.space, first.type, game.group_tag(first)):
+        return False
+    if not isinstance(count, int) or isinstance(count, bool):
+        return False
+    found = game.group_destinations(group).get(to)
+    return found is not None and target in found[2] and \
+        1 <= count <= game.most_movers(group, to, target)
+
+
+def _movement_apply(game: AA50Game, action: tuple) -> None:
+    group = game.current_group()
+    if action[0] == "hold":
+        for piece in group:
+            game.decided.add(piece.uid)
+        return
+    _, _, _, _, to, count, target = action
+    movers = group[:count]
+    game.move(movers, to, target)
+    for piece in movers:
+        game.decided.add(piece.uid)
+
+
+_ACTIONS = {
+    "research": economy.research_actions, "purchase": economy.purchase_actions,
+    "combat-move": _movement_actions, "conduct-combat": battles.combat_actions,
+    "noncombat-move": _movement_actions, "mobilize": economy.mobilize_actions,
+}
+_CHECKS = {
+    "purchase": economy.purchase_legal, "combat-move": _movement_legal,
+    "noncombat-move": _movement_legal, "mobilize": economy.mobilize_legal,
+}
+_APPLY = {
+    "research": economy.research_apply, "purchase": economy.purchase_apply,
+    "combat-move": _movement_apply, "conduct-combat": battles.combat_apply,
+    "noncombat-move": _movement_apply, "mobilize": economy.mobilize_apply,
+}

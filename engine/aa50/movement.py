@@ -1,0 +1,299 @@
+"""Where a group of pieces may go: combat move (§5.4) and noncombat move (§5.6).
+
+A *group* is the pieces of one nation in one space of one type, with one tag: a transport's
+tag is its cargo ('infantry+armour'), an aircraft's in the noncombat move the spaces it may
+still fly ('4'). The functions here answer `destinations(game, group) -> {to: (distance,
+via, targets)}`: `via` is the space a two-space move passes through (a tank's blitz, §5.4.7),
+`targets` the choices a move carries (a transport's assault target, a bomber's raid).
+
+Readings and simplifications, also in docs/engine-systems.md:
+- a land unit moving in the combat move must end in an enemy territory, or board a transport
+  of its nation in an adjacent sea zone (§5.4, §5.4.8); a transport that carries cargo in the
+  combat move takes it to an amphibious assault on an enemy territory next to where it stops
+  (§5.4.3); warships may stop in a sea zone next to an enemy territory to support an assault;
+- transports load in the sea zone where they start; cargo is the nation's own land units;
+- neutral territories (§2.2) are entered and flown over by nobody; canals are open to a side's
+  ships when the side held the canal's territories at the start of the turn (§2.6);
+- aircraft attack only where there is something to fight, and keep the range to land on a
+  territory that was friendly at the start of the turn or on a carrier of their side (§5.4.2,
+  §5.6.1.2); bombers land on territories only.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .forces import Piece
+
+if TYPE_CHECKING:
+    from .game import AA50Game
+
+LAND_RANK, WARSHIP_RANK, TRANSPORT_RANK, AIR_RANK, GUN_RANK = range(5)
+Destinations = dict[str, tuple[int, str | None, tuple[str, ...]]]
+
+
+def rank(game: "AA50Game", piece: Piece) -> int:
+    kind = game.data.types[piece.type]
+    if kind.domain == "air":
+        return AIR_RANK
+    if kind.domain == "sea":
+        return TRANSPORT_RANK if kind.capacity else WARSHIP_RANK
+    if kind.has("noncombat_move_only"):
+        return GUN_RANK
+    return LAND_RANK
+
+
+# -- who holds what ------------------------------------------------------------------------------
+def enemy_territory(game: "AA50Game", space: str, nation: str) -> bool:
+    holder = game.control.get(space)
+    return holder is not None and game.data.side(holder) != game.data.side(nation)
+
+
+def friendly_territory(game: "AA50Game", space: str, nation: str) -> bool:
+    holder = game.control.get(space)
+    return holder is not None and game.data.side(holder) == game.data.side(nation)
+
+
+def enemies_in(game: "AA50Game", space: str, nation: str) -> list[Piece]:
+    side = game.data.side(nation)
+    return [p for p in game.pieces[space] if game.data.side(p.owner) != side]
+
+
+def hostile_sea(game: "AA50Game", space: str, nation: str) -> bool:
+    """A sea zone with enemy surface warships (§2.3): submarines and transports do not count."""
+    side = game.data.side(nation)
+    types = game.data.types
+    return any(game.data.side(p.owner) != side and not types[p.type].has("submerge")
+               and not types[p.type].capacity for p in game.pieces[space])
+
+
+def enemy_destroyer(game: "AA50Game", space: str, nation: str) -> bool:
+    side = game.data.side(nation)
+    return any(game.data.side(p.owner) != side and game.data.types[p.type].has("anti_submarine")
+               for p in game.pieces[space])
+
+
+def canal_open(game: "AA50Game", a: str, b: str, nation: str) -> bool:
+    canal = game.data.board.canal_borders.get(frozenset((a, b)))
+    if canal is None:
+        return True
+    side = game.data.side(nation)
+    holders = game.data.board.canal_holders.get(canal, [])
+    return bool(holders) and all(game.data.side(game.start_control.get(t)) == side
+                                 for t in holders)
+
+
+def allowed_for(game: "AA50Game", nation: str, space: str) -> bool:
+    """China's units stay in China's territories, and enter Kwangtung only to retake it from
+    the Axis (rulebook §4)."""
+    china = game.data.china
+    if china is None or nation != china.nation:
+        return True
+    if space in game.data.board.sea:
+        return False
+    if space in china.recapture_only:
+        return enemy_territory(game, space, nation)
+    return space in china.territories
+
+
+# -- sea -----------------------------------------------------------------------------------------
+def sea_reach(game: "AA50Game", start: str, nation: str, steps: int, combat: bool,
+              submarine: bool) -> dict[str, int]:
+    """Sea zones within `steps` moves, with their distance. Hostile zones stop a move (and are
+    closed in the noncombat move); submarines pass them unless an enemy destroyer is there
+    (§5.4.6)."""
+    board = game.data.board
+    found = {start: 0}
+    frontier = [start]
+    for distance in range(1, steps + 1):
+        following = []
+        for here in frontier:
+            if here != start and _stops(game, here, nation, submarine):
+                continue
+            links = board.neighbours[here] + [
+                other for pair in board.canal_borders if here in pair for other in pair
+                if other != here]
+            for there in links:
+                if there not in board.sea or there in found:
+                    continue
+                if not canal_open(game, here, there, nation):
+                    continue
+                if not combat and hostile_sea(game, there, nation) and not submarine:
+                    continue
+                found[there] = distance
+                following.append(there)
+        frontier = following
+    return found
+
+
+def _stops(game: "AA50Game", space: str, nation: str, submarine: bool) -> bool:
+    if submarine:
+        return enemy_destroyer(game, space, nation)
+    return hostile_sea(game, space, nation)
+
+
+# -- land ----------------------------------------------------------------------------------------
+def land_reach(game: "AA50Game", start: str, nation: str, steps: int, combat: bool,
+               blitz: bool) -> dict[str, tuple[int, str | None]]:
+    """Territories a land unit may end its move in, with distance and the space passed."""
+    board = game.data.board
+    found: dict[str, tuple[int, str | None]] = {}
+    for first in board.neighbours[start]:
+        if first not in board.land or first in board.neutral or not allowed_for(game, nation, first):
+            continue
+        enemy = enemy_territory(game, first, nation)
+        if combat and enemy:
+            found[first] = (1, None)
+        elif not combat and not enemy:
+            found[first] = (1, None)
+        if steps < 2:
+            continue
+        passable = (not enemy) or (combat and blitz and not game.pieces[first])
+        if not passable:
+            continue
+        for second in board.neighbours[first]:
+            if second == start or second in found or second not in board.land \
+                    or second in board.neutral or not allowed_for(game, nation, second):
+                continue
+            enemy_second = enemy_territory(game, second, nation)
+            if combat and (enemy_second or enemy):
+                found[second] = (2, first)
+            elif not combat and not enemy_second:
+                found[second] = (2, first)
+    return found
+
+
+# -- air -----------------------------------------------------------------------------------------
+def landing_spots(game: "AA50Game", nation: str, fighter: bool) -> np.ndarray:
+    """Where an aircraft may land at the end of the turn (§5.6.1.2): territories friendly since
+    the start of the turn, and, for fighters, sea zones with room on a carrier of its side."""
+    board = game.data.board
+    mask = np.zeros(len(board.spaces), dtype=bool)
+    side = game.data.side(nation)
+    for space in board.land:
+        if space in board.neutral:
+            continue
+        if game.data.side(game.control.get(space)) == side and \
+                game.data.side(game.start_control.get(space)) == side and \
+                allowed_for(game, nation, space):
+            mask[board.number[space]] = True
+    if fighter:
+        for space in game.carrier_zones(side):
+            mask[board.number[space]] = True
+    return mask
+
+
+def air_reach(game: "AA50Game", piece: Piece, combat: bool) -> dict[str, int]:
+    """Spaces an aircraft may fly to now, keeping the range to land afterwards."""
+    board = game.data.board
+    kind = game.data.types[piece.type]
+    left = game.movement(piece.owner, piece.type) - piece.spent
+    here = board.number[piece.space]
+    row = board.air_distance[here]
+    mask = landing_spots(game, piece.owner, fighter=bool(kind.carrier_size))
+    if not mask.any():
+        return {}
+    if combat:
+        # the shortest way home from each space
+        home = board.air_distance[:, mask].min(axis=1)
+        usable = (row <= left) & (row + home <= left) & (row > 0)
+    else:
+        usable = (row <= left) & mask & (row > 0)
+    return {board.spaces[i]: int(row[i]) for i in np.flatnonzero(usable)
+            if allowed_for(game, piece.owner, board.spaces[i])}
+
+
+# -- destinations of a group ---------------------------------------------------------------------
+def destinations(game: "AA50Game", pieces: list[Piece], combat: bool) -> Destinations:
+    """Where the group (pieces of one type in one space, same tag) may go now."""
+    first = pieces[0]
+    nation, space = first.owner, first.space
+    kind = game.data.types[first.type]
+    board = game.data.board
+    found: Destinations = {}
+    if kind.domain == "air":
+        for to, distance in air_reach(game, first, combat).items():
+            if not combat:
+                found[to] = (distance, None, ("",))
+                continue
+            targets = []
+            if _battle_for_air(game, to, nation):
+                targets.append("")
+            if kind.has("strategic_bombing") and to in board.land and \
+                    enemy_territory(game, to, nation) and game.factory_at(to):
+                targets.append("raid")
+            if targets:
+                found[to] = (distance, None, tuple(targets))
+        return found
+    if kind.domain == "sea":
+        steps = game.movement(nation, first.type)
+        reach = sea_reach(game, space, nation, steps, combat, kind.has("submerge"))
+        if kind.capacity:
+            return _transport_moves(game, first, reach, combat)
+        for to, distance in reach.items():
+            if to == space:
+                continue
+            if not combat:
+                found[to] = (distance, None, ("",))
+            elif enemies_in(game, to, nation) or any(
+                    enemy_territory(game, shore, nation) for shore in board.shores[to]) \
+                    or hostile_sea(game, space, nation):
+                found[to] = (distance, None, ("",))
+        return found
+    if kind.domain != "land" or (combat and kind.has("noncombat_move_only")):
+        return found
+    steps = game.movement(nation, first.type)
+    blitz = kind.has("blitz")
+    for to, (distance, via) in land_reach(game, space, nation, steps, combat, blitz).items():
+        found[to] = (distance, via, ("",))
+    if kind.size and not game.is_china(nation):
+        for sea in board.coasts.get(space, ()):
+            if game.room_to_board(sea, nation, kind.size, combat):
+                found[sea] = (1, None, ("board",))
+    return found
+
+
+def _battle_for_air(game: "AA50Game", to: str, nation: str) -> bool:
+    """Whether an aircraft flying to `to` in the combat move has something to fight there."""
+    board = game.data.board
+    if to in board.sea:
+        return bool(enemies_in(game, to, nation))
+    if not enemy_territory(game, to, nation):
+        return False
+    return bool(enemies_in(game, to, nation)) or any(
+        p.owner == nation and game.data.types[p.type].domain == "land"
+        for p in game.pieces[to]) or game.assault_target(to, nation)
+
+
+def _transport_moves(game: "AA50Game", transport: Piece, reach: dict[str, int],
+                     combat: bool) -> Destinations:
+    board = game.data.board
+    nation = transport.owner
+    found: Destinations = {}
+    loaded = bool(transport.cargo)
+    if combat:       # guns are cargo, never assault troops (§7.1.4 Limited Move)
+        loaded = any(not game.data.types[c.type].has("noncombat_move_only")
+                     for c in transport.cargo)
+    for to, distance in reach.items():
+        if combat:
+            if not loaded:
+                if hostile_sea(game, transport.space, nation) and not hostile_sea(game, to, nation):
+                    found[to] = (distance, None, ("",))     # leave a hostile sea zone
+                continue
+            if hostile_sea(game, to, nation) and not game.own_warships(to, nation):
+                continue
+            targets = tuple(shore for shore in board.shores[to]
+                            if enemy_territory(game, shore, nation))
+            if targets:
+                found[to] = (distance, None, targets)
+        else:
+            if to == transport.space and not loaded:
+                continue
+            targets = ("",) + tuple(shore for shore in board.shores[to]
+                                    if friendly_territory(game, shore, nation)) if loaded else ("",)
+            if to == transport.space:
+                targets = tuple(t for t in targets if t)
+            if targets:
+                found[to] = (distance, None, targets)
+    return found

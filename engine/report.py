@@ -1,0 +1,290 @@
+"""The balance report: who wins, when, and where, from many games' records.
+
+`summarise(records, meta)` turns the games' results and chronicles (engine/game.py) into one
+plain dictionary, the report's JSON form; `render_text` writes it for a terminal and
+engine/report_html.py as a page with plots. The report knows no game system: it reads the
+series, captures, battles and payouts each system records.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from statistics import median
+from typing import Iterable
+
+from .calculator import wilson
+
+FORMAT_VERSION = 1
+
+
+def quartiles(values: list[float]) -> tuple[float, float, float]:
+    """(lower quartile, median, upper quartile), by linear interpolation between ranks."""
+    ordered = sorted(values)
+
+    def at(q: float) -> float:
+        position = q * (len(ordered) - 1)
+        low = math.floor(position)
+        high = min(low + 1, len(ordered) - 1)
+        return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+    return (at(0.25), at(0.5), at(0.75)) if ordered else (math.nan, math.nan, math.nan)
+
+
+def summarise(records, meta: dict) -> dict:
+    """The report of a study: `records` are GameRecords (or their dicts), `meta` says what
+    was played (scenario, sides, players, options, seed, games, max_rounds)."""
+    records = [r if isinstance(r, dict) else vars(r) for r in records]
+    finished = [r for r in records if r.get("result")]
+    failed = [r for r in records if not r.get("result")]
+    played = len(finished)
+    sides = list(meta.get("sides") or sorted({r["result"]["winner"] for r in finished
+                                               if r["result"]["winner"]}))
+    winners = Counter(r["result"]["winner"] for r in finished)
+    stopped = sum(1 for r in finished if r["result"]["winner"] is None
+                  and r["result"]["reason"] == "round-limit")
+    drawn = sum(1 for r in finished if r["result"]["winner"] is None) - stopped
+    outcome = {}
+    for side in sides:
+        low, high = wilson(winners.get(side, 0), played)
+        outcome[side] = {"wins": winners.get(side, 0),
+                         "rate": winners.get(side, 0) / played if played else 0.0,
+                         "interval": [low, high]}
+    reasons = Counter(r["result"]["reason"] for r in finished)
+    lengths = [r["result"]["round"] for r in finished]
+    report = {
+        "format": "sandtable-playtest-report", "version": FORMAT_VERSION,
+        "meta": meta,
+        "games": len(records), "finished": played, "failed": len(failed),
+        "sides": outcome,
+        "draws": {"count": drawn, "rate": drawn / played if played else 0.0,
+                  "interval": list(wilson(drawn, played))},
+        "round_limit": {"count": stopped, "rate": stopped / played if played else 0.0},
+        "reasons": dict(sorted(reasons.items())),
+        "length": _length(lengths),
+        "final_victory_cities": _final(finished, "victory_cities"),
+        "final_scores": _final(finished, "scores"),
+        "series": _series(finished),
+        "captures": _captures(finished, played),
+        "battles": _battles(finished, played),
+        "payouts": _payouts(finished, played),
+        "errors": [{"game": r["index"], "seed": r["seed"], "error": r["error"],
+                    "replay": r.get("replay")} for r in failed],
+        "seconds": {"total": sum(r["seconds"] for r in records),
+                    "median_per_game": median([r["seconds"] for r in records]) if records
+                    else 0.0},
+    }
+    return report
+
+
+def _length(lengths: list[int]) -> dict:
+    if not lengths:
+        return {"histogram": {}}
+    q1, mid, q3 = quartiles(lengths)
+    return {"median": mid, "quartiles": [q1, q3], "min": min(lengths), "max": max(lengths),
+            "mean": sum(lengths) / len(lengths),
+            "histogram": {str(k): v for k, v in sorted(Counter(lengths).items())}}
+
+
+def _final(finished: list[dict], key: str) -> dict:
+    values: dict[str, list[float]] = defaultdict(list)
+    for record in finished:
+        for who, value in (record["result"].get(key) or {}).items():
+            values[who].append(value)
+    return {who: dict(zip(("q1", "median", "q3"), quartiles(found)))
+            for who, found in sorted(values.items())}
+
+
+def _series(finished: list[dict]) -> dict:
+    """name -> who -> per round {round, q1, median, q3, games}: the games still going then."""
+    gathered: dict[str, dict[str, dict[int, list[float]]]] = defaultdict(
+        lambda: defaultdict(lambda: defaultdict(list)))
+    for record in finished:
+        for name, by_who in (record["chronicle"].get("series") or {}).items():
+            for who, values in by_who.items():
+                for number, value in enumerate(values, 1):
+                    gathered[name][who][number].append(value)
+    found: dict = {}
+    for name, by_who in sorted(gathered.items()):
+        found[name] = {}
+        for who, by_round in sorted(by_who.items()):
+            rows = []
+            for number, values in sorted(by_round.items()):
+                q1, mid, q3 = quartiles(values)
+                rows.append({"round": number, "q1": q1, "median": mid, "q3": q3,
+                             "games": len(values)})
+            found[name][who] = rows
+    return found
+
+
+def _captures(finished: list[dict], played: int) -> dict:
+    """Space -> how often it changed hands, per game, and to whom most often."""
+    count: Counter = Counter()
+    takers: dict[str, Counter] = defaultdict(Counter)
+    first: dict[str, list[int]] = defaultdict(list)
+    for record in finished:
+        seen = set()
+        for round_, space, _old, new in record["chronicle"].get("captures") or []:
+            count[space] += 1
+            takers[space][new] += 1
+            if space not in seen:
+                seen.add(space)
+                first[space].append(round_)
+    return {space: {"per_game": n / played, "taken_by": dict(takers[space].most_common()),
+                    "first_round_median": median(first[space])}
+            for space, n in count.most_common()}
+
+
+def _battles(finished: list[dict], played: int) -> dict:
+    per_space: Counter = Counter()
+    sizes: list[int] = []
+    won: Counter = Counter()
+    for record in finished:
+        for _round, space, _attacker, _defender, attacking, defending, winner in \
+                record["chronicle"].get("battles") or []:
+            per_space[space] += 1
+            sizes.append(attacking + defending)
+            won[winner] += 1
+    total = len(sizes)
+    return {"per_game": total / played if played else 0.0,
+            "mean_size": sum(sizes) / total if total else 0.0,
+            "results": dict(won.most_common()),
+            "per_space": {space: n / played for space, n in per_space.most_common()}}
+
+
+def _payouts(finished: list[dict], played: int) -> dict:
+    """Objective -> how many times it paid per game, and the amount paid per game."""
+    times: Counter = Counter()
+    amount: Counter = Counter()
+    owner: dict[str, str] = {}
+    for record in finished:
+        for _round, objective, who, value in record["chronicle"].get("payouts") or []:
+            times[objective] += 1
+            amount[objective] += value
+            owner[objective] = who
+    return {objective: {"owner": owner[objective], "per_game": n / played,
+                        "amount_per_game": amount[objective] / played}
+            for objective, n in times.most_common()}
+
+
+# -- text ----------------------------------------------------------------------------------------
+def _bar(share: float, width: int = 20) -> str:
+    filled = share * width
+    return "█" * int(filled) + ("▌" if filled - int(filled) >= 0.5 else "")
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:5.1f}%"
+
+
+def render_text(report: dict, names: dict[str, str] | None = None, top: int = 8) -> str:
+    """The report as a terminal reads it: the verdict first, then when and where."""
+    names = names or {}
+    meta = report["meta"]
+    title = (f"{meta.get('scenario', '?')}: {report['games']} games, seed {meta.get('seed')}, "
+             + ", ".join(f"{side} {spec}" for side, spec in (meta.get("players") or {}).items()))
+    lines = [title]
+    if meta.get("options"):
+        lines.append("options: " + ", ".join(f"{k}={_plain(v)}" for k, v in meta["options"].items()))
+    lines.append("")
+    lines.append(f"{'who wins':<16}{'games':>6} {'share':>7}   95% interval")
+    for side, found in report["sides"].items():
+        low, high = found["interval"]
+        lines.append(f"  {names.get(side, side):<14}{found['wins']:>6} {_pct(found['rate'])}   "
+                     f"{_pct(low)} - {_pct(high)}  {_bar(found['rate'])}")
+    if report["draws"]["count"]:
+        lines.append(f"  {'draw':<14}{report['draws']['count']:>6} {_pct(report['draws']['rate'])}")
+    if report["round_limit"]["count"]:
+        lines.append(f"  {'round limit':<14}{report['round_limit']['count']:>6} "
+                     f"{_pct(report['round_limit']['rate'])}   (stopped at round "
+                     f"{meta.get('max_rounds')}, no winner)")
+    if report["failed"]:
+        lines.append(f"  {'rules error':<14}{report['failed']:>6}   (see below)")
+    verdict = _verdict(report, names)
+    if verdict:
+        lines += ["", verdict]
+    length = report["length"]
+    if "median" in length:
+        lines += ["", f"game length: median {length['median']:g} rounds (quartiles "
+                  f"{length['quartiles'][0]:g}-{length['quartiles'][1]:g}, "
+                  f"{length['min']}-{length['max']})",
+                  "  ends: " + ", ".join(f"{reason} {n}" for reason, n in report["reasons"].items())]
+    for key, label in (("final_victory_cities", "victory cities at the end"),
+                       ("final_scores", "scores at the end")):
+        if report[key]:
+            lines.append(f"{label} (median): " + ", ".join(
+                f"{names.get(who, who)} {q['median']:g}" for who, q in report[key].items()))
+    for name, by_who in report["series"].items():
+        lines += ["", f"{name} by round (median)"]
+        rounds = max(len(rows) for rows in by_who.values())
+        shown = list(range(1, rounds + 1))
+        if len(shown) > 12:
+            shown = shown[:6] + shown[-6:]
+        lines.append(f"  {'':<16}" + "".join(f"{r:>6}" for r in shown))
+        for who, rows in by_who.items():
+            by_round = {row["round"]: row["median"] for row in rows}
+            lines.append(f"  {names.get(who, who)[:16]:<16}" + "".join(
+                f"{by_round[r]:>6g}" if r in by_round else f"{'':>6}" for r in shown))
+    if report["captures"]:
+        lines += ["", "where the fighting was (changes of hands per game)"]
+        for space, found in list(report["captures"].items())[:top]:
+            taker = next(iter(found["taken_by"]), None)
+            lines.append(f"  {names.get(space, space)[:28]:<28}{found['per_game']:6.2f}   "
+                         f"first in round {found['first_round_median']:g}, mostly by "
+                         f"{names.get(taker, taker)}")
+    battles = report["battles"]
+    if battles["per_game"]:
+        lines += ["", f"battles: {battles['per_game']:.1f} per game, "
+                  f"{battles['mean_size']:.1f} units in each on average"]
+    if report["payouts"]:
+        lines += ["", "national objectives and bonuses (paid per game)"]
+        for objective, found in report["payouts"].items():
+            lines.append(f"  {names.get(objective, objective)[:40]:<40}{found['per_game']:6.2f} "
+                         f"times, {found['amount_per_game']:6.1f} in all")
+    if report["errors"]:
+        lines += ["", f"{report['failed']} game(s) stopped by a rules error:"]
+        for error in report["errors"][:10]:
+            lines.append(f"  game {error['game']}: {error['error'].splitlines()[0]}")
+            lines.append(f"    replay: {error['replay']}")
+    return "\n".join(lines)
+
+
+def _verdict(report: dict, names: dict[str, str]) -> str:
+    """One sentence: is it balanced?"""
+    sides = report["sides"]
+    if len(sides) != 2 or not report["finished"]:
+        return ""
+    (a, fa), (b, fb) = sides.items()
+    decided = fa["wins"] + fb["wins"]
+    if not decided:
+        return "no game was decided: raise --max-rounds to see who wins"
+    share = fa["wins"] / decided
+    low, high = wilson(fa["wins"], decided)
+    if low > 0.5:
+        return (f"verdict: {names.get(a, a)} is favoured: it wins {_pct(share).strip()} of "
+                f"decided games (95% {_pct(low).strip()}-{_pct(high).strip()})")
+    if high < 0.5:
+        return (f"verdict: {names.get(b, b)} is favoured: it wins {_pct(1 - share).strip()} of "
+                f"decided games (95% {_pct(1 - high).strip()}-{_pct(1 - low).strip()})")
+    return (f"verdict: no side is significantly favoured ({names.get(a, a)} wins "
+            f"{_pct(share).strip()} of decided games, 95% {_pct(low).strip()}-"
+            f"{_pct(high).strip()})")
+
+
+def _plain(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def display_names(scenario) -> dict[str, str]:
+    """Ids -> display names (sides, nations, spaces, objectives) for the report's text."""
+    names: dict[str, str] = {}
+    for kind, collection in (("scenario", "sides"), ("scenario", "nations"), ("map", "spaces"),
+                             ("objectives", "objectives")):
+        for _, entity in scenario.entities(kind, collection):
+            if isinstance(entity.get("id"), str) and isinstance(entity.get("name"), str):
+                names[entity["id"]] = entity["name"]
+    return names
+
+
+__all__: Iterable[str] = ["summarise", "render_text", "quartiles", "display_names"]
