@@ -40,6 +40,7 @@ class Board:
     canal_borders: dict[frozenset, str]          # the two sea zones a canal joins -> canal id
     canal_holders: dict[str, list[str]]          # canal -> the territories that control it
     air_distance: np.ndarray                     # (n, n) int16: fewest spaces an aircraft flies
+    land_distance: np.ndarray                    # (n, n) int16: fewest land moves (FAR: none)
     coasts: dict[str, list[str]]                 # territory -> adjacent sea zones
     shores: dict[str, list[str]]                 # sea zone -> adjacent territories
     original_owner: dict[str, str] = field(default_factory=dict)
@@ -94,8 +95,12 @@ def read_board(scenario, start_control: dict[str, str]) -> Board:
     coasts = {s: [n for n in neighbours[s] if n in sea] for s in land}
     shores = {s: [n for n in neighbours[s] if n in land and n not in neutral] for s in sea}
     air = _distances(spaces, number, neighbours, canal_borders, neutral)
+    walls = neutral | sea
+    on_foot = _distances(spaces, number, {s: ([] if s in walls else
+                                              [n for n in neighbours[s] if n not in walls])
+                                          for s in spaces}, {}, walls)
     return Board(spaces, number, land, sea, neutral, value, cities, neighbours, canal_borders,
-                 holders, air, coasts, shores, original, islands)
+                 holders, air, on_foot, coasts, shores, original, islands)
 
 
 def _distances(spaces, number, neighbours, canal_borders, neutral) -> np.ndarray:

@@ -207,9 +207,8 @@ def _factories(game: "AA50Game", nation: str) -> dict[str, int]:
     the nation since the start of the turn, not taken this turn, value less damage."""
     found = {}
     bonus = production_bonus(game, nation)
-    for space in game.data.board.land:
-        factory = game.factory_at(space)
-        if factory is None or game.control.get(space) != nation \
+    for space, factory in game.factories.items():
+        if game.control.get(space) != nation \
                 or game.start_control.get(space) != nation or factory.captured_now:
             continue
         limit = game.data.board.value[space] + bonus - game.damage.get(space, 0)
@@ -292,6 +291,8 @@ def mobilize_apply(game: "AA50Game", action: tuple) -> None:
         piece = game.new_piece(nation, type_, space)
         piece.done = True
         game.created += 1
+        if kind.has("factory"):
+            game.factories[space] = piece
 
 
 # -- income (§5.8) -------------------------------------------------------------------------------

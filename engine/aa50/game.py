@@ -52,7 +52,13 @@ class AA50Game(GameState):
         self._uid = 0
         self.created = self.destroyed = 0
         self._place_start_units()
+        self.factories = {p.space: p for found in self.pieces.values() for p in found
+                          if self.data.types[p.type].has("factory")}
         self.start_count = self.count_pieces()
+        self._version = 0                       # counts applied actions: keys the caches below
+        self._group_cache: tuple = (-1, None)
+        self._destination_cache: tuple = (-1, None, None)
+        self._candidates: list[Piece] = []
         self._round, self.turn, self._phase = 1, 0, PHASES[0]
         self.decided: set[int] = set()         # pieces whose move is decided this phase
         self.battle_queue: list[str] = []
@@ -139,7 +145,9 @@ class AA50Game(GameState):
         if not self.is_legal(action):
             raise IllegalAction(f"{self.seat} may not {list(action)} in the {self._phase} "
                                 f"phase of round {self._round}")
+        self._version += 1
         _APPLY[self._phase](self, action)
+        self._version += 1
         self._advance()
 
     # -- questions the rules ask ---------------------------------------------------------------
@@ -167,8 +175,7 @@ class AA50Game(GameState):
         return int(self.profiles(nation)[type_].cost)
 
     def factory_at(self, space: str) -> Piece | None:
-        return next((p for p in self.pieces[space] if self.data.types[p.type].has("factory")),
-                    None)
+        return self.factories.get(space)
 
     def room_on(self, transport: Piece) -> int:
         capacity = self.data.types[transport.type].capacity
@@ -262,22 +269,32 @@ class AA50Game(GameState):
 
     def current_group(self) -> list[Piece]:
         """The pieces whose move is decided next: the first undecided group in a fixed order."""
+        version, cached = self._group_cache
+        if version == self._version:
+            return cached
         best, best_key = None, None
-        for space in self.data.board.spaces:
-            for piece in self.pieces[space]:
-                if piece.owner != self.seat or not self.movable(piece):
-                    continue
-                key = (movement.rank(self, piece), space, piece.type, self.group_tag(piece))
-                if best_key is None or key < best_key:
-                    best_key, best = key, piece
-        if best is None:
-            return []
-        _, space, type_, tag = best_key
-        return [p for p in self.pieces[space] if p.owner == self.seat and p.type == type_
-                and self.movable(p) and self.group_tag(p) == tag]
+        for piece in self._candidates:
+            if piece.owner != self.seat or not self.movable(piece):
+                continue
+            key = (movement.rank(self, piece), piece.space, piece.type, self.group_tag(piece))
+            if best_key is None or key < best_key:
+                best_key, best = key, piece
+        found = []
+        if best is not None:
+            _, space, type_, tag = best_key
+            found = [p for p in self.pieces[space] if p.owner == self.seat and p.type == type_
+                     and self.movable(p) and self.group_tag(p) == tag]
+        self._group_cache = (self._version, found)
+        return found
 
     def group_destinations(self, group: list[Piece]) -> movement.Destinations:
-        return movement.destinations(self, group, self._phase == "combat-move")
+        key = (group[0].space, group[0].type, self.group_tag(group[0]), len(group))
+        version, cached_key, cached = self._destination_cache
+        if version == self._version and cached_key == key:
+            return cached
+        found = movement.destinations(self, group, self._phase == "combat-move")
+        self._destination_cache = (self._version, key, found)
+        return found
 
     # -- moving --------------------------------------------------------------------------------
     def move(self, movers: list[Piece], to: str, target: str) -> None:
@@ -408,7 +425,15 @@ class AA50Game(GameState):
         self._phase = phase
         self.step = ""
         self.decided.clear()
+        self._version += 1
+        if phase in ("combat-move", "noncombat-move"):
+            self._candidates = [p for found in self.pieces.values() for p in found
+                                if p.owner == self.seat]
         _ENTER[phase](self)
+
+    def touch(self) -> None:
+        """The state changed: what was worked out for the last state no longer holds."""
+        self._version += 1
 
     def _advance(self) -> None:
         """Go on through phases that need no decision, to the next decision or the end."""
@@ -520,6 +545,7 @@ def _movement_done(game: AA50Game) -> bool:
             return False
         for piece in group:                      # nowhere to go: it stays
             game.decided.add(piece.uid)
+        game.touch()
 
 
 _DONE = {

@@ -1,6 +1,738 @@
-"""Placeholder replaced below."""
-from ..players.random import RandomPlayer
+"""The heuristic AA50 player: plays each power as a sensible human would, quickly.
+
+At the start of each phase it makes a plan for the whole phase, then answers the game's
+questions from it:
+
+- purchase: defend the capital when it is threatened; a power that must cross the sea
+  (its capital on an island, or no enemy within reach by land) keeps enough transports for
+  its troops and a destroyer against submarines; the rest is infantry, artillery and tanks
+  (3:1:1), with a fighter when money is plentiful, never more than its factories can place;
+- combat move: weighs every enemy territory and fleet within reach, most valuable first
+  (production, victory cities, capitals, its national objectives), gathers the cheapest force
+  whose estimated chance to win (estimate.py) reaches its `odds`, and attacks only then and
+  only if the expected gain outweighs the expected loss; takes empty territories with one
+  unit; keeps enough units at home to hold the capital; loads transports for assaults on the
+  coast; sends idle bombers on raids;
+- conduct combat: presses on while the odds hold, retreats early when they fall;
+- noncombat move: moves land units toward the front, to the territories most threatened,
+  ships toward the troops they carry, aircraft to the safest landing near the front;
+- mobilize: places at the factory nearest the enemy, the capital first when threatened.
+
+Settings restrict it for balance questions: `naval=false` (never buys ships),
+`first-attack-round=N` (no attack before round N), `bombing=false`, `odds=X`,
+`research=N` (tokens bought each turn when research is on).
+"""
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+import numpy as np
+
+from ..options import Setting
+from ..players.base import Player
+from . import movement
+from .estimate import Fighter, expected_losses, win_chance
+from .forces import Piece
+
+FAR = 99
 
 
-class HeuristicPlayer(RandomPlayer):
+class HeuristicPlayer(Player):
     name = "heuristic"
+    settings = [
+        Setting("naval", True, "bool", "buys sea units"),
+        Setting("first-attack-round", 1, "int", "attacks nothing before this round"),
+        Setting("bombing", True, "bool", "flies strategic bombing raids"),
+        Setting("odds", 0.75, "float", "the least estimated chance to win it attacks with"),
+        Setting("research", 0, "int", "research tokens it buys each turn (research option)"),
+    ]
+
+    def __init__(self, system, side, options, rng):
+        super().__init__(system, side, options, rng)
+        self.plan_key = None
+        self.moves: dict[tuple[str, str], list[tuple[str, int, str]]] = {}
+        self.shopping: list[tuple[str, int]] = []
+        self.need: dict[str, float] = {}
+
+    # -- dispatch ------------------------------------------------------------------------------
+    def choose(self, state):
+        key = (state.round, state.seat, state.phase)
+        if key != self.plan_key:
+            self.plan_key = key
+            self._plan(state)
+        phase = state.phase
+        if phase == "research":
+            return self._research(state)
+        if phase == "purchase":
+            return self.shopping.pop(0) if self.shopping else ("end",)
+        if phase in ("combat-move", "noncombat-move"):
+            return self._move(state)
+        if phase == "conduct-combat":
+            return self._fight(state)
+        if phase == "mobilize":
+            return self._place(state)
+        return state.legal_actions()[0]
+
+    def _plan(self, state) -> None:
+        self.moves = {}
+        if state.phase in ("research", "purchase", "combat-move", "noncombat-move", "mobilize"):
+            self.survey = Survey(state, state.seat)
+        if state.phase == "purchase":
+            self.shopping = Purchase(self, state).plan()
+        elif state.phase == "combat-move":
+            if state.round >= self.options["first_attack_round"]:
+                self.moves = CombatPlan(self, state).plan()
+        elif state.phase == "noncombat-move":
+            self.moves = NoncombatPlan(self, state).plan()
+
+    # -- phases --------------------------------------------------------------------------------
+    def _research(self, state):
+        actions = state.legal_actions()
+        if actions[0][0] == "chart":
+            wanted = "chart-2" if naval_power(state, state.seat, self.survey) else "chart-1"
+            return next((a for a in actions if a[1] == wanted), actions[0])
+        tokens = min(self.options["research"], len(actions) - 1)
+        return ("research", tokens)
+
+    def _move(self, state):
+        group = state.current_group()
+        first = group[0]
+        tag = state.group_tag(first)
+        hold = ("hold", first.space, first.type, tag)
+        for to, count, target in self.moves.get((first.space, first.type), []):
+            action = ("move", first.space, first.type, tag, to, min(count, len(group)), target)
+            if state.is_legal(action):
+                _consume(self.moves, (first.space, first.type), to, count, len(group))
+                return action
+        if state.phase == "noncombat-move" and state.data.types[first.type].domain == "air":
+            return self._land(state, group, tag) or hold
+        return hold
+
+    def _land(self, state, group: list[Piece], tag: str):
+        """An aircraft's landing: stay when it may, else the safest reachable spot."""
+        first = group[0]
+        spots = state.group_destinations(group)
+        here_ok = movement.landing_spots(state, first.owner, bool(
+            state.data.types[first.type].carrier_size))[state.data.board.number[first.space]]
+        if here_ok:
+            return None
+        if not spots:
+            return None
+        best = max(spots, key=lambda s: (self.need.get(s, 0.0) if s in state.data.board.land
+                                         else -1.0, -spots[s][0], s))
+        return ("move", first.space, first.type, tag, best, len(group), "")
+
+    def _fight(self, state):
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        space = actions[0][1]
+        chance = battle_chance(state, state.seat, space)
+        return actions[-1] if chance < 0.35 else actions[0]
+
+    def _place(self, state):
+        actions = state.legal_actions()
+        places = [a for a in actions if a[0] == "place"]
+        if not places:
+            return ("end",)
+        capital = state.data.nations[state.seat].capital
+        threat = self.survey.threat_to(capital) if capital else 0.0
+
+        def score(action):
+            _, type_, space, _ = action
+            kind = state.data.types[type_]
+            first = 10 if space == capital and threat > 0 and kind.domain == "land" else 0
+            return (first, -self.survey.front(space), space)
+
+        # place the most valuable units first, so that cheap ones fill what is left
+        best_type = max({a[1] for a in places}, key=lambda t: state.data.types[t].cost)
+        candidates = [a for a in places if a[1] == best_type]
+        return max(candidates, key=score)
+
+
+def _consume(moves, key, to, count, available) -> None:
+    plan = moves[key]
+    for index, (dest, wanted, target) in enumerate(plan):
+        if dest == to:
+            left = wanted - min(wanted, available)
+            if left > 0:
+                plan[index] = (dest, left, target)
+            else:
+                plan.pop(index)
+            return
+
+
+# -- what the player reads off the board ---------------------------------------------------------
+def naval_power(state, nation: str, survey: "Survey | None" = None) -> bool:
+    """A power that must cross the sea to fight: its capital is an island, or none of its
+    factories has an enemy territory within three land moves."""
+    board = state.data.board
+    capital = state.data.nations[nation].capital
+    if capital is None:
+        return False
+    if capital in board.islands:
+        return True
+    factories = [s for s in state.factories if state.control.get(s) == nation] or [capital]
+    survey = survey or Survey(state, nation)
+    return all(survey.front(s) > 3 for s in factories)
+
+
+def fighter_of(state, piece_type: str, nation: str, attacking: bool,
+               supported: float = 0.0) -> Fighter:
+    profile = state.profiles(nation)[piece_type]
+    return Fighter(profile.value(attacking), profile.dice(attacking),
+                   2 if profile.two_hits else 1, profile.cost, profile.is_air, supported)
+
+
+def forces(state, pieces: list[Piece], nation_of=None, attacking=True) -> list[tuple[Fighter, float]]:
+    counts: dict[tuple[str, str], int] = defaultdict(int)
+    for piece in pieces:
+        kind = state.data.types[piece.type]
+        if kind.domain in ("structure",) or kind.has("capturable"):
+            continue
+        counts[(piece.owner, piece.type)] += 1
+    infantry = sum(n for (_, t), n in counts.items() if t == "infantry")
+    artillery = sum(n for (_, t), n in counts.items() if t == "artillery")
+    found = []
+    for (owner, type_), n in counts.items():
+        support = min(infantry, artillery) / infantry if attacking and type_ == "infantry" \
+            and infantry else 0.0
+        found.append((fighter_of(state, type_, owner, attacking, support), n))
+    return found
+
+
+def gun_chance(state, space: str, nation: str) -> float:
+    best = 0
+    for piece in state.pieces[space]:
+        if state.side(piece.owner) != state.side(nation):
+            best = max(best, state.profiles(piece.owner)[piece.type].anti_aircraft)
+    return best / 6 if space in state.data.board.land else 0.0
+
+
+def battle_chance(state, nation: str, space: str) -> float:
+    attackers = [p for p in state.pieces[space] if p.owner == nation]
+    defenders = movement.enemies_in(state, space, nation)
+    return win_chance(forces(state, attackers), forces(state, defenders, attacking=False),
+                      gun_chance(state, space, nation))
+
+
+class Survey:
+    """What a player reads off the board once per phase: how far each space is from the
+    enemy, and how much enemy strength could strike it next turn."""
+
+    def __init__(self, state, nation: str):
+        self.state, self.nation = state, nation
+        board = state.data.board
+        side = state.side(nation)
+        enemy = np.array([s in board.land and movement.enemy_territory(state, s, nation)
+                          for s in board.spaces])
+        self.enemy_land = enemy
+        if enemy.any():
+            self.on_foot = board.land_distance[:, enemy].min(axis=1).astype(int)
+            self.by_air = board.air_distance[:, enemy].min(axis=1).astype(int)
+        else:
+            self.on_foot = self.by_air = np.full(len(board.spaces), FAR)
+        attack = np.zeros(len(board.spaces))
+        defence = np.zeros(len(board.spaces))
+        reaching: dict[tuple[int, str, int], float] = defaultdict(float)
+        for space, found in state.pieces.items():
+            there = board.number[space]
+            for piece in found:
+                kind = state.data.types[piece.type]
+                profile = state.profiles(piece.owner)[piece.type]
+                if state.side(piece.owner) == side:
+                    defence[there] += profile.value(False) / 6
+                elif kind.domain in ("land", "air"):
+                    reaching[(there, kind.domain, kind.movement)] += \
+                        profile.value(True) * profile.dice(True) / 6
+            for piece in found:
+                if state.data.types[piece.type].capacity and state.side(piece.owner) != side:
+                    # a transport brings about two land units to a coast within reach
+                    reaching[(there, "sea", 3)] += 2 * 2.5 / 6
+        coastal = np.array([bool(board.coasts.get(s)) for s in board.spaces])
+        for (there, domain, moves), strength in reaching.items():
+            if domain == "land":
+                attack += strength * (board.land_distance[there] <= max(moves, 1))
+            elif domain == "air":
+                attack += strength * (board.air_distance[there] <= moves - 1)
+            else:
+                attack += strength * ((board.air_distance[there] <= moves) & coastal)
+        self.threat = attack - defence
+
+    def front(self, space: str) -> int:
+        """Land moves from `space` to the nearest enemy territory (flying distance, plus a
+        crossing's worth, where no land path leads there)."""
+        here = self.state.data.board.number[space]
+        near = int(self.on_foot[here])
+        if near >= FAR:
+            near = int(self.by_air[here]) + 3
+        return near
+
+    def threat_to(self, space: str) -> float:
+        return float(self.threat[self.state.data.board.number[space]])
+
+
+def objective_spaces(state, nation: str) -> set[str]:
+    found = set()
+
+    def walk(condition):
+        if isinstance(condition, dict):
+            for key, body in condition.items():
+                if key == "controls" and isinstance(body, dict) and body.get("owner") == nation:
+                    found.update(body.get("spaces") or [])
+                else:
+                    walk(body)
+        elif isinstance(condition, list):
+            for item in condition:
+                walk(item)
+    for objective in state.data.objectives:
+        if objective.get("owner") == nation:
+            walk(objective.get("when"))
+    return found
+
+
+# -- purchase ------------------------------------------------------------------------------------
+class Purchase:
+    def __init__(self, player: HeuristicPlayer, state):
+        self.player, self.state, self.nation = player, state, state.seat
+
+    def plan(self) -> list[tuple]:
+        state, nation = self.state, self.nation
+        money = state.money[nation]
+        land_room, sea_room = self._room()
+        cost = {t: state.cost(nation, t) for t in state.data.types}
+        bought: list[tuple] = []
+        for space in sorted(state.damage):
+            if state.damage.get(space) and state.control.get(space) == nation and money > 10:
+                fix = min(state.damage[space], money - 10)
+                if fix > 0:
+                    bought.append(("repair", space, fix))
+                    money -= fix
+
+        def buy(type_: str, n: int) -> int:
+            nonlocal money
+            n = min(n, money // max(cost[type_], 1))
+            if n > 0:
+                bought.append(("buy", type_, n))
+                money -= n * cost[type_]
+            return max(n, 0)
+
+        capital = state.data.nations[nation].capital
+        threat = self.player.survey.threat_to(capital) if capital else 0.0
+        if threat > 0:
+            land_room -= buy("infantry", min(land_room, math.ceil(threat / (2 / 6))))
+        if self.player.options["naval"] and naval_power(state, nation, self.player.survey) \
+                and sea_room > 0:
+            transports = sum(1 for found in state.pieces.values() for p in found
+                             if p.owner == nation and state.data.types[p.type].capacity)
+            troops = sum(1 for found in state.pieces.values() for p in found
+                         if p.owner == nation and state.data.types[p.type].domain == "land"
+                         and p.space in self._coastal_factories())
+            wanted = min(2, max(0, math.ceil(troops / 2) - transports), sea_room)
+            sea_room -= buy("transport", wanted)
+            if self._enemy_subs_near() and sea_room > 0:
+                sea_room -= buy("destroyer", 1)
+        if money >= 40 and land_room > 4:
+            land_room -= buy("fighter", 1)
+        while land_room > 0 and money >= cost["infantry"]:
+            for type_, share in (("infantry", 3), ("artillery", 1), ("armour", 1)):
+                if land_room <= 0:
+                    break
+                land_room -= buy(type_, min(share, land_room))
+            if money < cost["infantry"]:
+                break
+        return bought + [("end",)]
+
+    def _room(self) -> tuple[int, int]:
+        state, nation = self.state, self.nation
+        land = sea = 0
+        for space in state.data.board.land:
+            factory = state.factory_at(space)
+            if factory is None or state.control.get(space) != nation:
+                continue
+            room = max(0, state.data.board.value[space] - state.damage.get(space, 0))
+            land += room
+            if state.data.board.coasts.get(space):
+                sea = max(sea, room)
+        return land, sea
+
+    def _coastal_factories(self) -> set[str]:
+        state = self.state
+        return {s for s in state.data.board.land if state.factory_at(s) is not None
+                and state.control.get(s) == self.nation and state.data.board.coasts.get(s)}
+
+    def _enemy_subs_near(self) -> bool:
+        state = self.state
+        board = state.data.board
+        zones = {z for f in self._coastal_factories() for z in board.coasts[f]}
+        for zone in zones:
+            for other in [zone] + board.neighbours[zone]:
+                if any(state.side(p.owner) != state.side(self.nation)
+                       and state.data.types[p.type].has("submerge") for p in state.pieces[other]):
+                    return True
+        return False
+
+
+# -- combat move ---------------------------------------------------------------------------------
+class CombatPlan:
+    """Chooses the turn's attacks (see the module's docstring)."""
+
+    def __init__(self, player: HeuristicPlayer, state):
+        self.player, self.state, self.nation = player, state, state.seat
+        self.side = state.side(self.nation)
+        self.moves: dict[tuple[str, str], list[tuple[str, int, str]]] = defaultdict(list)
+        self.used: set[int] = set()
+        self.wanted = objective_spaces(state, self.nation)
+
+    def plan(self):
+        state = self.state
+        self.reach = self._reach()
+        self._keep_home()
+        targets = self._targets()
+        for target in targets:
+            self._attack(target)
+        self._assaults()
+        if self.player.options["bombing"]:
+            self._raids()
+        return dict(self.moves)
+
+    def _reach(self) -> dict[int, tuple[Piece, dict]]:
+        """Each movable piece of the nation and where it may go."""
+        state = self.state
+        found = {}
+        groups: dict[tuple, list[Piece]] = defaultdict(list)
+        for space, pieces in state.pieces.items():
+            for piece in pieces:
+                if piece.owner == self.nation and state.movable(piece):
+                    groups[(space, piece.type, state.group_tag(piece))].append(piece)
+        for group in groups.values():
+            destinations = state.group_destinations(group)
+            for piece in group:
+                found[piece.uid] = (piece, destinations)
+        return found
+
+    def _keep_home(self) -> None:
+        """Units that stay to hold what matters (the capital, victory cities, territories
+        worth 2 or more) against what could strike it next turn."""
+        state, survey = self.state, self.player.survey
+        board = state.data.board
+        capital = state.data.nations[self.nation].capital
+        for space in board.land:
+            if state.control.get(space) != self.nation:
+                continue
+            if not (space == capital or space in board.victory_cities or board.value[space] >= 2):
+                continue
+            danger = survey.threat_to(space)
+            if danger <= 0:
+                continue
+            danger += sum(state.profiles(p.owner)[p.type].value(False) / 6
+                          for p in state.pieces[space] if state.side(p.owner) == self.side)
+            if space == capital:
+                danger *= 1.5
+            defenders = sorted((p for p in state.pieces[space] if p.owner == self.nation
+                                and state.data.types[p.type].domain == "land"),
+                               key=lambda p: (-state.profiles(p.owner)[p.type].value(False),
+                                              state.data.types[p.type].cost))
+            held = 0.0
+            for piece in defenders:
+                if held >= danger:
+                    break
+                self.used.add(piece.uid)
+                held += state.profiles(piece.owner)[piece.type].value(False) / 6
+
+    def _targets(self) -> list[tuple[float, str]]:
+        state = self.state
+        board = state.data.board
+        seen = {to for piece, dest in self.reach.values() for to in dest}
+        found = []
+        for space in seen:
+            if space in board.land and not movement.enemy_territory(state, space, self.nation):
+                continue
+            if space in board.sea and not movement.enemies_in(state, space, self.nation):
+                continue
+            found.append((self._worth(space), space))
+        found.sort(key=lambda item: (-item[0], item[1]))
+        return found
+
+    def _worth(self, space: str) -> float:
+        state = self.state
+        board = state.data.board
+        worth = float(board.value.get(space, 0))
+        if space in board.victory_cities:
+            worth += 6
+        if any(n.capital == space for n in state.data.nations.values()):
+            worth += 15
+        if space in self.wanted:
+            worth += 4
+        defenders = movement.enemies_in(state, space, self.nation)
+        worth += 0.1 * sum(state.data.types[p.type].cost for p in defenders)
+        return worth
+
+    def _free(self, space: str, domain: str) -> list[Piece]:
+        state = self.state
+        found = []
+        for uid, (piece, dest) in self.reach.items():
+            if uid in self.used or space not in dest:
+                continue
+            kind = state.data.types[piece.type]
+            if kind.domain != domain or "board" in dest[space][2]:
+                continue
+            found.append(piece)
+        found.sort(key=lambda p: (state.data.types[p.type].cost, p.uid))
+        return found
+
+    def _attack(self, item: tuple[float, str]) -> None:
+        worth, space = item
+        state = self.state
+        board = state.data.board
+        defenders = [p for p in movement.enemies_in(state, space, self.nation)]
+        defence = forces(state, defenders, attacking=False)
+        gun = gun_chance(state, space, self.nation)
+        odds = self.player.options["odds"]
+        ground = self._free(space, "land" if space in board.land else "sea")
+        air = self._free(space, "air")
+        if space in board.land and not ground:
+            return
+        if not defence:
+            self._send([ground[0]], space)          # an empty territory: one unit takes it
+            return
+        chosen: list[Piece] = []
+        for piece in ground + air:
+            chosen.append(piece)
+            if win_chance(forces(state, chosen), defence, gun) >= min(odds + 0.1, 0.97):
+                break
+        chance = win_chance(forces(state, chosen), defence, gun)
+        if chance < odds:
+            return
+        if space in board.land and not any(state.data.types[p.type].domain == "land"
+                                           for p in chosen):
+            return
+        lost, killed = expected_losses(forces(state, chosen), defence)
+        if chance * (killed + 2 * worth) < lost * (1.2 - chance):
+            return
+        self._send(chosen, space)
+
+    def _send(self, pieces: list[Piece], space: str) -> None:
+        for piece in pieces:
+            self.used.add(piece.uid)
+            targets = self.reach[piece.uid][1][space][2]
+            target = "" if "" in targets else targets[0]
+            self._add((piece.space, piece.type), space, 1, target)
+
+    def _add(self, key, to, count, target) -> None:
+        plan = self.moves[key]
+        for index, (dest, n, aim) in enumerate(plan):
+            if dest == to and aim == target:
+                plan[index] = (dest, n + count, aim)
+                return
+        plan.append((to, count, target))
+
+    def _assaults(self) -> None:
+        """Load idle land units on transports next to them and assault the best coast."""
+        state = self.state
+        board = state.data.board
+        odds = self.player.options["odds"]
+        for uid, (transport, dest) in sorted(self.reach.items()):
+            kind = state.data.types[transport.type]
+            if not kind.capacity or uid in self.used:
+                continue
+            room = state.room_on(transport)
+            cargo = list(transport.cargo)
+            boarders = []
+            for shore in sorted(board.shores.get(transport.space, ())):
+                for piece in state.pieces[shore]:
+                    size = state.data.types[piece.type].size
+                    if piece.owner == self.nation and piece.uid in self.reach and \
+                            piece.uid not in self.used and size and size <= room and \
+                            transport.space in self.reach[piece.uid][1]:
+                        boarders.append(piece)
+                        room -= size
+            troops = cargo + boarders
+            if not troops:
+                continue
+            reach = movement.sea_reach(state, transport.space, self.nation,
+                                       state.movement(self.nation, transport.type), True, False)
+            best = None
+            for zone in reach:
+                if movement.hostile_sea(state, zone, self.nation):
+                    continue
+                for shore in board.shores[zone]:
+                    if not movement.enemy_territory(state, shore, self.nation):
+                        continue
+                    defence = forces(state, movement.enemies_in(state, shore, self.nation),
+                                     attacking=False)
+                    chance = win_chance(forces(state, troops), defence)
+                    if chance >= odds:
+                        score = (self._worth(shore), -reach[zone], zone, shore)
+                        if best is None or score > best:
+                            best = score
+            if best is None:
+                continue
+            _, _, zone, shore = best
+            for piece in boarders:
+                self.used.add(piece.uid)
+                self._add((piece.space, piece.type), transport.space, 1, "board")
+            self.used.add(uid)
+            self._add((transport.space, transport.type), zone, 1, shore)
+
+    def _raids(self) -> None:
+        state = self.state
+        for uid, (piece, dest) in sorted(self.reach.items()):
+            if uid in self.used or not state.data.types[piece.type].has("strategic_bombing"):
+                continue
+            raids = [s for s, (_, _, targets) in dest.items() if "raid" in targets]
+            if not raids:
+                continue
+            target = max(raids, key=lambda s: (state.data.board.value[s]
+                                               - state.damage.get(s, 0), s))
+            self.used.add(uid)
+            self._add((piece.space, piece.type), target, 1, "raid")
+
+
+# -- noncombat move ------------------------------------------------------------------------------
+class NoncombatPlan:
+    """Moves toward the front and the threatened places (see the module's docstring)."""
+
+    def __init__(self, player: HeuristicPlayer, state):
+        self.player, self.state, self.nation = player, state, state.seat
+        self.survey = player.survey
+        self.moves: dict[tuple[str, str], list[tuple[str, int, str]]] = defaultdict(list)
+
+    def plan(self):
+        state = self.state
+        board = state.data.board
+        survey = self.survey
+        need = {}
+        for space in board.land:
+            if movement.friendly_territory(state, space, self.nation) and space not in board.neutral \
+                    and survey.front(space) <= 2:
+                need[space] = survey.threat_to(space) + board.value[space] / 4
+        self.player.need = need
+        self.need = need
+        groups: dict[tuple, list[Piece]] = defaultdict(list)
+        for space, pieces in state.pieces.items():
+            for piece in pieces:
+                if piece.owner == self.nation and state.movable(piece):
+                    groups[(space, piece.type, state.group_tag(piece))].append(piece)
+        boarding: dict[str, int] = defaultdict(int)        # sea zone -> room taken
+        for (space, type_, tag), group in sorted(groups.items()):
+            if state.data.types[type_].domain == "land":
+                self._march(space, type_, group, boarding)
+        convoy = self._transports(groups, boarding)
+        self._warships(groups, convoy)
+        return dict(self.moves)
+
+    def _march(self, space: str, type_: str, group: list[Piece], boarding: dict) -> None:
+        """Land units walk toward the front, or board a transport where no road leads on."""
+        state, survey = self.state, self.survey
+        board = state.data.board
+        capital = state.data.nations[self.nation].capital
+        if space == capital and self.need.get(capital, 0) > 0:
+            return
+        destinations = state.group_destinations(group)
+        best, best_score = None, (survey.front(space), -self.need.get(space, 0.0))
+        for to in destinations:
+            if to in board.land:
+                score = (survey.front(to), -self.need.get(to, 0.0))
+                if score < best_score:
+                    best, best_score = to, score
+        if best is not None:
+            self.moves[(space, type_)].append((best, len(group), ""))
+            return
+        if survey.front(space) <= 1:
+            return                                        # at the front already
+        size = state.data.types[type_].size
+        for to, (_, _, targets) in sorted(destinations.items()):
+            if "board" not in targets:
+                continue
+            room = state.room_to_board(to, self.nation, size, False) - boarding[to] // max(size, 1)
+            if room > 0:
+                count = min(room, len(group))
+                boarding[to] += count * size
+                self.moves[(space, type_)].append((to, count, "board"))
+                return
+
+    def _transports(self, groups, boarding) -> dict[str, str]:
+        """Loaded transports carry their troops toward the enemy and put them ashore next to
+        it; empty ones go back to the nation's factories. Returns zone -> where it sails."""
+        state, survey = self.state, self.survey
+        board = state.data.board
+        factories = {z for f, piece in state.factories.items()
+                     if state.control.get(f) == self.nation for z in board.coasts.get(f, ())}
+        sailing = {}
+        for (space, type_, tag), group in sorted(groups.items()):
+            kind = state.data.types[type_]
+            if not kind.capacity:
+                continue
+            loaded = bool(tag) or boarding.get(space, 0) > 0
+            reach = movement.sea_reach(state, space, self.nation,
+                                       state.movement(self.nation, type_), False, False)
+            if loaded:
+                best = None
+                for zone, distance in reach.items():
+                    for shore in board.shores[zone]:
+                        if movement.friendly_territory(state, shore, self.nation):
+                            score = (survey.front(shore), distance, zone, shore)
+                            if best is None or score < best:
+                                best = score
+                if best is None:
+                    continue
+                front, _, zone, shore = best
+                here = min((survey.front(s) for s in board.shores[space]), default=FAR)
+                if front <= 1 or front < here - 1:
+                    self.moves[(space, type_)].append((zone, len(group), shore if front <= 1 else ""))
+                    sailing[space] = zone
+                    continue
+                invasion = self._invasion_zone(reach)
+                if invasion is not None and invasion != space:
+                    self.moves[(space, type_)].append((invasion, len(group), ""))
+                    sailing[space] = invasion
+            elif factories and space not in factories:
+                home = min(reach, key=lambda z: (min(board.distance(z, f) for f in factories), z))
+                if home != space:
+                    self.moves[(space, type_)].append((home, len(group), ""))
+                    sailing[space] = home
+        return sailing
+
+    def _invasion_zone(self, reach: dict[str, int]) -> str | None:
+        """The safe zone within reach nearest the most valuable enemy coast: a loaded
+        transport waits there to assault next turn."""
+        state = self.state
+        board = state.data.board
+        coasts = [(board.value[s] + (6 if s in board.victory_cities else 0), s)
+                  for s in board.land if board.coasts.get(s)
+                  and movement.enemy_territory(state, s, self.nation)]
+        if not coasts:
+            return None
+        best = None
+        for zone in reach:
+            if movement.hostile_sea(state, zone, self.nation):
+                continue
+            for worth, shore in coasts:
+                score = (board.distance(zone, shore) - worth / 10, zone)
+                if best is None or score < best:
+                    best = score
+        return best[1] if best else None
+
+    def _warships(self, groups, convoy: dict[str, str]) -> None:
+        """Warships escort the transports, or keep with the nation's largest fleet."""
+        state = self.state
+        for (space, type_, tag), group in sorted(groups.items()):
+            kind = state.data.types[type_]
+            if kind.domain != "sea" or kind.capacity or kind.has("submerge"):
+                continue
+            destinations = state.group_destinations(group)
+            escort = [zone for zone in convoy.values() if zone in destinations]
+            if escort:
+                self.moves[(space, type_)].append((min(escort), len(group), ""))
+                continue
+            strength = {to: sum(state.data.types[p.type].cost for p in state.pieces[to]
+                                if p.owner == self.nation) for to in destinations}
+            if not strength:
+                continue
+            best = max(strength, key=lambda to: (strength[to], to))
+            here = sum(state.data.types[p.type].cost for p in state.pieces[space]
+                       if p.owner == self.nation)
+            if strength[best] > here:
+                self.moves[(space, type_)].append((best, len(group), ""))
