@@ -172,3 +172,28 @@ def test_command_refuses_what_it_would_spoil(tmp_path, capsys):
     (variant / "scenario.yaml").write_text("id: variant\nname: V\nsystem: aa50\nextends: ../small\n", encoding="utf-8")
     assert main(["import", "triplea-map", str(MAP_FOLDER), str(variant)]) == 2
     assert "a variant inherits it" in capsys.readouterr().err
+
+
+# -- the AA50 board --------------------------------------------------------------------------
+def test_aa50_1942_inherits_the_board_geometry_of_1941():
+    own = load_scenario(REPO / "scenarios" / "aa50-1942").sources
+    variant = next(doc.data for path, doc in own.items() if path.parent.name == "aa50-1942" and path.name == "map.yaml")
+    assert "board" not in variant and not any({"shape", "position"} & set(s) for s in variant["spaces"])
+    merged = load_scenario(REPO / "scenarios" / "aa50-1942").doc("map")
+    assert merged["board"] == {"width": 3773, "height": 1830}
+    assert all("shape" in s and "position" in s for s in merged["spaces"])
+
+
+@needs_board
+def test_aa50_1941_carries_the_world_war_ii_v3_board():
+    board = read_board(WW2V3)
+    spaces = {s["id"]: s for s in load_scenario(REPO / "scenarios" / "aa50-1941").doc("map")["spaces"]}
+    assert len(spaces) == 162
+    for name, placed in board.polygons.items():
+        space = spaces[territory_id(name)]
+        assert space["shape"]["polygons"] == placed.value
+        assert space["position"] == board.centers[name].value
+        assert space["shape"].get("label") == (board.labels[name].value if name in board.labels else None)
+    assert "label" not in spaces["urals"]["shape"]  # name_place.txt spells it "Uralss"
+    assert spaces["caroline-islands"]["shape"]["polygons"][0] == [
+        [2849, 1076], [2853, 1079], [2853, 1084], [2850, 1088], [2847, 1088], [2843, 1082]]
