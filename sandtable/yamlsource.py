@@ -20,6 +20,9 @@ from .diagnostics import Diagnostic, Location, error
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_ALIAS_NODES = 100_000
+# libyaml's parser when PyYAML was built with it (several times faster on large maps); the same
+# events and marks either way.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 _CORE_TAG = "tag:yaml.org,2002:"
 _ALLOWED_TAGS = {_CORE_TAG + t for t in ("str", "int", "float", "bool", "null", "map", "seq")}
@@ -157,7 +160,7 @@ def parse_yaml(text: str, path: Path) -> SourceDoc:
     """Parse YAML text into a SourceDoc. Raises YamlRefused with a diagnostic on any problem."""
     builder = _Builder(path)
     try:
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        for event in yaml.parse(text, Loader=_LOADER):
             builder.feed(event)
     except YamlRefused:
         raise
@@ -283,7 +286,7 @@ class _Builder:
                 value = _resolve_tagged(event.tag, event.value)
             except ValueError as exc:
                 self.refuse("YAML007", str(exc), mark)
-        elif event.style is None and event.tag != "!":
+        elif not event.style and event.tag != "!":  # plain: None (Python parser) or "" (libyaml)
             value = resolve_plain(event.value)
         else:
             value = event.value

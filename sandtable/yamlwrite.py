@@ -1,7 +1,8 @@
 """Writing YAML canonically and atomically.
 
 Canonical: keys in a stable order (identity and name first, the rest alphabetical), short leaf
-lists and mappings on one line, text never folded. The same data always gives the same bytes, so a
+lists and mappings on one line, text never folded. A list whose schema says `x-flow` (an outline's
+ring of points) is written on one line however long, so that moving one point changes one line. The same data always gives the same bytes, so a
 save changes only the lines whose values changed.
 
 Atomic: the text goes to a temporary file beside the target, which is then renamed over it; a
@@ -23,6 +24,8 @@ from .yamlsource import parse_yaml, resolve_plain
 # With no schema to follow, these keys lead a mapping and the rest follow alphabetically.
 LEADING_KEYS = ("locale", "id", "space", "between", "op", "kind", "name", "short_name", "title")
 FLOW_WIDTH = 100
+# PyYAML breaks lines longer than its width; no line of ours is broken (text is never folded).
+LINE_WIDTH = 1 << 30
 
 
 def _fallback_order(key: str):
@@ -30,6 +33,10 @@ def _fallback_order(key: str):
         return (0, LEADING_KEYS.index(key), "")
     except ValueError:
         return (1, 0, key)
+
+
+class _FlowList(list):
+    """A list the schema asks to write on one line (`x-flow`)."""
 
 
 def canonical(data, schema: SchemaNode | None = None):
@@ -44,7 +51,8 @@ def canonical(data, schema: SchemaNode | None = None):
         return {key: canonical(data[key], schema.child(key) if schema else None)
                 for key in sorted(data, key=rank)}
     if isinstance(data, list):
-        return [canonical(item, schema.child(0) if schema else None) for item in data]
+        items = [canonical(item, schema.child(0) if schema else None) for item in data]
+        return _FlowList(items) if schema is not None and schema.schema.get("x-flow") else items
     return data
 
 
@@ -52,6 +60,8 @@ def _flows(value, depth: int = 0) -> bool:
     """Short mappings and lists of plain values (nested at most once) are written on one line."""
     if isinstance(value, str):
         return "\n" not in value
+    if isinstance(value, _FlowList):
+        return depth == 0  # always on a line of its own, never inside a parent's line
     if not isinstance(value, (dict, list)):
         return True
     if depth >= 2 or not value:
@@ -99,7 +109,12 @@ def _represent_list(dumper, value: list):
     return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
 
 
+def _represent_flow_list(dumper, value: _FlowList):
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=True)
+
+
 _CanonicalDumper.add_representer(str, _represent_str)
+_CanonicalDumper.add_representer(_FlowList, _represent_flow_list)
 _CanonicalDumper.add_representer(dict, _represent_dict)
 _CanonicalDumper.add_representer(list, _represent_list)
 
@@ -107,7 +122,7 @@ _CanonicalDumper.add_representer(list, _represent_list)
 def dump_canonical(data, header: str = "", kind: str | None = None) -> str:
     """Canonical YAML text for `data` (a file of `kind`), after an optional leading comment block."""
     body = yaml.dump(canonical(data, root_node(kind) if kind else None), Dumper=_CanonicalDumper, sort_keys=False,
-                     allow_unicode=True, width=4096, default_flow_style=False, indent=2)
+                     allow_unicode=True, width=LINE_WIDTH, default_flow_style=False, indent=2)
     if header and not header.endswith("\n"):
         header += "\n"
     return header + body

@@ -15,7 +15,8 @@ from collections.abc import Callable
 
 Predicate = Callable[[object], bool]
 
-ANNOTATIONS = {"$schema", "$id", "$comment", "title", "description", "default", "examples", "$defs"}
+ANNOTATIONS = {"$schema", "$id", "$comment", "title", "description", "default", "examples", "$defs",
+               "x-flow"}
 SUPPORTED = ANNOTATIONS | {
     "$ref", "type", "enum", "const", "properties", "additionalProperties", "required", "items",
     "minItems", "maxItems", "uniqueItems", "minLength", "maxLength", "pattern", "minimum", "maximum",

@@ -203,6 +203,10 @@ def _range_message(err) -> str:
 def _best_context(err) -> str | None:
     if not err.context:
         return None
+    branches = err.schema.get(err.validator) if err.validator in ("anyOf", "oneOf") else None
+    if isinstance(branches, list) and all(set(b) == {"required"} for b in branches):
+        # Forms that differ only in which keys they need: name the choices.
+        return "give " + ", or ".join(" and ".join(repr(k) for k in b["required"]) for b in branches)
     deepest = max(err.context, key=lambda e: len(e.absolute_path))
     return deepest.message
 

@@ -34,6 +34,19 @@ def register(commands) -> None:
     triplea.add_argument("--force", action="store_true", help="overwrite files already in OUTDIR")
     triplea.add_argument("--quiet", action="store_true", help="report warnings and errors only")
     triplea.set_defaults(run=run)
+    board = formats.add_parser(
+        "triplea-map", help="a TripleA map folder's board geometry, into a scenario",
+        description="Give the spaces of a scenario the positions, outlines and name places of a "
+        "TripleA map folder (centers.txt, polygons.txt, name_place.txt). Spaces are matched by id "
+        "to the territory names. map.yaml is rewritten canonically; exit 0 when written, 1 when it "
+        "cannot be read, 2 on a usage or I/O error.")
+    board.add_argument("map_dir", metavar="MAP_DIR", help="the map folder (or its map/ subfolder)")
+    board.add_argument("scenario", metavar="SCENARIO", help="the scenario folder whose map.yaml gets the geometry")
+    board.add_argument("--tolerance", type=float, default=None, metavar="PX",
+                       help="how far a simplified outline may stray from the traced one, in board "
+                       "pixels (default 1.5)")
+    board.add_argument("--quiet", action="store_true", help="report warnings and errors only")
+    board.set_defaults(run=run_map)
 
 
 def run(args) -> int:
@@ -79,6 +92,64 @@ def run(args) -> int:
           f"{counts.get('placements', 0)} unit placements, {counts.get('unit_types', 0)} unit types, "
           f"{counts.get('objectives', 0)} objectives; {len(imported.diagnostics)} note(s) on what was "
           "not translated")
+    return EXIT_OK
+
+
+def run_map(args) -> int:
+    """Add a TripleA map folder's geometry to the map.yaml of an existing scenario."""
+    from ..geometry import DEFAULT_TOLERANCE
+    from ..triplea import territory_id
+    from ..tripleamap import NotAMapFolder, apply_board, board_extent, read_board
+    from ..yamlsource import YamlRefused, read_yaml_file
+    from ..yamlwrite import dump_canonical, leading_comments, save_yaml
+
+    folder = Path(args.scenario)
+    map_path = folder / "map.yaml"
+    if not map_path.is_file():
+        print(f"sandtable import: {map_path}: no such file", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        manifest = read_yaml_file(folder / "scenario.yaml").data if (folder / "scenario.yaml").is_file() else {}
+        doc = read_yaml_file(map_path)
+    except YamlRefused as refused:
+        _print(refused.diagnostic)
+        return EXIT_PROBLEMS
+    if isinstance(manifest, dict) and manifest.get("extends"):
+        print(f"sandtable import: {folder} extends {manifest['extends']}: give the geometry to the "
+              "scenario it extends; a variant inherits it", file=sys.stderr)
+        return EXIT_USAGE
+    data = doc.data if isinstance(doc.data, dict) else {}
+    header = leading_comments(doc.text)
+    if dump_canonical(data, header, "map") != doc.text:
+        print(f"sandtable import: {map_path} is not in canonical form (comments inside it would be "
+              "lost); run `sandtable format` on it first", file=sys.stderr)
+        return EXIT_USAGE
+    tolerance = DEFAULT_TOLERANCE if args.tolerance is None else args.tolerance
+    if tolerance < 0:
+        print("sandtable import: --tolerance must not be negative", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        board = read_board(args.map_dir, tolerance)
+    except (NotAMapFolder, OSError) as problem:
+        print(f"sandtable import: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    spaces = [s for s in data.get("spaces", []) if isinstance(s, dict)]
+    by_id = {s["id"]: s for s in spaces if isinstance(s.get("id"), str)}
+    diagnostics = board.diagnostics + apply_board(spaces, board, lambda name: by_id.get(territory_id(name)))
+    extent = board_extent(board)
+    if extent:
+        existing = data.get("board") if isinstance(data.get("board"), dict) else {}
+        data["board"] = {**extent, **existing}
+    for diagnostic in diagnostics:
+        if not (args.quiet and diagnostic.severity.value == "info"):
+            _print(diagnostic)
+    try:
+        save_yaml(map_path, data, header, "map")
+    except OSError as problem:
+        print(f"sandtable import: {map_path}: {problem.strerror or problem}", file=sys.stderr)
+        return EXIT_USAGE
+    shaped = sum(1 for s in spaces if "shape" in s)
+    print(f"wrote {map_path}: {shaped} of {len(spaces)} spaces have an outline")
     return EXIT_OK
 
 

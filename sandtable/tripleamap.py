@@ -1,0 +1,192 @@
+"""Reading the board geometry of a TripleA map folder into a scenario's spaces.
+
+A TripleA map folder describes its board in text files, one territory a line, in board pixels:
+
+- `centers.txt`: `Name  (x,y)`, the centre of the territory -> the space's `position`;
+- `polygons.txt`: `Name  <  (x,y) (x,y) ... >  <  ... >`, one or more outlines ->
+  `shape.polygons`, simplified (sandtable.geometry) so that a map file stays readable;
+- `name_place.txt`: `Name  (x,y)`, where the name is written (the start of its baseline) ->
+  `shape.label`.
+
+Names are TripleA's territory names. A line that cannot be read, or a name that matches no space,
+is reported with its file, line and column; nothing is guessed.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .diagnostics import Diagnostic, Location, info, warning
+from .geometry import DEFAULT_TOLERANCE, extent, simplify_ring
+
+CENTERS, POLYGONS, LABELS = "centers.txt", "polygons.txt", "name_place.txt"
+MAX_MAP_FILE_BYTES = 16 * 1024 * 1024
+
+_POINT = r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)"
+_ONE_POINT = re.compile(rf"\s*{_POINT}\s*$")
+_RINGS = re.compile(rf"(?:\s*<(?:\s*{_POINT})+\s*>)+\s*$")
+_RING = re.compile(r"<([^>]*)>")
+_POINTS = re.compile(_POINT)
+
+
+class NotAMapFolder(Exception):
+    """The folder has none of the geometry files; a usage error, not a problem in the data."""
+
+
+@dataclass
+class Placed:
+    """A value read from a map file, and where its line is."""
+
+    value: object
+    where: Location
+
+
+@dataclass
+class Board:
+    """The geometry of a map folder by TripleA territory name, and what was wrong with it."""
+
+    folder: Path
+    centers: dict[str, Placed] = field(default_factory=dict)
+    polygons: dict[str, Placed] = field(default_factory=dict)
+    labels: dict[str, Placed] = field(default_factory=dict)
+    size: tuple[int, int] = (0, 0)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def names(self) -> list[str]:
+        seen = dict.fromkeys(list(self.centers) + list(self.polygons) + list(self.labels))
+        return list(seen)
+
+
+def map_folder(path: Path | str) -> Path:
+    """The folder holding the geometry files: DIR itself, or DIR/map as a map's download has it."""
+    path = Path(path)
+    for candidate in (path, path / "map"):
+        if any((candidate / name).is_file() for name in (CENTERS, POLYGONS)):
+            return candidate
+    raise NotAMapFolder(f"{path}: no {CENTERS} or {POLYGONS} here or in {path / 'map'}")
+
+
+def read_board(path: Path | str, tolerance: float = DEFAULT_TOLERANCE) -> Board:
+    """Read a map folder's geometry. Raises NotAMapFolder, and OSError when a file cannot be read."""
+    folder = map_folder(path)
+    board = Board(folder)
+    board.centers = _read_points(folder / CENTERS, board.diagnostics)
+    raw = _read_rings(folder / POLYGONS, board.diagnostics)
+    board.labels = _read_points(folder / LABELS, board.diagnostics)
+    board.size = extent([ring for placed in raw.values() for ring in placed.value])
+    board.polygons = {name: Placed([simplify_ring(ring, tolerance) for ring in placed.value], placed.where)
+                      for name, placed in raw.items()}
+    return board
+
+
+def _lines(path: Path, diagnostics: list[Diagnostic]):
+    """(line number, text) of a map file; nothing for a file that is not there."""
+    if not path.is_file():
+        return
+    size = path.stat().st_size
+    if size > MAX_MAP_FILE_BYTES:
+        diagnostics.append(warning("TPM001", f"the file is {size:,} bytes, over the limit of "
+                                   f"{MAX_MAP_FILE_BYTES:,}; it was not read", Location(path, 1, 1)))
+        return
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as problem:
+        # Map makers' tools on Windows wrote Latin-1; the names then match the game's as they are.
+        text = raw.decode("latin-1")
+        line = raw.count(b"\n", 0, problem.start) + 1
+        diagnostics.append(info("TPM001", "the file is not UTF-8; it was read as Latin-1",
+                                Location(path, line, 1)))
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            yield number, line
+
+
+def _split_name(line: str) -> tuple[str, str, int]:
+    """The territory name (the text before the first point or outline), the rest, and its column."""
+    cut = min((i for i in (line.find("("), line.find("<")) if i >= 0), default=len(line))
+    return line[:cut].strip(), line[cut:], cut + 1
+
+
+def _read_points(path: Path, diagnostics: list[Diagnostic]) -> dict[str, Placed]:
+    found: dict[str, Placed] = {}
+    for number, line in _lines(path, diagnostics):
+        name, rest, column = _split_name(line)
+        match = _ONE_POINT.match(rest)
+        if not name or not match:
+            _unreadable(diagnostics, path, number, column if name else 1, line, "`Name  (x,y)`")
+            continue
+        _keep(found, name, Placed([int(match.group(1)), int(match.group(2))], Location(path, number, 1)),
+              diagnostics)
+    return found
+
+
+def _read_rings(path: Path, diagnostics: list[Diagnostic]) -> dict[str, Placed]:
+    found: dict[str, Placed] = {}
+    for number, line in _lines(path, diagnostics):
+        name, rest, column = _split_name(line)
+        if not name or not _RINGS.match(rest):
+            _unreadable(diagnostics, path, number, column if name else 1, line,
+                        "`Name  <  (x,y) (x,y) ... >`")
+            continue
+        rings = [[[int(x), int(y)] for x, y in _POINTS.findall(body)] for body in _RING.findall(rest)]
+        _keep(found, name, Placed(rings, Location(path, number, 1)), diagnostics)
+    return found
+
+
+def _unreadable(diagnostics, path: Path, line: int, column: int, text: str, form: str) -> None:
+    shown = text.strip()
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    diagnostics.append(warning("TPM001", f"cannot read {shown!r}: a line reads {form}; it was skipped",
+                               Location(path, line, column)))
+
+
+def _keep(found: dict[str, Placed], name: str, placed: Placed, diagnostics: list[Diagnostic]) -> None:
+    if name in found:
+        first = found[name].where
+        diagnostics.append(warning("TPM001", f"{name!r} is given a second time (first on line "
+                                   f"{first.line}); the first is kept", placed.where))
+        return
+    found[name] = placed
+
+
+def apply_board(spaces: list[dict], board: Board, space_for: Callable[[str], dict | None]) -> list[Diagnostic]:
+    """Give each space the board's position, outline and label; report what matched nothing.
+
+    `space_for` finds the space a TripleA territory name stands for (None when there is none).
+    """
+    diagnostics: list[Diagnostic] = []
+    placed: set[int] = set()
+    for name in board.names():
+        space = space_for(name)
+        if space is None:
+            for table in (board.centers, board.polygons, board.labels):
+                if name in table:
+                    diagnostics.append(warning(
+                        "TPM002", f"{name!r} is not a territory of the game; its geometry was not used",
+                        table[name].where))
+            continue
+        placed.add(id(space))
+        if name in board.centers:
+            space["position"] = board.centers[name].value
+        if name in board.polygons:
+            shape: dict = {"polygons": board.polygons[name].value}
+            if name in board.labels:
+                shape["label"] = board.labels[name].value
+            space["shape"] = shape
+        elif name in board.labels:
+            diagnostics.append(warning("TPM002", f"{name!r} has a name place but no outline in "
+                                       f"{POLYGONS}; the name place was not used", board.labels[name].where))
+    for space in spaces:
+        if id(space) not in placed:
+            diagnostics.append(info("TPM003", f"the space {space.get('id')!r} has no geometry in the "
+                                    "map folder", Location(board.folder, 0, 0)))
+    return diagnostics
+
+
+def board_extent(board: Board) -> dict:
+    """The board's width and height (the extent of its outlines), for `board` in map.yaml."""
+    width, height = board.size
+    return {"width": width, "height": height} if width and height else {}
