@@ -60,6 +60,7 @@ def summarise(records, meta: dict) -> dict:
                   "interval": list(wilson(drawn, played))},
         "round_limit": {"count": stopped, "rate": stopped / played if played else 0.0},
         "reasons": dict(sorted(reasons.items())),
+        "ahead_at_limit": _ahead(finished),
         "length": _length(lengths),
         "final_victory_cities": _final(finished, "victory_cities"),
         "final_scores": _final(finished, "scores"),
@@ -74,6 +75,22 @@ def summarise(records, meta: dict) -> dict:
                     else 0.0},
     }
     return report
+
+
+def _ahead(finished: list[dict]) -> dict:
+    """Of the games stopped at the round limit: which side led in victory cities (or score)."""
+    ahead: Counter = Counter()
+    for record in finished:
+        result = record["result"]
+        if result["winner"] is not None or result["reason"] != "round-limit":
+            continue
+        standing = result.get("victory_cities") or {}
+        if not standing:
+            continue
+        best = max(standing.values())
+        leaders = [side for side, value in standing.items() if value == best]
+        ahead[leaders[0] if len(leaders) == 1 else "level"] += 1
+    return dict(ahead.most_common())
 
 
 def _length(lengths: list[int]) -> dict:
@@ -194,9 +211,13 @@ def render_text(report: dict, names: dict[str, str] | None = None, top: int = 8)
     if report["draws"]["count"]:
         lines.append(f"  {'draw':<14}{report['draws']['count']:>6} {_pct(report['draws']['rate'])}")
     if report["round_limit"]["count"]:
+        stopped_at = meta.get("max_rounds") or report["length"].get("max")
         lines.append(f"  {'round limit':<14}{report['round_limit']['count']:>6} "
                      f"{_pct(report['round_limit']['rate'])}   (stopped at round "
-                     f"{meta.get('max_rounds')}, no winner)")
+                     f"{stopped_at}, no winner)")
+        if report.get("ahead_at_limit"):
+            lines.append("  " + " " * 14 + "ahead when stopped: " + ", ".join(
+                f"{names.get(k, k)} {v}" for k, v in report["ahead_at_limit"].items()))
     if report["failed"]:
         lines.append(f"  {'rules error':<14}{report['failed']:>6}   (see below)")
     verdict = _verdict(report, names)
@@ -205,12 +226,12 @@ def render_text(report: dict, names: dict[str, str] | None = None, top: int = 8)
     length = report["length"]
     if "median" in length:
         lines += ["", f"game length: median {length['median']:g} rounds (quartiles "
-                  f"{length['quartiles'][0]:g}-{length['quartiles'][1]:g}, "
-                  f"{length['min']}-{length['max']})",
+                  f"{length['quartiles'][0]:g}-{length['quartiles'][1]:g}, shortest "
+                  f"{length['min']}, longest {length['max']})",
                   "  ends: " + ", ".join(f"{reason} {n}" for reason, n in report["reasons"].items())]
     for key, label in (("final_victory_cities", "victory cities at the end"),
                        ("final_scores", "scores at the end")):
-        if report[key]:
+        if report[key] and not (key == "final_scores" and report["series"]):
             lines.append(f"{label} (median): " + ", ".join(
                 f"{names.get(who, who)} {q['median']:g}" for who, q in report[key].items()))
     for name, by_who in report["series"].items():
@@ -221,6 +242,8 @@ def render_text(report: dict, names: dict[str, str] | None = None, top: int = 8)
             shown = shown[:6] + shown[-6:]
         lines.append(f"  {'':<16}" + "".join(f"{r:>6}" for r in shown))
         for who, rows in by_who.items():
+            if not any(row["median"] for row in rows):
+                continue                       # a nation that never has any (China's income)
             by_round = {row["round"]: row["median"] for row in rows}
             lines.append(f"  {names.get(who, who)[:16]:<16}" + "".join(
                 f"{by_round[r]:>6g}" if r in by_round else f"{'':>6}" for r in shown))

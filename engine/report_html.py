@@ -1,0 +1,246 @@
+"""The balance report as a page: the verdict, then plots of who wins, when, and where.
+
+`write_report(report, scenario, folder)` writes `index.html`, `report.json` and the plots
+(PNG, drawn with matplotlib) into `folder`. The map of the fighting is drawn from the
+scenario's own geometry: each space's `shape` outlines where it has them, its `position`
+otherwise, or a layout of the map's graph when the scenario has no positions at all.
+"""
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+from .report import _verdict, display_names
+
+SIDE_COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
+
+
+def write_report(report: dict, scenario, folder: Path) -> Path:
+    import matplotlib
+    matplotlib.use("Agg")
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    names = display_names(scenario)
+    colours = _colours(scenario)
+    plots = []
+    for name, draw in (("outcome", _outcome), ("length", _length), ("income", _series_plot),
+                       ("victory-cities", _series_plot), ("map", _map)):
+        path = folder / f"{name}.png"
+        if draw(report, scenario, names, colours, path, name):
+            plots.append(path.name)
+    (folder / "report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False),
+                                        encoding="utf-8")
+    page = folder / "index.html"
+    page.write_text(_page(report, names, plots), encoding="utf-8")
+    return page
+
+
+def _colours(scenario) -> dict[str, str]:
+    found = {}
+    for collection in ("sides", "nations"):
+        for _, entity in scenario.entities("scenario", collection):
+            if isinstance(entity.get("color"), str):
+                found[entity["id"]] = entity["color"]
+    return found
+
+
+def _figure(width=7.0, height=3.2):
+    import matplotlib.pyplot as plt
+    return plt.subplots(figsize=(width, height), dpi=100, layout="constrained")
+
+
+def _save(figure, path: Path) -> bool:
+    import matplotlib.pyplot as plt
+    figure.savefig(path, format="png", dpi=110)
+    plt.close(figure)
+    return True
+
+
+def _outcome(report, scenario, names, colours, path, _name) -> bool:
+    rows = [(names.get(side, side), found["rate"], found["interval"], colours.get(side))
+            for side, found in report["sides"].items()]
+    if report["draws"]["count"]:
+        rows.append(("draw", report["draws"]["rate"], report["draws"]["interval"], "#999999"))
+    if report["round_limit"]["count"]:
+        rate = report["round_limit"]["rate"]
+        rows.append(("round limit", rate, [rate, rate], "#cccccc"))
+    if not rows:
+        return False
+    figure, axes = _figure(7, 0.6 + 0.5 * len(rows))
+    labels = [r[0] for r in rows]
+    rates = [100 * r[1] for r in rows]
+    errors = [[100 * (r[1] - r[2][0]) for r in rows], [100 * (r[2][1] - r[1]) for r in rows]]
+    axes.barh(labels, rates, xerr=errors, color=[r[3] or "#888888" for r in rows], capsize=4)
+    axes.set_xlim(0, 100)
+    axes.set_xlabel("share of games (%), with 95% interval")
+    axes.invert_yaxis()
+    axes.set_title("Who wins")
+    return _save(figure, path)
+
+
+def _length(report, scenario, names, colours, path, _name) -> bool:
+    histogram = report["length"].get("histogram") or {}
+    if not histogram:
+        return False
+    figure, axes = _figure()
+    rounds = [int(r) for r in histogram]
+    axes.bar(rounds, list(histogram.values()), color="#4c72b0")
+    axes.set_xlabel("rounds played")
+    axes.set_ylabel("games")
+    axes.set_title("Game length")
+    axes.set_xticks(rounds)
+    return _save(figure, path)
+
+
+def _series_plot(report, scenario, names, colours, path, name) -> bool:
+    series = report["series"].get(name.replace("-", " "))
+    if not series:
+        return False
+    figure, axes = _figure(7, 3.6)
+    for index, (who, rows) in enumerate(series.items()):
+        if not any(row["median"] for row in rows):
+            continue
+        rounds = [row["round"] for row in rows]
+        colour = colours.get(who, SIDE_COLOURS[index % len(SIDE_COLOURS)])
+        axes.plot(rounds, [row["median"] for row in rows], label=names.get(who, who),
+                  color=colour, linewidth=2)
+        axes.fill_between(rounds, [row["q1"] for row in rows], [row["q3"] for row in rows],
+                          color=colour, alpha=0.15)
+    axes.set_xlabel("round")
+    axes.set_ylabel(name.replace("-", " ") + " (median, quartiles shaded)")
+    axes.set_title(name.replace("-", " ").capitalize() + " by round")
+    axes.legend(fontsize="small", ncol=2)
+    return _save(figure, path)
+
+
+def _map(report, scenario, names, colours, path, _name) -> bool:
+    """Spaces shaded by how often they changed hands per game; circles by battles fought."""
+    from matplotlib.collections import PatchCollection
+    from matplotlib.patches import Polygon
+    spaces = {s["id"]: s for _, s in scenario.entities("map", "spaces") if isinstance(s.get("id"), str)}
+    if not spaces:
+        return False
+    where = _positions(scenario, spaces)
+    captures = {s: c["per_game"] for s, c in report["captures"].items()}
+    battles = report["battles"].get("per_space") or {}
+    hottest = max(list(captures.values()) + [1e-9])
+    import matplotlib.pyplot as plt
+    cmap = plt.get_cmap("OrRd")
+    figure, axes = _figure(11, 5.6)
+    patches, shades = [], []
+    for sid, space in spaces.items():
+        outline = (space.get("shape") or {}).get("polygons") or []
+        sea = space.get("kind") == "sea"
+        shade = "#dfe9f3" if sea else cmap(0.08 + 0.92 * captures.get(sid, 0) / hottest)
+        for ring in outline:
+            if len(ring) >= 3:
+                patches.append(Polygon(ring, closed=True))
+                shades.append(shade)
+    if patches:
+        axes.add_collection(PatchCollection(patches, facecolor=shades, edgecolor="#777777",
+                                            linewidth=0.3))
+    for sid, (x, y) in where.items():
+        if not (spaces[sid].get("shape") or {}).get("polygons"):
+            axes.scatter([x], [y], s=60, color=cmap(0.08 + 0.92 * captures.get(sid, 0) / hottest),
+                         edgecolors="#555555", linewidths=0.5, zorder=2)
+    most = max(list(battles.values()) + [1e-9])
+    xs = [where[s][0] for s in battles if s in where]
+    ys = [where[s][1] for s in battles if s in where]
+    sizes = [300 * battles[s] / most for s in battles if s in where]
+    axes.scatter(xs, ys, s=sizes, facecolors="none", edgecolors="#222222", linewidths=0.8,
+                 zorder=3)
+    for sid in list(captures)[:12]:
+        if sid in where:
+            axes.annotate(names.get(sid, sid), where[sid], fontsize=6, ha="center", va="bottom",
+                          zorder=4)
+    axes.set_aspect("equal")
+    axes.autoscale_view()
+    if patches or _has_board_y_down(scenario):
+        axes.invert_yaxis()           # board pictures count y downward
+    axes.set_axis_off()
+    axes.set_title("Where the fighting was: shade = changes of hands per game, "
+                   "circles = battles per game", fontsize=9)
+    return _save(figure, path)
+
+
+def _has_board_y_down(scenario) -> bool:
+    return bool(scenario.doc("map").get("board"))
+
+
+def _positions(scenario, spaces: dict) -> dict[str, tuple[float, float]]:
+    found = {sid: tuple(s["position"]) for sid, s in spaces.items()
+             if isinstance(s.get("position"), list) and len(s["position"]) == 2}
+    if found:
+        return found
+    import networkx as nx
+    graph = nx.Graph()
+    graph.add_nodes_from(spaces)
+    for _, border in scenario.entities("map", "borders"):
+        pair = border.get("between") or []
+        if len(pair) == 2 and all(p in spaces for p in pair):
+            graph.add_edge(*pair)
+    return {k: (float(v[0]), float(v[1])) for k, v in nx.spring_layout(graph, seed=1).items()}
+
+
+# -- the page ------------------------------------------------------------------------------------
+def _page(report: dict, names: dict[str, str], plots: list[str]) -> str:
+    meta = report["meta"]
+    esc = html.escape
+    title = f"Playtest of {meta.get('scenario')}"
+    rows = "".join(
+        f"<tr><td>{esc(names.get(side, side))}</td><td>{f['wins']}</td>"
+        f"<td>{100 * f['rate']:.1f}%</td><td>{100 * f['interval'][0]:.1f}% – "
+        f"{100 * f['interval'][1]:.1f}%</td></tr>" for side, f in report["sides"].items())
+    if report["round_limit"]["count"]:
+        rows += (f"<tr><td>stopped at the round limit</td><td>{report['round_limit']['count']}"
+                 f"</td><td>{100 * report['round_limit']['rate']:.1f}%</td><td></td></tr>")
+    ahead = report.get("ahead_at_limit") or {}
+    ahead_text = ""
+    if ahead:
+        ahead_text = "<p>Ahead in victory cities when stopped: " + ", ".join(
+            f"{esc(names.get(k, k))} {v}" for k, v in ahead.items()) + "</p>"
+    contested = "".join(
+        f"<tr><td>{esc(names.get(s, s))}</td><td>{c['per_game']:.2f}</td>"
+        f"<td>{c['first_round_median']:g}</td></tr>"
+        for s, c in list(report["captures"].items())[:15])
+    payouts = "".join(
+        f"<tr><td>{esc(names.get(o, o))}</td><td>{esc(names.get(p['owner'], p['owner']))}</td>"
+        f"<td>{p['per_game']:.2f}</td><td>{p['amount_per_game']:.1f}</td></tr>"
+        for o, p in report["payouts"].items() if not o.startswith("research:"))
+    errors = "".join(f"<li>game {e['game']}: {esc(e['error'].splitlines()[0])} "
+                     f"(replay: <code>{esc(str(e['replay']))}</code>)</li>"
+                     for e in report["errors"])
+    figures = "".join(f'<figure><img src="{esc(p)}" alt="{esc(p)}"></figure>' for p in plots)
+    options = ", ".join(f"{esc(k)}={esc(str(v))}" for k, v in (meta.get("options") or {}).items())
+    players = ", ".join(f"{esc(names.get(k, k))}: {esc(v)}"
+                        for k, v in (meta.get("players") or {}).items())
+    length = report["length"]
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{esc(title)}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }}
+table {{ border-collapse: collapse; margin: 1em 0; }}
+td, th {{ border-bottom: 1px solid #ddd; padding: .3em .8em; text-align: left; }}
+.verdict {{ font-size: 1.25em; font-weight: 600; }}
+figure {{ margin: 1em 0; }} img {{ max-width: 100%; }}
+.meta {{ color: #666; }}
+</style></head><body>
+<h1>{esc(title)}</h1>
+<p class="meta">{report['games']} games, seed {esc(str(meta.get('seed')))}; players {players};
+options {options or 'defaults'}; round limit {esc(str(meta.get('max_rounds') or 'the game’s own'))}.</p>
+<p class="verdict">{esc(_verdict(report, names) or 'No verdict: no game was decided.')}</p>
+<table><tr><th>result</th><th>games</th><th>share</th><th>95% interval</th></tr>{rows}</table>
+{ahead_text}
+<p>Game length: median {length.get('median', 0):g} rounds
+(quartiles {length.get('quartiles', [0, 0])[0]:g}–{length.get('quartiles', [0, 0])[1]:g});
+battles per game {report['battles']['per_game']:.1f}, {report['battles']['mean_size']:.1f}
+units each.</p>
+{figures}
+<h2>Most contested spaces</h2>
+<table><tr><th>space</th><th>changes of hands per game</th><th>first change (median round)</th></tr>
+{contested}</table>
+{"<h2>National objectives paid</h2><table><tr><th>objective</th><th>nation</th><th>times per game</th><th>paid per game</th></tr>" + payouts + "</table>" if payouts else ""}
+{"<h2>Games stopped by a rules error</h2><ul>" + errors + "</ul>" if errors else ""}
+</body></html>
+"""
