@@ -298,17 +298,19 @@ class AA50Game(GameState):
 
     # -- moving --------------------------------------------------------------------------------
     def move(self, movers: list[Piece], to: str, target: str) -> None:
-        """Move pieces of the current group (§5.4, §5.6); a tank passing an empty enemy
-        territory takes it (§5.4.7), land units entering an empty one take it at once."""
+        """Move pieces of the current group (§5.4, §5.6); a tank blitzing through an empty
+        enemy territory takes it (§5.4.7), land units entering an empty one take it at once."""
         distance, via, _ = self.group_destinations(movers)[to]
         combat = self._phase == "combat-move"
+        if target.startswith("blitz:"):
+            via = target.split(":", 1)[1]
+            if movement.enemy_territory(self, via, movers[0].owner):
+                self.capture(via, movers[0].owner)
+            target = ""
         for piece in movers:
             if target == "board":
                 self._board(piece, to)
                 continue
-            if via is not None and combat and movement.enemy_territory(self, via, piece.owner) \
-                    and not self.pieces[via]:
-                self.capture(via, piece.owner)
             origin = piece.space
             self._relocate(piece, to)
             piece.spent += distance

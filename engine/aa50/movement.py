@@ -135,32 +135,42 @@ def _stops(game: "AA50Game", space: str, nation: str, submarine: bool) -> bool:
 
 # -- land ----------------------------------------------------------------------------------------
 def land_reach(game: "AA50Game", start: str, nation: str, steps: int, combat: bool,
-               blitz: bool) -> dict[str, tuple[int, str | None]]:
-    """Territories a land unit may end its move in, with distance and the space passed."""
+               blitz: bool) -> dict[str, tuple[int, str | None, list[str]]]:
+    """Territories a land unit may end its move in: distance, a friendly territory it may pass
+    on the way (None: none needed, or none there), and the empty enemy territories it may take
+    on the way instead (a tank's blitz, §5.4.7)."""
     board = game.data.board
-    found: dict[str, tuple[int, str | None]] = {}
+    found: dict[str, tuple[int, str | None, list[str]]] = {}
     for first in board.neighbours[start]:
         if first not in board.land or first in board.neutral or not allowed_for(game, nation, first):
             continue
         enemy = enemy_territory(game, first, nation)
-        if combat and enemy:
-            found[first] = (1, None)
-        elif not combat and not enemy:
-            found[first] = (1, None)
-        if steps < 2:
+        if combat == enemy:
+            found[first] = (1, None, [])
+    if steps < 2:
+        return found
+    for first in board.neighbours[start]:
+        if first not in board.land or first in board.neutral or not allowed_for(game, nation, first):
             continue
-        passable = (not enemy) or (combat and blitz and not game.pieces[first])
-        if not passable:
+        enemy = enemy_territory(game, first, nation)
+        blitzed = enemy and combat and blitz and not game.pieces[first]
+        if enemy and not blitzed:
             continue
         for second in board.neighbours[first]:
-            if second == start or second in found or second not in board.land \
-                    or second in board.neutral or not allowed_for(game, nation, second):
+            if second == start or second not in board.land or second in board.neutral \
+                    or not allowed_for(game, nation, second):
                 continue
             enemy_second = enemy_territory(game, second, nation)
-            if combat and (enemy_second or enemy):
-                found[second] = (2, first)
-            elif not combat and not enemy_second:
-                found[second] = (2, first)
+            if not (blitzed or combat == enemy_second):
+                continue
+            if second in found and found[second][0] == 1:
+                continue
+            distance, plain, vias = found.get(second, (2, None, []))
+            if blitzed:
+                vias.append(first)
+            elif plain is None:
+                plain = first
+            found[second] = (distance, plain, vias)
     return found
 
 
@@ -245,8 +255,9 @@ def destinations(game: "AA50Game", pieces: list[Piece], combat: bool) -> Destina
         return found
     steps = game.movement(nation, first.type)
     blitz = kind.has("blitz")
-    for to, (distance, via) in land_reach(game, space, nation, steps, combat, blitz).items():
-        found[to] = (distance, via, ("",))
+    for to, (distance, plain, vias) in land_reach(game, space, nation, steps, combat, blitz).items():
+        targets = (("",) if distance == 1 or plain else ()) + tuple(f"blitz:{v}" for v in vias)
+        found[to] = (distance, plain, targets)
     if kind.size and not game.is_china(nation):
         for sea in board.coasts.get(space, ()):
             if game.room_to_board(sea, nation, kind.size, combat):

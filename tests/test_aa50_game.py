@@ -1,0 +1,328 @@
+"""Whole AA50 games: each rule of the turn, named by the rulebook section it follows.
+
+Situations are set up on a real game of the bundled scenarios: the passive choice (the first
+legal action: end, hold, fight on) is taken until the nation and phase under test come up, and
+the board is then arranged with `put`/`clear`.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.game import IllegalAction
+from engine.system import load_system
+from sandtable.scenario import load_scenario
+
+from helpers import REPO
+
+SCENARIOS = REPO / "scenarios"
+
+
+@pytest.fixture(scope="module")
+def system41():
+    return load_system(load_scenario(SCENARIOS / "aa50-1941"))
+
+
+@pytest.fixture(scope="module")
+def system42():
+    return load_system(load_scenario(SCENARIOS / "aa50-1942"))
+
+
+def new_game(system, seed=1, **options):
+    settings = {s.key: s.default for s in system.game_settings()}
+    settings.update(options)
+    return system.new_game(settings, np.random.default_rng(seed), 10)
+
+
+def until(game, nation, phase):
+    """Take the passive choice until `nation` plays `phase`."""
+    for _ in range(100_000):
+        if game.current_player == nation and game.phase == phase:
+            return game
+        game.apply(game.legal_actions()[0])
+    raise AssertionError(f"{nation} never reached {phase}")
+
+
+def clear(game, *spaces):
+    for space in spaces:
+        for piece in list(game.pieces[space]):
+            game.pieces[space].remove(piece)
+    recount(game)
+
+
+def put(game, space, owner, type_, count=1):
+    pieces = [game.new_piece(owner, type_, space) for _ in range(count)]
+    recount(game)
+    return pieces
+
+
+def recount(game):
+    """The board was arranged by hand: the piece accounting starts again from here."""
+    game.start_count = game.count_pieces() - game.created + game.destroyed
+    game.touch()
+    if game.phase in ("combat-move", "noncombat-move"):
+        game._candidates = [p for found in game.pieces.values() for p in found
+                            if p.owner == game.seat]
+
+
+def move(game, space, type_, to, count=1, target=""):
+    group = game.current_group()
+    while group and (group[0].space, group[0].type) != (space, type_):
+        game.apply(("hold", group[0].space, group[0].type, game.group_tag(group[0])))
+        group = game.current_group()
+    assert group, f"no group of {type_} in {space} to move"
+    action = ("move", space, type_, game.group_tag(group[0]), to, count, target)
+    assert game.is_legal(action), f"{action} is not legal; legal: {game.legal_actions()[:12]}"
+    game.apply(action)
+
+
+# -- §5, §4: whose turn ----------------------------------------------------------------------------
+def test_turn_order_with_china_inside_the_american_turn(system41, system42):
+    """Rulebook §5: 1941 Germany first, 1942 Japan first; §4: China plays within the US turn."""
+    assert new_game(system41).seats() == ["germany", "soviet-union", "japan", "united-kingdom",
+                                          "italy", "china", "united-states"]
+    game = new_game(system42)
+    assert game.seats()[0] == "japan" and game.current_player == "japan"
+    assert game.side_of("china") == "allies" and game.round == 1
+
+
+# -- §5.3 purchase, §5.7 mobilize -------------------------------------------------------------------
+def test_purchase_spends_ipcs_and_never_more_than_held(system41):
+    """§5.3.2: units are paid for at their cost; a nation cannot spend what it does not have."""
+    game = until(new_game(system41), "germany", "purchase")
+    assert game.money["germany"] == 31
+    assert not game.is_legal(("buy", "infantry", 11))          # 33 IPCs
+    game.apply(("buy", "infantry", 3))
+    game.apply(("buy", "armour", 2))
+    assert game.money["germany"] == 31 - 9 - 10 and game.pool["germany"]["armour"] == 2
+    with pytest.raises(IllegalAction, match="germany may not"):
+        game.apply(("buy", "battleship", 1))
+
+
+def test_mobilize_is_limited_by_the_factory_territory_value(system41):
+    """§5.7.1 and §7.1.5: a factory mobilizes at most its territory's value, less damage."""
+    game = until(new_game(system41), "soviet-union", "purchase")
+    game.apply(("buy", "infantry", 10))
+    until(game, "soviet-union", "mobilize")
+    spaces = {a[2] for a in game.legal_actions() if a[0] == "place"}
+    assert spaces == {"russia", "caucasus", "karelia-ssr"} & spaces and "caucasus" in spaces
+    game.damage["caucasus"] = 2
+    game.touch()
+    assert game.is_legal(("place", "infantry", "caucasus", 2))
+    assert not game.is_legal(("place", "infantry", "caucasus", 3))     # value 4, 2 damage
+    game.apply(("place", "infantry", "caucasus", 2))
+    assert not any(a[2] == "caucasus" for a in game.legal_actions() if a[0] == "place")
+
+
+def test_ships_are_placed_in_a_sea_zone_next_to_a_factory(system41):
+    """§5.7.1: new sea units go to a sea zone adjacent to a factory's territory."""
+    game = until(new_game(system41), "germany", "purchase")
+    game.apply(("buy", "submarine", 1))
+    until(game, "germany", "mobilize")
+    zones = {a[2] for a in game.legal_actions() if a[:2] == ("place", "submarine")}
+    assert zones == {"sz-5"}
+
+
+# -- §5.8 income, §5.5.3.8 capitals -------------------------------------------------------------------
+def test_income_is_the_value_of_what_a_nation_holds(system41):
+    """§5.8: a nation collects the value of its territories at the end of its turn."""
+    game = new_game(system41)
+    production = sum(game.data.board.value[s] for s, n in game.control.items() if n == "germany")
+    until(game, "soviet-union", "purchase")
+    assert game.money["germany"] == 31 + production
+
+
+def test_a_captured_capital_hands_over_the_treasury_and_stops_income(system41):
+    """§5.5.3.8: the captor takes the IPCs in hand; the nation collects nothing until its
+    capital is liberated."""
+    game = until(new_game(system41), "germany", "combat-move")
+    clear(game, "russia")
+    game.money["soviet-union"] = 18
+    game.capture("russia", "germany")
+    assert game.control["russia"] == "germany"
+    assert game.money["germany"] == 31 + 18 and game.money["soviet-union"] == 0
+    assert not game.capital_held("soviet-union")
+    until(game, "soviet-union", "combat-move")
+    assert game.money["soviet-union"] == 0                  # no purchase, no income
+    until(game, "japan", "purchase")
+    assert game.money["soviet-union"] == 0
+
+
+def test_liberated_territory_goes_back_to_its_original_owner(system41):
+    """§5.5.3.7: a territory retaken by an ally whose capital stands returns to its owner."""
+    game = until(new_game(system41), "united-kingdom", "combat-move")
+    game.control["karelia-ssr"] = "germany"
+    game.capture("karelia-ssr", "united-kingdom")
+    assert game.control["karelia-ssr"] == "soviet-union"
+
+
+# -- §5.8.1 national objectives -------------------------------------------------------------------------
+def test_national_objectives_pay_only_when_the_option_is_on(system41):
+    """§5.8.1: optional rule; Germany's 'western Europe' objective holds at the start."""
+    on = until(new_game(system41, national_objectives=True), "soviet-union", "purchase")
+    off = until(new_game(system41), "soviet-union", "purchase")
+    paid = [p for p in on.chronicle.payouts if p[2] == "germany"]
+    assert ("germany-western-europe" in [p[1] for p in paid])
+    assert on.money["germany"] - off.money["germany"] == sum(p[3] for p in paid) > 0
+    assert not off.chronicle.payouts
+
+
+# -- §5.4 movement --------------------------------------------------------------------------------
+def test_a_tank_blitzes_through_an_empty_enemy_territory(system41):
+    """§5.4.7: a tank passing an enemy territory with no units takes it on the way."""
+    game = until(new_game(system41), "germany", "combat-move")
+    clear(game, "east-poland", "ukraine")
+    move(game, "poland", "armour", "ukraine", 1, "blitz:east-poland")
+    assert game.control["east-poland"] == "germany"       # blitzed on the way
+    assert game.control["ukraine"] == "germany"           # empty: taken at once
+
+
+def test_a_tank_cannot_blitz_past_defended_territory(system41):
+    """§5.4.7: a territory with enemy units stops the tank."""
+    game = until(new_game(system41), "germany", "combat-move")
+    group = [p for p in game.pieces["poland"] if p.type == "armour"]
+    destinations = game.group_destinations(group)
+    assert destinations["east-poland"] == (1, None, ("",))
+    assert destinations["ukraine"] == (2, "bulgaria-romania", ("",))   # not through east-poland
+    clear(game, "east-poland")
+    assert game.group_destinations(group)["ukraine"][2] == ("", "blitz:east-poland")
+
+
+def test_nobody_enters_or_flies_over_neutral_territories(system41):
+    """§2.2: neutrals are impassable to every unit; aircraft fly around them."""
+    game = new_game(system41)
+    board = game.data.board
+    assert "turkey" in board.neutral
+    assert all(board.distance("turkey", s) >= 99 for s in ("caucasus", "trans-jordan"))
+    until(game, "united-kingdom", "combat-move")
+    for space, found in game.pieces.items():
+        for piece in found:
+            if piece.owner == "united-kingdom" and game.movable(piece):
+                assert not set(game.group_destinations([piece])) & board.neutral
+
+
+def test_the_suez_canal_needs_both_egypt_and_trans_jordan(system41):
+    """§2.6: a side's ships pass Suez only if it held Egypt and Trans-Jordan at the turn's start."""
+    from engine.aa50.movement import canal_open, sea_reach
+    game = until(new_game(system41), "united-kingdom", "combat-move")
+    assert canal_open(game, "sz-15", "sz-34", "united-kingdom")
+    assert "sz-34" in sea_reach(game, "sz-15", "united-kingdom", 1, True, False)
+    game.start_control["trans-jordan"] = "italy"
+    assert not canal_open(game, "sz-15", "sz-34", "united-kingdom")
+    assert not canal_open(game, "sz-15", "sz-34", "italy")      # split: closed to both
+
+
+def test_aircraft_that_cannot_land_are_lost(system41):
+    """§5.6.1.2: at the end of the noncombat move, aircraft with no friendly territory or
+    carrier to land on crash."""
+    game = until(new_game(system41), "germany", "combat-move")
+    clear(game, "sz-13")
+    fighter, = put(game, "sz-13", "germany", "fighter")
+    fighter.spent = 4                                     # no move left
+    until(game, "germany", "noncombat-move")
+    lost = game.destroyed
+    until(game, "soviet-union", "purchase")
+    assert fighter not in game.pieces["sz-13"] and game.destroyed == lost + 1
+
+
+def test_air_units_alone_do_not_take_a_territory(system41):
+    """§5.5.3.6: only a land unit left standing takes the territory."""
+    game = until(new_game(system41), "germany", "combat-move")
+    clear(game, "east-poland")
+    put(game, "east-poland", "soviet-union", "infantry")
+    move(game, "poland", "fighter", "east-poland")
+    until(game, "soviet-union", "purchase")
+    assert game.control["east-poland"] == "soviet-union"
+    assert any(b[1] == "east-poland" and b[6] == "attacker" for b in game.chronicle.battles)
+
+
+# -- §5.5.2 amphibious assaults ---------------------------------------------------------------------
+def test_an_amphibious_assault_lands_its_cargo_and_takes_the_coast(system41):
+    """§5.4.3, §5.5.2: troops boarded in the combat move land in the enemy territory."""
+    game = until(new_game(system41), "germany", "combat-move")
+    clear(game, "gibraltar")
+    move(game, "france", "infantry", "sz-13", 2, "board")
+    transport = next(p for p in game.pieces["sz-13"] if p.type == "transport")
+    assert [c.type for c in transport.cargo] == ["infantry", "infantry"]
+    move(game, "sz-13", "transport", "sz-13", 1, "gibraltar")
+    until(game, "germany", "noncombat-move")
+    assert game.control["gibraltar"] == "germany"
+    assert sum(p.type == "infantry" for p in game.pieces["gibraltar"]) == 2
+    assert not transport.cargo
+
+
+def test_transport_room_is_one_unit_and_one_infantry(system41):
+    """§7.3.6: a transport carries one land unit of any kind plus one infantry."""
+    game = until(new_game(system41), "germany", "combat-move")
+    move(game, "france", "armour", "sz-13", 1, "board")
+    group = [p for p in game.pieces["france"] if p.type == "infantry"]
+    assert game.most_movers(group, "sz-13", "board") == 1
+
+
+# -- §4 China -------------------------------------------------------------------------------------
+def test_china_raises_one_infantry_for_every_two_territories(system41):
+    """§4, note 14: 4 or 5 territories give 2 infantry, 6 give 3; placed in Chinese
+    territories with fewer than 3 units."""
+    from engine.aa50.economy import china_infantry
+    game = new_game(system41)
+    held = sum(1 for s in game.data.china.territories if game.side(game.control.get(s)) == "allies")
+    assert china_infantry(game) == held // 2
+    until(game, "china", "mobilize")
+    assert game.pool["china"]["infantry"] == held // 2
+    assert {a[2] for a in game.legal_actions() if a[0] == "place"} <= set(game.data.china.territories)
+
+
+def test_chinese_units_stay_in_china(system41):
+    """§4: Chinese units move only in China's territories, and into Kwangtung only to retake it."""
+    game = until(new_game(system41), "china", "combat-move")
+    for space in ("burma", "french-indo-china-thailand", "kwangtung"):
+        assert not any(space in game.group_destinations([p]) for p in game.pieces["yunnan"]
+                       if p.owner == "china")
+    game.control["kwangtung"] = "japan"
+    clear(game, "kwangtung")
+    china_infantry = [p for p in game.pieces["fukien"] if p.owner == "china"]
+    assert "kwangtung" in game.group_destinations(china_infantry)
+
+
+# -- §5.2 research ------------------------------------------------------------------------------------
+def test_research_breakthroughs_change_the_nation_units(system41):
+    """§5.2: a six on a research die gives a breakthrough from the chosen chart; Long-range
+    Aircraft lets fighters fly 6."""
+    for seed in range(1, 60):
+        game = until(new_game(system41, seed=seed, research=True), "germany", "research")
+        game.apply(("research", 6))
+        if game.legal_actions() and game.legal_actions()[0][0] == "chart":
+            game.apply(("chart", "chart-2"))
+            break
+    else:
+        pytest.fail("no breakthrough in 59 tries of 6 dice")
+    (made,) = game.tech["germany"]
+    assert made in {b["id"] for b in game.data.charts[1]["breakthroughs"]}
+    assert game.money["germany"] == 31 - 30 and game.tokens["germany"] == 0
+    game.tech["germany"] = {"long-range-aircraft"}
+    assert game.movement("germany", "fighter") == 6 and game.movement("italy", "fighter") == 4
+
+
+# -- §5.5.3.9 victory ---------------------------------------------------------------------------------
+def test_victory_is_checked_at_the_end_of_the_round_with_the_chosen_threshold(system41):
+    """§5.5.3.9 and §6: a side holding the chosen number of victory cities at the end of a
+    round wins (13 Projection, 15 Surrender with Honor, 18 Total War)."""
+    game = new_game(system41, victory="projection")
+    for city in ("eastern-canada", "kwangtung", "philippine-islands", "hawaiian-islands",
+                 "caucasus", "karelia-ssr", "india"):
+        game.control[city] = "germany"
+    assert game.victory_city_counts()["axis"] == 13
+    until(game, "united-states", "purchase")
+    while not game.is_terminal():
+        game.apply(game.legal_actions()[0])
+    result = game.result()
+    assert (result.winner, result.reason, result.round) == ("axis", "victory-cities", 1)
+
+
+def test_a_game_stops_at_the_round_limit(system41):
+    game = system41.new_game({"victory": "total-war"}, np.random.default_rng(3), 2)
+    while not game.is_terminal():
+        game.apply(game.legal_actions()[0])
+    assert (game.result().winner, game.result().reason, game.result().round) == \
+        (None, "round-limit", 2)
+    assert len(game.chronicle.series["income"]["germany"]) == 2
