@@ -85,6 +85,13 @@ class BattleReport:
     loss_unit: str = "IPC"                              # what losses are counted in
     details: dict = field(default_factory=dict)         # the system's own measures (battle_details)
 
+    def interval_text(self, key: str) -> str:
+        """'   95% 41.2% - 43.1%' for an outcome ("attacker_wins" ...) of a simulation; '' when exact."""
+        if not self.intervals:
+            return ""
+        low, high = self.intervals[key]
+        return f"   95% {100 * low:5.1f}% - {100 * high:5.1f}%"
+
     @property
     def ipc_swing(self) -> float:
         """What the defender loses beyond what the attacker loses, on average."""

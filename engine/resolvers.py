@@ -167,6 +167,8 @@ def signed(number: int | Fraction) -> str:
 def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:g}"
     return "none" if value is None else str(value)
 
 

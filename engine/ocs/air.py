@@ -170,10 +170,10 @@ class Flak(OCSChart):
             applied.append(("printed flak", mods["printed-flak"].roll * chosen.printed_flak))
         if chosen.patrol_zone:
             zone = "patrol-zone-with-fighter" if chosen.fighter else "patrol-zone-without-fighter"
-            applied.append(("patrol zone, " + ("a fighter" if chosen.fighter else "no fighter"),
+            applied.append(("patrol zone " + ("with a fighter" if chosen.fighter else "without a fighter"),
                             mods[zone].roll))
             if chosen.mission == "trainbusting":
-                applied.append(("patrol zone, trainbusting", mods["patrol-zone-trainbusting"].roll))
+                applied.append(("trainbusting in a patrol zone", mods["patrol-zone-trainbusting"].roll))
         return applied
 
 

@@ -113,8 +113,8 @@ class PortDamage(OCSChart):
         text = f"capacity {percent}%: {left}T of {_tokens(full)}T"
         return ChartAnswer(self.id, self.title, self.source, {}, collect(
             [(Fraction(1), text, {"capacity_percent": percent, "capacity_tokens": left})]), [
-            ("capacity", f"{chosen.capacity:g} SP = {_tokens(full)}T (1 SP = {per_sp}T), rounded "
-             "to the nearest T"),
+            ("capacity", f"{chosen.capacity:g} SP x {per_sp}T = {_tokens(full)}T; what is left is "
+             "rounded to the nearest T"),
             ("exception", "ports with a damage track printed on the map follow their track")])
 
 

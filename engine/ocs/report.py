@@ -123,12 +123,8 @@ def _render_combat(report, details: dict, forces: list[str], space: str) -> str:
         ""]
     for label, key in (("the defender holds the hex", "defender_wins"),
                        ("the hex is cleared", "attacker_wins"), ("both sides gone", "draws")):
-        interval = ""
-        if report.intervals:
-            low, high = report.intervals[key]
-            interval = f"   95% {100 * low:5.1f}% - {100 * high:5.1f}%"
-        lines.append(f"  {label:<27}{_percent(getattr(report, key))}{interval}")
-    lines.append("")
+        lines.append(f"  {label:<27}{_percent(getattr(report, key))}{report.interval_text(key)}")
+    lines.append("" if report.method == "exact" else "  (exact from here on: a combat is three rolls)")
     for index, side in enumerate(SIDES):
         title = "step losses" if index == 0 else ""
         lines.append(f"  {title:<13}{side:<9} expected {details['expected_steps_lost'][side]:.2f}:  "

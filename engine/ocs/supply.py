@@ -47,7 +47,8 @@ class Attrition(OCSChart):
             elif lost < int(printed):
                 text += f" ({plural(lost, 'step')}, all there are)"
             cases.append((p, text, {"result": found["id"], "steps_lost": lost}))
-        ranges = ", ".join(f"{cell['printed']} {r['id']}" for r, cell in zip(results, column))
+        ranges = ", ".join(f"{cell['printed']} {str(r.get('name', r['id'])).lower()}"
+                           for r, cell in zip(results, column))
         return ChartAnswer(self.id, self.title, self.source, {}, collect(cases), [
             ("column", f"action rating {chosen.rating}: {ranges}"),
             ("modified roll", f"2d6 {signed(modifier)}"

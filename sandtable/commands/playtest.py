@@ -139,12 +139,7 @@ def _render(report, attacker, defenders, space: str) -> str:
     lines.append("")
     for label, key in (("attacker wins", "attacker_wins"), ("defender wins", "defender_wins"),
                        ("draw", "draws")):
-        value = getattr(report, key)
-        interval = ""
-        if report.intervals:
-            low, high = report.intervals[key]
-            interval = f"   95% {100 * low:5.1f}% - {100 * high:5.1f}%"
-        lines.append(f"  {label:<14}{100 * value:6.2f}%{interval}")
+        lines.append(f"  {label:<14}{100 * getattr(report, key):6.2f}%{report.interval_text(key)}")
     lines.append("")
     unit = report.loss_unit
     lines.append(f"  expected losses  attacker {report.expected_attacker_loss:.2f} {unit}, "
