@@ -257,8 +257,8 @@ class GameSystem(ABC):
 
     def render_battle(self, report, forces: list[str], space: str) -> str | None:
         """The battle report (engine.calculator.BattleReport) as text in the system's own
-        terms, or None for the generic text. `forces` are the attacker's and the defenders'
-        forces as typed; `report.details` holds `battle_details`."""
+        terms, or None for the generic text. `forces` are the attacker's and then the defenders'
+        forces, printable as 'germany: 3 infantry'; `report.details` holds `battle_details`."""
         return None
 
     def chart_resolvers(self) -> dict:
