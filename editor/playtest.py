@@ -2,7 +2,10 @@
 
 The calculator (engine.calculator) is imported when first used, and can be handed in instead, so
 the panel works the same with the real engine or a stand-in. Battles run on a pool thread; the
-progress bar follows the calculator's progress callback.
+progress bar follows the calculator's progress callback. The battle's settings are typed as on
+the command line (`hedgehog=2 attack=overrun`); a system that reports battles in its own terms
+has its text shown under the odds. A system's charts (engine.resolvers) are resolved below,
+at once: they are exact and small.
 """
 from __future__ import annotations
 
@@ -10,9 +13,9 @@ from collections import defaultdict
 
 from PySide6.QtCore import QObject, QRectF, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
-from PySide6.QtWidgets import (QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
-                               QProgressBar, QPushButton, QSpinBox, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
+                               QLabel, QLineEdit, QProgressBar, QPushButton, QSpinBox,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from .document import ScenarioDocument
 from .validation import build_scenario
@@ -187,22 +190,33 @@ class _BattleSignals(QObject):
 
 
 class _BattleJob(QRunnable):
-    def __init__(self, calculator, snapshot, attacker, defender, space, runs, seed, signals):
+    def __init__(self, calculator, snapshot, attacker, defender, space, runs, seed, signals,
+                 options=(), raid=False):
         super().__init__()
         self.calculator, self.snapshot = calculator, snapshot
         self.attacker, self.defender, self.space = attacker, defender, space
         self.runs, self.seed, self.signals = runs, seed, signals
+        self.options, self.raid = list(options), raid
 
     def run(self) -> None:
         try:
+            scenario = build_scenario(self.snapshot)
+            chosen = {}
+            if self.options:
+                chosen["extras"] = self.calculator.battle_extras(scenario, self.options)
+            if self.raid:
+                chosen["raid"] = True
             report = self.calculator.run_battle(
-                build_scenario(self.snapshot), self.attacker, self.defender, self.space,
+                scenario, self.attacker, self.defender, self.space,
                 runs=self.runs, seed=self.seed,
-                progress=lambda done, total: self.signals.progress.emit(int(done), int(total)))
+                progress=lambda done, total: self.signals.progress.emit(int(done), int(total)),
+                **chosen)
+            render = getattr(self.calculator, "render_report", None)
+            text = render(scenario, report, [self.attacker, self.defender], self.space) if render else None
         except Exception as failure:  # shown to the designer, who can fix the data
             self.signals.failed.emit(f"{type(failure).__name__}: {failure}")
             return
-        self.signals.finished.emit(report)
+        self.signals.finished.emit((report, text))
 
 
 class PlaytestPanel(QWidget):
@@ -223,12 +237,21 @@ class PlaytestPanel(QWidget):
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setSpecialValueText("random")
+        self.settings = QLineEdit()
+        self.settings.setPlaceholderText("battle settings, as on the command line: hedgehog=2 attack=overrun")
+        self.settings.setToolTip("NAME=VALUE pairs separated by spaces; "
+                                 "'sandtable playtest battle SCENARIO --option list' lists them")
+        self.raid = QCheckBox("Raid / barrage")
         self.run_button = QPushButton("Run battle")
         self.run_button.clicked.connect(self.run)
         self.progress = QProgressBar()
         self.result = QLabel("")
         self.result.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.chart = SurvivorChart()
+        self.details = QLabel("")
+        self.details.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.details.setFont(_monospace())
+        self.charts = ChartBox(document)
         self._signals = _BattleSignals()
         self._signals.progress.connect(self._progress)
         self._signals.finished.connect(self._finished)
@@ -244,11 +267,18 @@ class PlaytestPanel(QWidget):
         controls.addWidget(self.seed)
         controls.addWidget(self.run_button)
         controls.addWidget(self.progress, 1)
+        options = QHBoxLayout()
+        options.addWidget(QLabel("Settings"))
+        options.addWidget(self.settings, 1)
+        options.addWidget(self.raid)
         layout = QVBoxLayout(self)
         layout.addLayout(pickers, 2)
+        layout.addLayout(options)
         layout.addLayout(controls)
         layout.addWidget(self.result)
+        layout.addWidget(self.details)
         layout.addWidget(self.chart, 2)
+        layout.addWidget(self.charts)
         document.changed.connect(lambda kind: self.reload() if kind in ("setup", "map") else None)
         document.reloaded.connect(self.reload)
         self.reload()
@@ -279,22 +309,25 @@ class PlaytestPanel(QWidget):
         self.result.setText("Running …")
         seed = self.seed.value() or None
         self.pool.start(_BattleJob(calculator, self.document.snapshot(), attacker, defender,
-                                   self.defender.space_id, self.runs.value(), seed, self._signals))
+                                   self.defender.space_id, self.runs.value(), seed, self._signals,
+                                   self.settings.text().split(), self.raid.isChecked()))
         return True
 
     def _progress(self, done: int, total: int) -> None:
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(done)
 
-    def _finished(self, report) -> None:
+    def _finished(self, answer) -> None:
+        report, text = answer
         self.report = report
+        self.details.setText(text or "")
         self.run_button.setEnabled(True)
         self.progress.setValue(self.progress.maximum())
         self.result.setText(
             f"Attacker wins {report.attacker_wins:.1%} · draws {report.draws:.1%} · "
             f"defender wins {report.defender_wins:.1%}   "
             f"(expected losses: attacker {report.expected_attacker_loss:.1f}, defender "
-            f"{report.expected_defender_loss:.1f}; {report.mean_rounds:.1f} rounds; "
+            f"{report.expected_defender_loss:.1f}{_unit(report)}; {report.mean_rounds:.1f} rounds; "
             + ("computed exactly)" if report.method == "exact" else f"{report.runs:,} battles simulated)"))
         self.chart.set_distributions(report.attacker_survivors, report.defender_survivors)
         self.finished.emit(report)
@@ -302,3 +335,83 @@ class PlaytestPanel(QWidget):
     def _failed(self, message: str) -> None:
         self.run_button.setEnabled(True)
         self.result.setText(f"The battle could not be run: {message}")
+
+
+def _unit(report) -> str:
+    unit = getattr(report, "loss_unit", "")
+    return f" {unit}" if unit else ""
+
+
+def _monospace() -> QFont:
+    font = QFont("monospace")
+    font.setStyleHint(QFont.TypeWriter)
+    return font
+
+
+class ChartBox(QGroupBox):
+    """The scenario's charts (engine.resolvers): pick one, type its settings, read every result
+    with its exact probability. Hidden when the game system has none."""
+
+    resolved = Signal(object)
+
+    def __init__(self, document: ScenarioDocument, parent=None):
+        super().__init__("Charts", parent)
+        self.document = document
+        self.answer: dict | None = None
+        self.choice = QComboBox()
+        self.settings = QLineEdit()
+        self.settings.setPlaceholderText("chart settings: attacker-air=2 defender-air=1")
+        self.button = QPushButton("Resolve chart")
+        self.button.clicked.connect(self.resolve)
+        self.result = QLabel("")
+        self.result.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.result.setFont(_monospace())
+        row = QHBoxLayout()
+        row.addWidget(self.choice)
+        row.addWidget(self.settings, 1)
+        row.addWidget(self.button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(row)
+        layout.addWidget(self.result)
+        document.changed.connect(lambda kind: self.reload() if kind in ("tables", "scenario") else None)
+        document.reloaded.connect(self.reload)
+        self.reload()
+
+    def _scenario(self):
+        return build_scenario(self.document.snapshot())
+
+    def reload(self) -> None:
+        try:
+            from engine.resolvers import chart_list
+            charts = chart_list(self._scenario())
+        except Exception:  # no engine for this system, or data it cannot read: no charts
+            charts = []
+        current = self.choice.currentData()
+        self.choice.clear()
+        for chart in charts:
+            self.choice.addItem(f"{chart['title']} ({chart['source']})", chart["chart"])
+            self.choice.setItemData(self.choice.count() - 1, "\n".join(chart["settings"]), Qt.ToolTipRole)
+        self.choice.setCurrentIndex(max(self.choice.findData(current), 0))
+        self.setVisible(bool(charts))
+
+    def choose(self, chart: str) -> None:
+        self.choice.setCurrentIndex(self.choice.findData(chart))
+
+    def resolve(self) -> bool:
+        chart = self.choice.currentData()
+        if not chart:
+            return False
+        try:
+            from engine.resolvers import chart_distribution
+            self.answer = chart_distribution(self._scenario(), chart, self.settings.text().split())
+        except Exception as problem:  # a setting the chart does not take: shown, not raised
+            self.answer = None
+            self.result.setText(f"The chart could not be resolved: {problem}")
+            return False
+        width = max(len(o["text"]) for o in self.answer["outcomes"])
+        lines = [f"{w['what']}: {w['value']}" for w in self.answer["working"]]
+        lines += [f"{o['text']:<{width}}  {100 * o['probability']:6.2f}%  {o['exact']}"
+                  for o in self.answer["outcomes"]]
+        self.result.setText("\n".join(lines))
+        self.resolved.emit(self.answer)
+        return True

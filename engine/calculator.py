@@ -12,7 +12,7 @@ import math
 import os
 import re
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -83,6 +83,14 @@ class BattleReport:
     states: int = 0                                     # states the exact method visited
     seed: int | None = None
     loss_unit: str = "IPC"                              # what losses are counted in
+    details: dict = field(default_factory=dict)         # the system's own measures (battle_details)
+
+    def interval_text(self, key: str) -> str:
+        """'   95% 41.2% - 43.1%' for an outcome ("attacker_wins" ...) of a simulation; '' when exact."""
+        if not self.intervals:
+            return ""
+        low, high = self.intervals[key]
+        return f"   95% {100 * low:5.1f}% - {100 * high:5.1f}%"
 
     @property
     def ipc_swing(self) -> float:
@@ -132,17 +140,30 @@ def run_battle(scenario, attacker: Force, defender: Force | Sequence[Force], spa
         policy=Policy(order=order_of_loss, keep_land_unit=keep_land_unit, retreat_at=retreat_at),
         **(extras or {}))
     system.check_position(position)
+    own = {"loss_unit": system.loss_unit, "details": system.battle_details(position)}
     if exact is not False:
         found = system.exact(position, EXACT_BUDGET, None if exact else EXACT_TIME)
         if found is not None:
-            return replace(_exact_report(found, seed), loss_unit=system.loss_unit)
+            return replace(_exact_report(found, seed), **own)
         if exact:
             raise EngineError("this battle is too large for the exact method; "
                               "leave out --exact to simulate it")
     if runs < 1:
         raise EngineError("runs must be at least 1")
     batch = simulate(system, position, runs, seed, progress, processes)
-    return replace(_sampled_report(batch, seed), loss_unit=system.loss_unit)
+    return replace(_sampled_report(batch, seed), **own)
+
+
+def battle_extras(scenario, pairs: Sequence[str]) -> dict:
+    """`NAME=VALUE` texts (as `--option` takes them) as the extra fields of the scenario's battle
+    position; SettingError names what would be accepted."""
+    from .options import resolve, settings_of_position
+    return resolve(pairs, settings_of_position(load_system(scenario).position_type, BattlePosition))
+
+
+def render_report(scenario, report: BattleReport, forces: Sequence[Force], space: str) -> str | None:
+    """The report as text in the scenario's system's own terms, or None where it has none."""
+    return load_system(scenario).render_battle(report, [str(f) for f in forces], space)
 
 
 # -- simulation --------------------------------------------------------------------------------
@@ -227,4 +248,5 @@ def _exact_report(found: ExactOutcome, seed: int | None) -> BattleReport:
         seed=seed)
 
 
-__all__ = ["Force", "BattleReport", "parse_force", "run_battle", "simulate", "wilson"]
+__all__ = ["Force", "BattleReport", "battle_extras", "parse_force", "render_report", "run_battle",
+           "simulate", "wilson"]

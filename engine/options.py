@@ -159,12 +159,25 @@ _KINDS = {"bool": "bool", "int": "int", "float": "float", "str": "text",
           "dict[str, int]": "counts"}
 
 
+def setting(default: Any, help: str, choices: Sequence[str] = ()) -> Any:
+    """A dataclass field that is a setting: its default, what it means and the values allowed
+    (`settings_of_fields` reads them back)."""
+    metadata = {"help": help, "choices": tuple(choices)} if choices else {"help": help}
+    return dataclasses.field(default=default, metadata=metadata)
+
+
 def settings_of_position(position_type: type, base: type) -> list[Setting]:
     """The settings of a battle: the fields `position_type` adds to `base` (BattlePosition)."""
-    inherited = {f.name for f in dataclasses.fields(base)}
+    return settings_of_fields(position_type, {f.name for f in dataclasses.fields(base)})
+
+
+def settings_of_fields(inputs_type: type, skip: Iterable[str] = ()) -> list[Setting]:
+    """The fields of a dataclass as settings (those named in `skip` left out): a field's
+    `metadata` may carry `help` and `choices`."""
+    skipped = set(skip)
     found = []
-    for field in dataclasses.fields(position_type):
-        if field.name in inherited:
+    for field in dataclasses.fields(inputs_type):
+        if field.name in skipped:
             continue
         annotation = str(field.type).replace(" ", "")
         optional = annotation.endswith("|None")

@@ -18,7 +18,9 @@ Whole games (engine/game.py): `new_game(options, rng, max_rounds)` returns a `Ga
 `game_settings()` lists the options a game takes and `players()` the system's own AI players.
 
 The battle calculator (engine/calculator.py) only speaks to this interface, so a system gains the
-calculator, the CLI and the editor's playtest panel by implementing it.
+calculator, the CLI and the editor's playtest panel by implementing it. A system may report
+battles in its own terms (`battle_details`, `render_battle`) and offer charts resolved on their
+own (`chart_resolvers`, engine/resolvers.py).
 
 Adding a system: create `engine/<system with - as _>/__init__.py` with a function
 `build(scenario) -> GameSystem`; `load_system` finds it by the scenario's `system:` field.
@@ -246,6 +248,23 @@ class GameSystem(ABC):
     def unit_cost(self, unit_type: str) -> float:
         """What one unit of a type costs (the measure of losses)."""
         return 0.0
+
+    # -- reports in the system's own terms -----------------------------------------------------
+    def battle_details(self, position: BattlePosition) -> dict:
+        """What a battle report says beyond the generic odds, in the system's own terms (plain
+        data, for `--json` and the renderer): {} by default."""
+        return {}
+
+    def render_battle(self, report, forces: list[str], space: str) -> str | None:
+        """The battle report (engine.calculator.BattleReport) as text in the system's own
+        terms, or None for the generic text. `forces` are the attacker's and then the defenders'
+        forces, printable as 'germany: 3 infantry'; `report.details` holds `battle_details`."""
+        return None
+
+    def chart_resolvers(self) -> dict:
+        """The system's charts resolved on their own (engine.resolvers.ChartResolver by id),
+        for `sandtable playtest chart` and the editor: none by default."""
+        return {}
 
     # -- whole games ---------------------------------------------------------------------------
     def game_settings(self) -> list:

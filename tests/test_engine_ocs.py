@@ -273,3 +273,180 @@ def test_barrage_hedgehog_and_no_spotter_shifts_10_0a(ocs):
     open ground with 2 RE leave column 2."""
     found = ocs.barrage(barrage({"rifle-division": 1}, space="0101", hedgehog=1, spotter=False))
     assert found.column + 1 == 6 - 1 - 3
+
+
+# -- mends and every input of a combat (9.6, 9.8-9.10) ------------------------------------------------
+MILITIA = """
+- id: militia-battalion
+  name: Militia battalion
+  domain: land
+  stats: {action_rating: 0, attack: 1, defense: 1, movement: 4, re: 0.5, steps: 1}
+  tags: [infantry]
+  reconstructed: true
+  notes: A test unit rated 0.
+"""
+
+
+@pytest.fixture(scope="module")
+def with_militia(tmp_path_factory):
+    """The demo with one more unit type, rated 0, beside a copy of the charts it extends."""
+    import shutil
+    root = tmp_path_factory.mktemp("ocs")
+    shutil.copytree(DEMO.parent / "ocs-charts", root / "ocs-charts")
+    shutil.copytree(DEMO, root / "ocs-charts-demo")
+    units = root / "ocs-charts-demo" / "units.yaml"
+    units.write_text(units.read_text(encoding="utf-8") + MILITIA.lstrip("\n"), encoding="utf-8")
+    return load_system(load_scenario(root / "ocs-charts-demo"))
+
+
+def row(found, roll_id: str) -> int:
+    return next(i for i, r in enumerate(found.rows) if r.get("id") == roll_id)
+
+
+def test_disorganized_rating_has_no_floor_9_6(with_militia):
+    """9.6: -1 when DG, and the chart sets no floor: a DG unit rated 0 counts -1."""
+    found = with_militia.combat(combat({"panzer-regiment": 1}, {"militia-battalion": 1},
+                                       defender_mode="disorganized"))
+    assert found.defender_rating == -1
+    assert found.roll_modifier == 4 - (-1)
+    assert found.surprise_modifier == 5                 # 9.8: the difference of the ratings
+
+
+def test_modes_and_ratings_9_6(ocs):
+    """9.6: strategic mode sets the rating to 0; exploit mode leaves it printed."""
+    for mode, rating in (("normal", 4), ("disorganized", 3), ("strategic", 0), ("exploit", 4)):
+        assert ocs.combat(combat({"panzer-regiment": 1}, {"rifle-division": 1},
+                                 attacker_mode=mode)).attacker_rating == rating
+
+
+def test_retreat_of_two_hexes_disorganizes_9_10_note_3(ocs):
+    """9.10 note 3: a unit retreating 2 or more hexes is DG as it enters the second. Open 7:1
+    (column 10) roll 9 is Ae4 DL1o2: the rifle division, down to 1 step, retreats 2 hexes."""
+    found = ocs.combat(combat({"panzer-regiment": 1}, {"rifle-division": 1}, terrain="open"))
+    two = found.settle(9, row(found, "9"))
+    assert two.printed == "Ae4 DL1o2"
+    assert (two.defender_steps_lost, two.defender_retreat_hexes, two.defender_disorganized) == (1, 2, True)
+    one = found.settle(6, row(found, "9"))          # 3:1, roll 9: Ao1 DL1o1
+    assert one.printed == "Ao1 DL1o1"
+    assert (one.defender_retreat_hexes, one.defender_disorganized) == (1, False)
+    steps = ocs.combat(combat({"panzer-regiment": 1}, {"rifle-division": 1}, terrain="open",
+                              defender_option="steps")).settle(9, row(found, "9"))
+    assert steps.defender_left == {} and steps.defender_steps_lost == 2 and not steps.defender_disorganized
+
+
+def test_defender_may_apply_its_option_9_10_note_2(ocs):
+    """9.10 note 2: the defender *may* ignore its option after the attacker retreats for its own;
+    a policy: ignore it (default), or apply it as defender-option says."""
+    def settle(**extra):
+        found = ocs.combat(combat({"infantry-regiment": 1}, {"rifle-division": 1}, terrain="open",
+                                  attacker_option="retreat", **extra))
+        return found.settle(4, row(found, "9"))     # 1:1 open, roll 9: Ao1 Do1
+    ignored = settle()
+    assert ignored.attacker_retreat_hexes == 1 and ignored.defender_steps_lost == 0
+    applied = settle(defender_ignores_option=False, defender_option="retreat")
+    assert applied.defender_retreat_hexes == 1 and applied.result == ATTACKER_WINS
+    stepped = settle(defender_ignores_option=False)
+    assert stepped.defender_steps_lost == 1 and stepped.defender_retreat_hexes == 0
+
+
+def test_exploit_mode_gets_no_exploit_result_9_10(ocs):
+    """9.10: e# occurs only in attacks of the combat phase; units in exploit mode attack in
+    the exploitation phase."""
+    found = ocs.combat(combat({"panzer-regiment": 1, "infantry-regiment": 1}, {"infantry-regiment": 1},
+                              terrain="open", attacker_mode="exploit"))
+    assert found.settle(11, row(found, "15-or-more")).exploiting == 0
+
+
+def test_attack_below_the_first_column_9_9(ocs):
+    """9.9: 3 against 20 in open is below 1:5, the first column; it is resolved there."""
+    found = ocs.combat(combat({"infantry-regiment": 1}, {"rifle-division": 4}, terrain="open"))
+    assert found.initial_column == 0
+
+
+def test_modified_roll_past_the_rows_9_9(ocs, with_militia):
+    """9.9: a modified roll below 1 reads '1 or less', above 15 '15 or more'."""
+    low = ocs.combat(combat({"panzer-regiment": 1}, {"rifle-division": 1}, attacker_mode="strategic",
+                            hedgehog=4))
+    assert low.roll_modifier == -6 and low.rows[low.row_of(2)]["id"] == "1-or-less"
+    high = with_militia.combat(combat({"panzer-regiment": 1}, {"militia-battalion": 1},
+                                      defender_mode="disorganized"))
+    assert high.rows[high.row_of(12)]["id"] == "15-or-more"
+
+
+def test_overrun_surprise_in_the_exact_distribution_9_8(ocs):
+    """9.8: an overrun surprises on 9+ (attacker) and 6- (defender): with +2, 7+ and 4-."""
+    regular = ocs.battle_details(combat({"panzer-regiment": 1}, {"rifle-division": 1}))
+    overrun = ocs.battle_details(combat({"panzer-regiment": 1}, {"rifle-division": 1}, attack="overrun"))
+    assert regular["surprise"] == {"attacker": float(at_least(8)), "defender": float(1 - at_least(4))}
+    assert overrun["surprise"] == {"attacker": float(at_least(7)), "defender": float(1 - at_least(5))}
+
+
+def test_negative_hedgehog_is_refused(ocs):
+    with pytest.raises(Exception, match="hedgehog"):
+        ocs.combat(combat({"panzer-regiment": 1}, {"rifle-division": 1}, hedgehog=-1))
+
+
+# -- every input of a barrage (10.0a) -------------------------------------------------------------------
+@pytest.mark.parametrize("extra, space, shift", [
+    ({}, "0101", 0),
+    ({"barrage_by": "air", "near_airbase": True}, "0101", 1),
+    ({"near_airbase": True}, "0101", 0),                           # aircraft only
+    ({"barrage_by": "air", "beyond_half_range": True}, "0101", 0),  # optional 21.4 off
+    ({"barrage_by": "air", "beyond_half_range": True, "optional_21_4": True}, "0101", -1),
+    ({"strategic_in_hex": True}, "0101", 3),
+    ({"hedgehog": 2}, "0101", -1),
+    ({"spotter": False}, "0101", -3),
+    ({}, "0102", -1),                                               # close
+    ({}, "0202", -1),                                               # very close
+    ({}, "0301", -2),                                               # extremely close
+])
+def test_barrage_shifts_10_0a(ocs, extra, space, shift):
+    """From 12-16 (column 6) with 2 RE in the hex (no density shift)."""
+    found = ocs.barrage(barrage({"rifle-division": 1}, space=space, **extra))
+    assert found.column + 1 == 6 + shift
+
+
+def test_barrage_shifts_past_the_ends_10_0a(ocs):
+    """117 or more with over 6 RE stays in the last column; 8 with every left shift in the first."""
+    top = ocs.barrage(barrage({"rifle-division": 4}, strength_units=15, space="0101"))
+    assert top.strength == 120 and top.column + 1 == 11
+    bottom = ocs.barrage(barrage({"infantry-regiment": 1}, strength_units=1, space="0301",
+                                 hedgehog=1, spotter=False))
+    assert bottom.printed_column + 1 == 5 and bottom.column == 0
+    assert ocs.charts.barrage_column(0.5) == 0              # below the first column: 1 or less
+
+
+def test_bracketed_half_counts_as_dg_in_a_level_3_hedgehog_10_0a(ocs):
+    """[1/2] is DG in a level 3 or 4 hedgehog, 1/2 in a lower one. 12-16 shifted to 8-11 by the
+    hedgehog: roll 10 is [1/2], 11-12 are 1/2, each losing a step on 4-6."""
+    def step_chance(level):
+        cases = ocs.distribution(barrage({"rifle-division": 1}, space="0101", hedgehog=level))
+        return sum(p for p, end in cases if end.steps_lost)
+    assert step_chance(2) == F(6, 36) / 2
+    assert step_chance(3) == F(3, 36) / 2
+
+
+def test_every_battle_setting_explains_itself():
+    """`--option list` reads well: every OCS setting has help; texts have their choices."""
+    from engine.options import settings_of_position
+    from engine.system import BattlePosition
+    settings = settings_of_position(OCSPosition, BattlePosition)
+    assert all(s.help for s in settings)
+    assert all(s.choices for s in settings if s.kind == "text")
+    assert {s.name for s in settings} >= {"hedgehog", "attack", "attacker-mode", "defender-mode",
+                                          "defender-supplied", "armour-terrain", "barrage-by",
+                                          "spotter", "strategic-in-hex", "near-airbase",
+                                          "beyond-half-range", "optional-21-4"}
+
+
+def test_details_in_ocs_terms(ocs):
+    """The report's details: steps, retreats, DG, exploitation and tokens, summing to one."""
+    details = ocs.battle_details(combat({"panzer-regiment": 2}, {"rifle-division": 1}, space="0202"))
+    assert details["supply_tokens"] == {"attacker": 4, "defender": 2}
+    for side in ("attacker", "defender"):
+        assert sum(details["steps_lost"][side].values()) == pytest.approx(1)
+        assert sum(details["retreat_hexes"][side].values()) == pytest.approx(1)
+    assert details["disorganized"]["defender"] >= details["retreat_hexes"]["defender"].get("2", 0)
+    barrage_details = ocs.battle_details(barrage({"rifle-division": 1}))
+    assert barrage_details["supply_tokens"] == 3
+    assert barrage_details["disorganized"] == pytest.approx(float(F(1, 2) + F(1, 12)))

@@ -15,9 +15,7 @@ from fractions import Fraction
 from ..system import ATTACKER_WINS, DEFENDER_WINS, DRAW, EngineError
 from .charts import Charts, in_range
 from .combat import TWO_DICE, Force, ordered
-from .position import OCSPosition
-
-BARRAGE_KINDS = ("artillery", "air", "ship")
+from .position import BARRAGE_KINDS, OCSPosition
 
 
 @dataclass
@@ -36,6 +34,8 @@ class Barrage:
                  optional_rules: set[str]):
         if position.barrage_by not in BARRAGE_KINDS:
             raise EngineError(f"barrage_by is one of {', '.join(BARRAGE_KINDS)}")
+        if position.hedgehog < 0:
+            raise EngineError(f"hedgehog is a level of 0 (none) or more, not {position.hedgehog}")
         self.charts, self.position = charts, position
         firing = {}
         for contingent in position.attackers:
@@ -54,7 +54,8 @@ class Barrage:
         self.target = Force(ordered(target, profiles, position.policy))
         self.density = density(self.target)
         self.shifts = self._shifts(terrain, optional_rules)
-        self.column = min(max(charts.barrage_column(self.strength) + sum(s for _, s in self.shifts), 0),
+        self.printed_column = charts.barrage_column(self.strength)
+        self.column = min(max(self.printed_column + sum(s for _, s in self.shifts), 0),
                           charts.barrage_columns() - 1)
 
     def supply(self) -> int:
@@ -79,8 +80,9 @@ class Barrage:
             wanted.append("strategic-mode")
         if position.barrage_by == "air" and position.near_airbase:
             wanted.append("near-airbase")
-        if (position.barrage_by == "air" and position.beyond_half_range
-                and "optional-21-4" in optional_rules):
+        half_range_rule = ("optional-21-4" in optional_rules if position.optional_21_4 is None
+                           else position.optional_21_4)
+        if position.barrage_by == "air" and position.beyond_half_range and half_range_rule:
             wanted.append("beyond-half-range")
         found += [(name, mods[name].shift) for name in wanted]
         return found

@@ -7,7 +7,9 @@ ranges (`min`/`max`). This module only finds cells and ranges.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
+from ..resolvers import dice_of
 from ..system import EngineError
 
 
@@ -136,3 +138,22 @@ class Charts:
         """Tokens a barrage of this strength spends (10.0a)."""
         cells = self.table("barrage-cost")["cells"]
         return int(cells[range_index(self.axis("barrage-cost", "strength"), strength)]["tokens"])
+
+    # -- any table -----------------------------------------------------------------------------
+    def cells(self, table_id: str) -> list:
+        return self.table(table_id).get("cells") or []
+
+    def dice(self, table_id: str) -> dict[int, Fraction]:
+        """The distribution of the table's roll (`roll: 2d6`)."""
+        return dice_of(self.table(table_id).get("roll", ""))
+
+    def value_ids(self, table_id: str, axis_id: str) -> list[str]:
+        return [str(v["id"]) if isinstance(v, dict) else str(v) for v in self.axis(table_id, axis_id)]
+
+    def index_of(self, table_id: str, axis_id: str, value) -> int:
+        """The position of a value (by id) on an axis, or EngineError naming the axis's values."""
+        ids = self.value_ids(table_id, axis_id)
+        if str(value) not in ids:
+            raise EngineError(f"the {table_id} table has no {axis_id} {value!r}; it has "
+                              + ", ".join(ids))
+        return ids.index(str(value))

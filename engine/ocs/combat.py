@@ -18,8 +18,11 @@ import numpy as np
 
 from ..system import ATTACKER_WINS, DEFENDER_WINS, DRAW, EngineError, Policy
 from .charts import Charts, in_range, range_index
-from .position import MODES, OPTION_CHOICES, OCSPosition
+from .position import ATTACKS, MODES, OPTION_CHOICES, OCSPosition
 from .units import UnitProfile, highest_level
+
+# 9.10 note 3: a unit retreating this many hexes or more is disorganized.
+RETREAT_DISORGANIZES = 2
 
 # Two dice: sum -> probability.
 TWO_DICE = {s: Fraction(6 - abs(s - 7), 36) for s in range(2, 13)}
@@ -79,6 +82,9 @@ class CombatEnd:
     defender_disorganized: bool
     exploiting: int             # attacking units that go into exploit mode
     events: list[str] = field(default_factory=list)
+    attacker_retreat_hexes: int = 0
+    defender_retreat_hexes: int = 0
+    attacker_disorganized: bool = False
 
 
 class Combat:
@@ -89,8 +95,10 @@ class Combat:
         self.charts = charts
         self.position = position
         self.terrain = terrain
-        if position.attack not in ("regular", "overrun"):
+        if position.attack not in ATTACKS:
             raise EngineError(f"attack is 'regular' or 'overrun', not {position.attack!r}")
+        if position.hedgehog < 0:
+            raise EngineError(f"hedgehog is a level of 0 (none) or more, not {position.hedgehog}")
         for side in ("attacker", "defender"):
             if getattr(position, f"{side}_mode") not in MODES:
                 raise EngineError(f"{side}_mode is one of {', '.join(MODES)}")
@@ -191,46 +199,60 @@ class Combat:
         events = [f"{cell.get('printed', '')} at column {column + 1}, roll {self.rows[row].get('id', row)}"]
         position = self.position
 
-        # The attacker first: its losses, then its option.
+        # The attacker first: its losses, then its option (steps, or a hex of retreat per point).
         a_loss = int(on_attacker.get("loss", 0))
         a_option = int(on_attacker.get("option", 0))
         attacker_left, a_lost = self.attacker.take_steps(a_loss)
-        attacker_retreats = False
+        attacker_hexes = 0
         destroyed_first = not attacker_left
         if attacker_left and a_option:
-            total = self.attacker.steps()
-            if _takes_steps(position.attacker_option, total - a_lost, a_option):
+            if _takes_steps(position.attacker_option, self.attacker.steps() - a_lost, a_option):
                 attacker_left, a_lost = self.attacker.take_steps(a_loss + a_option)
             else:
-                attacker_retreats = True
-                events.append("the attacker retreats for its option")
+                attacker_hexes = a_option
+                events.append(f"the attacker retreats {_hexes(a_option)} for its option")
 
         # Then the defender. It may ignore its option when the attacker retreated for its own
-        # or was destroyed before any option was applied (9.10 note 2); it does.
+        # or was destroyed before any option was applied (9.10 note 2): a choice of policy.
         d_loss = int(on_defender.get("loss", 0))
         d_option = int(on_defender.get("option", 0))
         defender_left, d_lost = self.defender.take_steps(d_loss)
-        defender_retreats = False
-        if defender_left and d_option and not (attacker_retreats or destroyed_first):
+        defender_hexes = 0
+        excused = (attacker_hexes or destroyed_first) and position.defender_ignores_option
+        if defender_left and d_option and excused:
+            events.append("the defender ignores its option")
+        elif defender_left and d_option:
             if _takes_steps(position.defender_option, self.defender.steps() - d_lost, d_option):
                 defender_left, d_lost = self.defender.take_steps(d_loss + d_option)
             else:
-                defender_retreats = True
-                events.append("the defender retreats for its option")
-        disorganized = bool(on_defender.get("disorganized")) and bool(defender_left)
+                defender_hexes = d_option
+                events.append(f"the defender retreats {_hexes(d_option)} for its option")
 
+        # DG: the result's own, or a retreat of 2 hexes or more (9.10 note 3).
+        attacker_dg = bool(attacker_left) and attacker_hexes >= RETREAT_DISORGANIZES
+        defender_dg = bool(defender_left) and (bool(on_defender.get("disorganized"))
+                                               or defender_hexes >= RETREAT_DISORGANIZES)
+        for side, hexes, dg in (("attacker", attacker_hexes, attacker_dg),
+                                ("defender", defender_hexes, defender_dg)):
+            if dg and hexes >= RETREAT_DISORGANIZES:
+                events.append(f"the {side} is disorganized entering the second hex of its retreat")
+
+        # e#: only in attacks of the combat phase (not by units in exploit mode), from at most
+        # 2 adjacent hexes, and not after retreating for an option (9.10 and notes 1, 4).
         exploit = on_attacker.get("exploit")
         exploiting = 0
-        if exploit and position.exploit_allowed and not attacker_retreats and attacker_left:
+        if (exploit and position.exploit_allowed and position.attacker_mode != "exploit"
+                and not attacker_hexes and attacker_left):
             exploiting = sum(n for u, n in attacker_left.items()
                              if self._profile(u).action_rating >= int(exploit))
             events.append(f"{exploiting} attacking unit(s) go into exploit mode")
 
-        holds = bool(defender_left) and not defender_retreats
+        holds = bool(defender_left) and not defender_hexes
         result = DEFENDER_WINS if holds else (ATTACKER_WINS if attacker_left else DRAW)
         return CombatEnd(result, column + 1, str(self.rows[row].get("id", row)), None,
                          str(cell.get("printed", "")), attacker_left, defender_left, a_lost, d_lost,
-                         attacker_retreats, defender_retreats, disorganized, exploiting, events)
+                         bool(attacker_hexes), bool(defender_hexes), defender_dg, exploiting,
+                         events, attacker_hexes, defender_hexes, attacker_dg)
 
     def _profile(self, unit: str) -> UnitProfile:
         return next(p for p, _ in self.attacker.units if p.id == unit)
@@ -268,12 +290,16 @@ def odds_column(columns: list[tuple[int, int]], attack: Fraction, defence: Fract
 
 
 def _rating(printed: int, mode: str, modifiers: dict[str, dict]) -> int:
-    if mode == "normal":
-        return printed
+    """The action rating a mode leaves (9.6): the chart's change, with no floor (a disorganized
+    unit rated 0 counts -1). Modes the chart does not name leave the printed rating."""
     change = modifiers.get(mode) or {}
     if "set" in change:
         return int(change["set"])
-    return max(0, printed + int(change.get("add", 0)))
+    return printed + int(change.get("add", 0))
+
+
+def _hexes(count: int) -> str:
+    return f"{count} hex" if count == 1 else f"{count} hexes"
 
 
 def _takes_steps(choice: str, steps_left: int, option: int) -> bool:

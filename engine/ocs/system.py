@@ -10,16 +10,25 @@ from validators.index import build_index
 
 from ..system import (BattleOutcome, BattlePosition, ExactOutcome, GameSystem, OutcomeBatch,
                       UnknownName)
+from .air import AirbaseCapture, AirCombat, AirTransport, Flak, MissionLoss
 from .barrage import Barrage
 from .charts import Charts
 from .combat import Combat
+from .facilities import FacilityBarrage, PortDamage
 from .position import OCSPosition, extras
+from .report import barrage_details, combat_details, render
+from .supply import Attrition, Capture, SupplyDumpDestruction
 from .units import read_profiles
+
+# The charts resolved on their own; combat and barrage are battles (`playtest battle`).
+CHARTS = (AirCombat, Flak, MissionLoss, AirTransport, AirbaseCapture, Attrition, Capture,
+          SupplyDumpDestruction, FacilityBarrage, PortDamage)
 
 
 class OCS(GameSystem):
     system = "ocs"
     position_type = OCSPosition
+    loss_unit = "steps"
 
     def __init__(self, scenario):
         super().__init__(scenario)
@@ -116,6 +125,18 @@ class OCS(GameSystem):
             attacker_loss=np.array([float(r[3]) for r in rows]),
             defender_loss=np.array([float(r[4]) for r in rows]),
             mean_rounds=1.0, states=len(rows))
+
+    # -- reports in OCS terms ------------------------------------------------------------------
+    def battle_details(self, position: BattlePosition) -> dict:
+        if position.raid:
+            return barrage_details(self.barrage(position))
+        return combat_details(self.combat(position), int(self.rules.get("tokens_per_sp", 4)))
+
+    def render_battle(self, report, forces: list[str], space: str) -> str | None:
+        return render(report, [str(f) for f in forces], space) if report.details else None
+
+    def chart_resolvers(self) -> dict:
+        return {chart.id: chart(self.charts, self.optional_rules, self.rules) for chart in CHARTS}
 
     def distribution(self, position: BattlePosition) -> list[tuple[Fraction, object]]:
         """Every way the combat (or barrage) can end, with its exact probability."""

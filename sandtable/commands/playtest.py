@@ -53,6 +53,8 @@ def register(commands) -> None:
     battle.set_defaults(run=run)
     from . import playtest_games
     playtest_games.register(kinds)
+    from . import playtest_chart
+    playtest_chart.register(kinds)
 
 
 def run(args) -> int:
@@ -66,7 +68,8 @@ def run(args) -> int:
     if "scenario" in scenario.failed_kinds or not scenario.manifest:
         raise UsageError(f"{args.scenario} is not a scenario folder")
     try:
-        settings = settings_of_position(load_system(scenario).position_type, BattlePosition)
+        system = load_system(scenario)
+        settings = settings_of_position(system.position_type, BattlePosition)
         if args.option == ["list"]:
             print("\n".join(s.describe() for s in settings)
                   or f"{scenario.system} battles have no settings of their own")
@@ -93,8 +96,9 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(report.as_dict(), indent=2))
     else:
-        print(_render_raid(report, attacker, defenders, args.at) if args.raid
-              else _render(report, attacker, defenders, args.at))
+        print(system.render_battle(report, [attacker, *defenders], args.at)
+              or (_render_raid(report, attacker, defenders, args.at) if args.raid
+                  else _render(report, attacker, defenders, args.at)))
     return EXIT_OK
 
 
@@ -135,12 +139,7 @@ def _render(report, attacker, defenders, space: str) -> str:
     lines.append("")
     for label, key in (("attacker wins", "attacker_wins"), ("defender wins", "defender_wins"),
                        ("draw", "draws")):
-        value = getattr(report, key)
-        interval = ""
-        if report.intervals:
-            low, high = report.intervals[key]
-            interval = f"   95% {100 * low:5.1f}% - {100 * high:5.1f}%"
-        lines.append(f"  {label:<14}{100 * value:6.2f}%{interval}")
+        lines.append(f"  {label:<14}{100 * getattr(report, key):6.2f}%{report.interval_text(key)}")
     lines.append("")
     unit = report.loss_unit
     lines.append(f"  expected losses  attacker {report.expected_attacker_loss:.2f} {unit}, "
