@@ -70,7 +70,8 @@ def _outcome(report, scenario, names, colours, path, _name) -> bool:
     figure, axes = _figure(7, 0.6 + 0.5 * len(rows))
     labels = [r[0] for r in rows]
     rates = [100 * r[1] for r in rows]
-    errors = [[100 * (r[1] - r[2][0]) for r in rows], [100 * (r[2][1] - r[1]) for r in rows]]
+    errors = [[max(0.0, 100 * (r[1] - r[2][0])) for r in rows],
+              [max(0.0, 100 * (r[2][1] - r[1])) for r in rows]]
     axes.barh(labels, rates, xerr=errors, color=[r[3] or "#888888" for r in rows], capsize=4)
     axes.set_xlim(0, 100)
     axes.set_xlabel("share of games (%), with 95% interval")

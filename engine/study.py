@@ -46,7 +46,7 @@ class Study:
     games: int
     seed: int
     max_rounds: int | None = None
-    check: bool = False                 # check invariants after every action
+    check: bool = False                 # check invariants after every action, and the replay
     replays: str | None = None          # folder to write every game's replay into
     keep_actions: bool = False          # keep each game's actions in its record
 
@@ -106,6 +106,8 @@ def play_game(system, study: Study, index: int) -> GameRecord:
             if len(moves) > MAX_ACTIONS:
                 raise EngineError(f"the game did not end within {MAX_ACTIONS} actions")
         result = state.result()
+        if study.check:
+            _check_replay(system, study, seed, moves, result)
     except Exception as problem:      # a rules error: reported with its replay, the batch goes on
         error = f"{type(problem).__name__}: {problem}"
         replay = _replay(system, study, seed, moves)
@@ -122,6 +124,17 @@ def play_game(system, study: Study, index: int) -> GameRecord:
         replay.result = result
         record.replay = str(replay.write(Path(study.replays) / f"game-{index:06d}.jsonl"))
     return record
+
+
+def _check_replay(system, study: Study, seed: int, moves: list, result) -> None:
+    """A game's actions played again on a new game started the same way reach the same end:
+    the game depends on nothing but its seed and its actions."""
+    from .replay import play_back
+    replay = _replay(system, study, seed, moves)
+    again = play_back(replay, system, check_hash=False)
+    if not again.is_terminal() or again.result() != result:
+        raise EngineError(f"the replay does not reproduce the game: {result} at first, "
+                          f"{again.result()} played back")
 
 
 def _replay(system, study: Study, seed: int, moves: list) -> Replay:

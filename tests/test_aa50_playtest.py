@@ -1,0 +1,151 @@
+"""Whole AA50 games many times over: random play keeps every invariant, every game ends, every
+replay plays back to the same end; `sandtable playtest games` and `playtest replay` end to end.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.study import Study, run_study
+from engine.system import load_system
+from sandtable.cli import main
+from sandtable.scenario import load_scenario
+
+from helpers import FIXTURES, REPO
+
+SCENARIOS = REPO / "scenarios"
+
+
+@pytest.mark.parametrize("name", ["aa50-1941", "aa50-1942"])
+@pytest.mark.parametrize("options", [{}, {"research": True, "national_objectives": True,
+                                          "victory": "projection"}])
+def test_random_games_keep_every_invariant_and_replay_identically(name, options):
+    """100 games per scenario and option set (200 per scenario): pieces appear only when
+    placed and vanish only in combat, money never goes negative, control stays consistent
+    (engine/aa50/game.py `invariants`, checked after every action), every game ends, and
+    every game's actions played again reach the same end (Study.check)."""
+    scenario = load_scenario(SCENARIOS / name)
+    system = load_system(scenario)
+    chosen = {s.key: s.default for s in system.game_settings()} | options
+    study = Study(scenario, chosen, {"axis": "random", "allies": "random"}, 100, 2024, 6,
+                  check=True)
+    records = run_study(study, workers=2)
+    assert [r.error for r in records if r.error] == []
+    assert len(records) == 100
+    assert {r.result["reason"] for r in records} <= {"victory-cities", "round-limit"}
+    assert all(1 <= r.result["round"] <= 6 for r in records)
+    battles = sum(len(r.chronicle["battles"]) for r in records)
+    captures = sum(len(r.chronicle["captures"]) for r in records)
+    assert battles > 1000 and captures > 500          # the random players do fight
+    if options.get("national_objectives"):
+        assert any(r.chronicle["payouts"] for r in records)
+
+
+def test_a_broken_state_is_caught_by_the_invariants():
+    system = load_system(load_scenario(SCENARIOS / "aa50-1941"))
+    import numpy as np
+    game = system.new_game({}, np.random.default_rng(1), 3)
+    assert list(game.invariants()) == []
+    game.money["italy"] = -2
+    piece = game.pieces["germany"][0]
+    game.pieces["germany"].remove(piece)
+    broken = list(game.invariants())
+    assert "italy has -2 IPCs" in broken
+    assert any("pieces on the board" in b for b in broken)
+
+
+# -- the command line ----------------------------------------------------------------------------
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_playtest_games_reports_who_wins(capsys, tmp_path):
+    code, out, _ = run(capsys, "playtest", "games", str(SCENARIOS / "aa50-1942"), "--games", "6",
+                       "--max-rounds", "3", "--players", "random", "--seed", "5", "--workers",
+                       "1", "--report", str(tmp_path / "report"))
+    assert code == 0
+    assert out.startswith("aa50-1942: 6 games, seed 5, axis random, allies random")
+    assert "who wins" in out and "round limit" in out and "income by round" in out
+    for name in ("index.html", "report.json", "outcome.png", "income.png", "map.png"):
+        assert (tmp_path / "report" / name).stat().st_size > 500
+    page = (tmp_path / "report" / "index.html").read_text()
+    assert "<h1>Playtest of aa50-1942</h1>" in page and 'src="map.png"' in page
+
+
+def test_the_same_seed_gives_the_same_report_on_any_number_of_workers(capsys):
+    reports = []
+    for workers in ("1", "2"):
+        code, out, _ = run(capsys, "playtest", "games", str(SCENARIOS / "aa50-1941"), "--games",
+                           "8", "--max-rounds", "2", "--players", "random", "--seed", "9",
+                           "--workers", workers, "--json")
+        assert code == 0
+        report = json.loads(out)
+        report.pop("seconds")
+        report["meta"].pop("workers")
+        reports.append(report)
+    assert reports[0] == reports[1]
+    assert reports[0]["finished"] == 8
+
+
+def test_heuristic_players_play_whole_games(capsys):
+    code, out, _ = run(capsys, "playtest", "games", str(SCENARIOS / "aa50-1941"), "--games", "2",
+                       "--max-rounds", "4", "--seed", "1", "--workers", "1", "--json",
+                       "--check")
+    report = json.loads(out)
+    assert code == 0 and report["failed"] == 0
+    assert report["meta"]["players"] == {"axis": "heuristic", "allies": "heuristic"}
+    assert report["battles"]["per_game"] > 5
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--players", "heuristik"], "unknown player 'heuristik'; did you mean heuristic?"),
+    (["--players", "axsi=random"], "unknown side 'axsi'; did you mean axis?"),
+    (["--players", "heuristic:naval=maybe"], "naval='maybe': expected true or false"),
+    (["--option", "victory=total"], "choose one of projection, surrender-with-honor, total-war"),
+    (["--option", "reserch=true"], "unknown setting 'reserch'; did you mean research?"),
+    (["--games", "0"], "--games must be between 1 and 1,000,000"),
+    (["--games", "1000000000000"], "--games must be between 1 and 1,000,000"),
+    (["--max-rounds", "-1"], "--max-rounds must be between 1 and 1000"),
+])
+def test_bad_arguments_exit_2_with_a_suggestion(capsys, argv, message):
+    code, out, err = run(capsys, "playtest", "games", str(SCENARIOS / "aa50-1941"), *argv)
+    assert code == 2 and message in err and not out
+
+
+def test_settings_and_players_are_listed(capsys):
+    code, out, _ = run(capsys, "playtest", "games", str(SCENARIOS / "aa50-1941"), "--option", "list")
+    assert code == 0 and "victory=projection|surrender-with-honor|total-war" in out
+    code, out, _ = run(capsys, "playtest", "games", str(SCENARIOS / "aa50-1941"), "--players", "list")
+    assert code == 0 and "heuristic:naval=true|false (default true)" in out and "random" in out
+
+
+def test_a_scenario_with_errors_is_refused_with_its_diagnostics(capsys):
+    broken = FIXTURES / "core" / "ref001-unknown-space"
+    if not broken.is_dir():
+        broken = next(p.parent for p in (FIXTURES / "core").glob("*/scenario.yaml"))
+    code, out, err = run(capsys, "playtest", "games", str(broken), "--games", "1")
+    assert code == 1 and "error" in out and "mend them before playtesting" in err
+
+
+def test_replays_play_back_to_the_identical_end(capsys, tmp_path):
+    code, _, _ = run(capsys, "playtest", "games", str(SCENARIOS / "aa50-1941"), "--games", "2",
+                     "--max-rounds", "2", "--players", "random", "--workers", "1",
+                     "--replays", str(tmp_path), "--json")
+    assert code == 0
+    replay = tmp_path / "game-000001.jsonl"
+    code, out, _ = run(capsys, "playtest", "replay", str(replay))
+    assert code == 0 and "identical end" in out
+    lines = replay.read_text().splitlines()
+    result = json.loads(lines[-1])
+    result["result"]["round"] += 1
+    lines[-1] = json.dumps(result)
+    replay.write_text("\n".join(lines) + "\n")
+    code, out, _ = run(capsys, "playtest", "replay", str(replay))
+    assert code == 1 and "different end" in out
+    lines[1] = lines[1].replace('"action": [', '"action": ["fly", ')
+    replay.write_text("\n".join(lines) + "\n")
+    code, out, _ = run(capsys, "playtest", "replay", str(replay))
+    assert code == 1 and "action 1: germany may not ['fly'" in out
