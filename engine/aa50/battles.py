@@ -13,6 +13,7 @@ from collections import Counter, defaultdict
 from typing import TYPE_CHECKING
 
 from ..system import ATTACKER_WINS, DEFENDER_WINS, BattlePosition, Contingent, Policy
+from .position import AA50Position
 from . import bombing
 from .forces import Piece
 from .movement import enemies_in, hostile_sea
@@ -116,7 +117,7 @@ def fight(game: "AA50Game", space: str, retreat_at: int) -> None:
         _conclude(game, space, attackers, won=True)
         return
     bombard = _bombardment(game, space, landed) if landed else None
-    position = BattlePosition(
+    position = AA50Position(
         space, (Contingent(nation, dict(Counter(p.type for p in attackers))),),
         tuple(Contingent(owner, dict(Counter(p.type for p in defenders if p.owner == owner)))
               for owner in sorted({p.owner for p in defenders})),
@@ -124,7 +125,8 @@ def fight(game: "AA50Game", space: str, retreat_at: int) -> None:
         bombard=Contingent(nation, dict(Counter(p.type for p in bombard))) if bombard else None,
         research={n: frozenset(game.tech[n]) for n in {nation} | {p.owner for p in defenders}
                   if game.tech[n]},
-        policy=Policy("cheapest", None, retreat_at if retreat_space(game, space) else 0))
+        policy=Policy("cheapest", None, retreat_at if retreat_space(game, space) else 0),
+        surprise_strike=game.options.get("surprise_strike", "every-round"))
     model = game.system.model(position)
     result, _, a_final, d_final, _ = one_battle(model, game.rng)
     for piece in bombard or ():

@@ -168,7 +168,8 @@ class Chain:
 
     def stage(self, i: int, j: int, stage: str, first_round: bool):
         """Both sides fire from (i, j): (attacker states, P), (defender states, P)."""
-        a_detects, d_detects = self.att.detects[i], self.dfd.detects[j]
+        a_detects = self.model.undetected_only_first(self.att.detects[i], first_round)
+        d_detects = self.model.undetected_only_first(self.dfd.detects[j], first_round)
         next_d = self.dfd.after_hits(j, self.fire(True, stage, i, d_detects, first_round))
         next_a = self.att.after_hits(i, self.fire(False, stage, j, a_detects, first_round))
         return next_a, next_d
@@ -262,7 +263,8 @@ class Chain:
                 self.end(i1, j1, int(result), float(mass))
             elif (i1, j1) != (i, j):
                 self.push(np.array([i1]), np.array([j1]), np.array([[mass]]))  # submerged
-            elif first_round or self.surprise or not self.simple(i, j):
+            elif first_round or (self.surprise and not self.model.surprise_once) \
+                    or not self.simple(i, j):
                 self.spread(i, j, float(mass), first_round)
             else:
                 batch.append((i, j, float(mass)))
@@ -273,8 +275,10 @@ class Chain:
     def simple(self, i: int, j: int) -> bool:
         """Whether each side's fire from (i, j) is of one hit class (so that a side's next
         state is a table lookup by its number of hits)."""
-        return (len(self.fire(True, "general", i, self.dfd.detects[j], False)) <= 1
-                and len(self.fire(False, "general", j, self.att.detects[i], False)) <= 1)
+        seen = self.model.undetected_only_first
+        return (len(self.fire(True, "general", i, seen(self.dfd.detects[j], False), False)) <= 1
+                and len(self.fire(False, "general", j, seen(self.att.detects[i], False),
+                                  False)) <= 1)
 
     def _fire_and_tables(self, shooters, targets, attacking: bool):
         """For each (shooter, target): the pmf of the shooter's hits, and the target's next
@@ -282,7 +286,8 @@ class Chain:
         other, target_states = (self.dfd, self.dfd) if attacking else (self.att, self.att)
         found = []
         for shooter, target in zip(shooters, targets):
-            fire = self.fire(attacking, "general", int(shooter), other.detects[target], False)
+            fire = self.fire(attacking, "general", int(shooter),
+                             self.model.undetected_only_first(other.detects[target], False), False)
             if fire:
                 (hit_class, pmf), = fire.items()
                 found.append((pmf, target_states.next_table(int(target), hit_class)))

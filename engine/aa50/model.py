@@ -126,6 +126,18 @@ class BattleModel:
     retreat_at: int
 
     @property
+    def surprise_once(self) -> bool:
+        """Whether submarines' surprise strike comes in the first round only (the option
+        `surprise-strike=first-round`); by default it comes every round (rounds.py)."""
+        return getattr(self.position, "surprise_strike", "every-round") == "first-round"
+
+    def undetected_only_first(self, detected, first_round: bool):
+        """Whether the enemy's submarines count as detected this round: they are when a
+        destroyer is there, and after the first round when the strike comes only once (then
+        they fire with the other units)."""
+        return detected | (self.surprise_once and not first_round)
+
+    @property
     def may_stall(self) -> bool:
         """Whether a round can come where neither side can hit the other: only where some
         units cannot hit, or be hit by, some others (submarines and air units, §7.3.5)."""

@@ -33,8 +33,8 @@ def fight_round(model: BattleModel, attacker: np.ndarray, defender: np.ndarray,
                 first_round: bool, rng: np.random.Generator):
     """The surprise and general stages of one round."""
     a_side, d_side = model.attacker, model.defender
-    a_detected = rounds.detects(a_side, attacker)   # the attacker has a destroyer
-    d_detected = rounds.detects(d_side, defender)
+    a_detected = model.undetected_only_first(rounds.detects(a_side, attacker), first_round)
+    d_detected = model.undetected_only_first(rounds.detects(d_side, defender), first_round)
     a_groups = rounds.surprise_fire(a_side, attacker, d_detected)
     d_groups = rounds.surprise_fire(d_side, defender, a_detected)
     if a_groups or d_groups:

@@ -181,8 +181,10 @@ class Table:
             if ended is not None:
                 return ended, fought
             self.events.append(f"round {fought + 1}")
-            a_detects = self.has(self.attacker, a_side.detector)
-            d_detects = self.has(self.defender, d_side.detector)
+            a_detects = model.undetected_only_first(
+                self.has(self.attacker, a_side.detector), first_round)
+            d_detects = model.undetected_only_first(
+                self.has(self.defender, d_side.detector), first_round)
             for stage in ("surprise", "general"):
                 a_hits = self.fire(a_side, self.attacker, d_detects, stage, first_round)
                 d_hits = self.fire(d_side, self.defender, a_detects, stage, first_round)

@@ -11,11 +11,13 @@ from ..system import (BattleOutcome, BattlePosition, EngineError, ExactOutcome, 
                       OutcomeBatch)
 from . import bombing, exact, montecarlo, single
 from .model import BattleModel, compile_battle
+from .position import SURPRISE_READINGS, AA50Position
 from .profiles import UnitProfile, apply_research, breakthroughs, read_profiles
 
 
 class AA50(GameSystem):
     system = "aa50"
+    position_type = AA50Position
 
     def __init__(self, scenario):
         super().__init__(scenario)
@@ -97,6 +99,57 @@ class AA50(GameSystem):
                                       "(land units at sea are cargo)")
         if not self.index.spaces:
             raise EngineError("the scenario has no map")
+        self._check_sides(position)
+        self._check_place(position)
+
+    def _check_sides(self, position: BattlePosition) -> None:
+        """Only one nation attacks, never its own side; defenders are of one side (§5.5.4)."""
+        side = self.index.side_of
+        attackers = {c.owner for c in position.attackers if c.total()}
+        defenders = {c.owner for c in position.defenders if c.total()}
+        if len(attackers) > 1:
+            raise EngineError("only one nation attacks in a battle: allies never attack "
+                              "together (§5.5.4): " + ", ".join(sorted(attackers)))
+        defending_sides = {side(n) for n in defenders}
+        if len(defending_sides) > 1:
+            raise EngineError("the defenders belong to two sides ("
+                              + ", ".join(sorted(defenders)) + "): allies defend together, "
+                              "enemies never do (§5.5.4.1)")
+        for nation in attackers:
+            if side(nation) in defending_sides:
+                raise EngineError(f"{nation} cannot attack its own side: "
+                                  "allies never attack each other (§5.5)")
+        if position.bombard is not None and position.bombard.total() and \
+                attackers and position.bombard.owner not in attackers:
+            raise EngineError("the bombarding ships must be the attacker's (§5.5.2.2)")
+
+    def _check_place(self, position: BattlePosition) -> None:
+        """Neutral territories see no battle (§2.2); China fights in China (§4); landings and
+        bombardment need a coast (§5.5.2)."""
+        space = self.index.spaces[position.space].data
+        if {"neutral", "impassable"} & set(space.get("tags") or []):
+            raise EngineError(f"{position.space} is neutral: no unit may enter it, so no "
+                              "battle is fought there (§2.2)")
+        china = (self.scenario.manifest.get("rules") or {}).get("china") or {}
+        nation = china.get("nation")
+        if nation and position.space not in set(china.get("territories") or []):
+            if any(c.owner == nation and c.total() for c in position.attackers + position.defenders):
+                raise EngineError(f"Chinese units fight only in China's territories (§4), "
+                                  f"not in {position.space}")
+        coastal = any(self.index.spaces.get(other) is not None and not self.is_land(other)
+                      for other in self._neighbours(position.space))
+        if self.is_land(position.space) and not coastal and (
+                position.landing or (position.bombard and position.bombard.total())):
+            raise EngineError(f"{position.space} has no coast: no landing or bombardment "
+                              "can reach it (§5.5.2)")
+
+    def _neighbours(self, space: str) -> set[str]:
+        found = set()
+        for _, border in self.scenario.entities("map", "borders"):
+            pair = border.get("between") or []
+            if space in pair and len(pair) == 2:
+                found.update(p for p in pair if p != space)
+        return found
 
     def model(self, position: BattlePosition) -> BattleModel:
         self.check_position(position)
@@ -149,6 +202,12 @@ class AA50(GameSystem):
     def players(self) -> dict[str, type]:
         from .heuristic import HeuristicPlayer
         return {"heuristic": HeuristicPlayer}
+
+    def game_settings(self) -> list:
+        from ..options import Setting
+        return super().game_settings() + [
+            Setting("surprise-strike", "every-round", "text",
+                    "when submarines strike first (§7.3.5)", SURPRISE_READINGS)]
 
     # -- battles -----------------------------------------------------------------------------
     def resolve_battle(self, position: BattlePosition, rng: np.random.Generator) -> BattleOutcome:

@@ -17,7 +17,7 @@ def register(commands) -> None:
         "(IPC swing) and rounds of one battle. Exact where the state space allows; otherwise "
         "simulated, with 95%% intervals.")
     battle.add_argument("scenario", metavar="SCENARIO", help="a scenario folder")
-    battle.add_argument("--attacker", required=True, metavar="FORCE",
+    battle.add_argument("--attacker", required=True, action="append", metavar="FORCE",
                         help="'germany: 3 infantry, 2 armour, 1 fighter'")
     battle.add_argument("--defender", required=True, action="append", metavar="FORCE",
                         help="'soviet-union: 4 infantry'; repeat for allies defending together")
@@ -75,7 +75,7 @@ def run(args) -> int:
                   or f"{scenario.system} battles have no settings of their own")
             return EXIT_OK
         extras = resolve(args.option, settings)
-        attacker = parse_force(args.attacker)
+        attacker = _one_attacker([parse_force(text) for text in args.attacker])
         defenders = [parse_force(text) for text in args.defender]
         landing = parse_force(f"{attacker.owner}: {args.landing}").units if args.landing else None
         bombard = parse_force(args.bombard) if args.bombard else None
@@ -111,6 +111,21 @@ def _progress_bar():
             sys.stderr.write("\r" + " " * (width + 40) + "\r")
         sys.stderr.flush()
     return show
+
+
+def _one_attacker(forces):
+    """One nation attacks (AA50 §5.5.4): forces of one nation given twice are added up, two
+    nations are refused rather than one of them silently dropped."""
+    from engine.calculator import Force
+    owners = sorted({force.owner for force in forces})
+    if len(owners) > 1:
+        raise ValueError("only one nation attacks in a battle: give one --attacker, or several "
+                         f"of the same nation (got {', '.join(owners)})")
+    units: dict[str, int] = {}
+    for force in forces:
+        for unit, count in force.units.items():
+            units[unit] = units.get(unit, 0) + count
+    return Force(owners[0], units)
 
 
 def _render_raid(report, attacker, defenders, space: str) -> str:
