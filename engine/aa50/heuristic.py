@@ -46,6 +46,9 @@ class HeuristicPlayer(Player):
         Setting("bombing", True, "bool", "flies strategic bombing raids"),
         Setting("odds", 0.75, "float", "the least estimated chance to win it attacks with"),
         Setting("research", 0, "int", "research tokens it buys each turn (research option)"),
+        Setting("judge", "estimate", "text", "how it weighs a planned attack: the quick "
+                "estimate, or the battle calculator (exact, else 500 simulated battles)",
+                ("estimate", "calculator")),
     ]
 
     def __init__(self, system, side, options, rng):
@@ -215,6 +218,25 @@ def battle_chance(state, nation: str, space: str) -> float:
     defenders = movement.enemies_in(state, space, nation)
     return win_chance(forces(state, attackers), forces(state, defenders, attacking=False),
                       gun_chance(state, space, nation))
+
+
+def calculated_chance(state, nation: str, space: str, attackers: list[Piece],
+                      defenders: list[Piece], rng: np.random.Generator) -> float:
+    """The battle calculator's answer: exact where the battle is small, else 500 battles."""
+    from collections import Counter
+    from ..system import Contingent
+    from . import montecarlo
+    from .position import AA50Position
+    position = AA50Position(
+        space, (Contingent(nation, dict(Counter(p.type for p in attackers))),),
+        tuple(Contingent(owner, dict(Counter(p.type for p in defenders if p.owner == owner)))
+              for owner in sorted({p.owner for p in defenders})))
+    model = state.system.model(position)
+    found = state.system.exact(position, budget=20_000, time_limit=0.05)
+    if found is not None:
+        return float(found.probability[found.result == 0].sum())
+    batch = montecarlo.simulate(model, 500, rng)       # the player's own dice, not the game's
+    return float((batch.result == 0).mean())
 
 
 class Survey:
@@ -503,6 +525,9 @@ class CombatPlan:
             if win_chance(forces(state, chosen), defence, gun) >= min(odds + 0.1, 0.97):
                 break
         chance = win_chance(forces(state, chosen), defence, gun)
+        if self.player.options["judge"] == "calculator":
+            chance = calculated_chance(state, self.nation, space, chosen, defenders,
+                                       self.player.rng)
         if chance < odds:
             return
         if space in board.land and not any(state.data.types[p.type].domain == "land"
