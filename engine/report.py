@@ -272,25 +272,43 @@ def render_text(report: dict, names: dict[str, str] | None = None, top: int = 8)
 
 
 def _verdict(report: dict, names: dict[str, str]) -> str:
-    """One sentence: is it balanced?"""
+    """One sentence: is it balanced? From the decided games when most games are decided;
+    otherwise from who led when the round limit stopped them, with the decided ones beside."""
     sides = report["sides"]
     if len(sides) != 2 or not report["finished"]:
         return ""
     (a, fa), (b, fb) = sides.items()
     decided = fa["wins"] + fb["wins"]
-    if not decided:
+    stopped = report["round_limit"]["count"]
+    if decided >= stopped:
+        return _lean(a, b, fa["wins"], decided, names, "wins", "of decided games")
+    ahead = report.get("ahead_at_limit") or {}
+    if not ahead:
         return "no game was decided: raise --max-rounds to see who wins"
-    share = fa["wins"] / decided
-    low, high = wilson(fa["wins"], decided)
+    led = ahead.get(a, 0) + ahead.get(b, 0)
+    sentence = _lean(a, b, ahead.get(a, 0), led, names, "leads in",
+                     f"of the {stopped} games stopped at the round limit")
+    if decided:
+        sentence += (f"; the {decided} decided game{'s' if decided > 1 else ''} went "
+                     f"{fa['wins']} to {names.get(a, a)}, {fb['wins']} to {names.get(b, b)}")
+    return sentence
+
+
+def _lean(a: str, b: str, count: int, total: int, names: dict[str, str], verb: str,
+          among: str) -> str:
+    if not total:
+        return f"verdict: no side {verb} any {among.split(' ', 1)[-1]}"
+    share = count / total
+    low, high = wilson(count, total)
     if low > 0.5:
-        return (f"verdict: {names.get(a, a)} is favoured: it wins {_pct(share).strip()} of "
-                f"decided games (95% {_pct(low).strip()}-{_pct(high).strip()})")
+        return (f"verdict: {names.get(a, a)} is favoured: it {verb} {_pct(share).strip()} "
+                f"{among} (95% {_pct(low).strip()}-{_pct(high).strip()})")
     if high < 0.5:
-        return (f"verdict: {names.get(b, b)} is favoured: it wins {_pct(1 - share).strip()} of "
-                f"decided games (95% {_pct(1 - high).strip()}-{_pct(1 - low).strip()})")
-    return (f"verdict: no side is significantly favoured ({names.get(a, a)} wins "
-            f"{_pct(share).strip()} of decided games, 95% {_pct(low).strip()}-"
-            f"{_pct(high).strip()})")
+        return (f"verdict: {names.get(b, b)} is favoured: it {verb} "
+                f"{_pct(1 - share).strip()} {among} (95% {_pct(1 - high).strip()}-"
+                f"{_pct(1 - low).strip()})")
+    return (f"verdict: no side is significantly favoured ({names.get(a, a)} {verb} "
+            f"{_pct(share).strip()} {among}, 95% {_pct(low).strip()}-{_pct(high).strip()})")
 
 
 def _plain(value) -> str:
