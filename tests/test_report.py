@@ -1,0 +1,79 @@
+"""The balance report's numbers, on records made by hand."""
+from __future__ import annotations
+
+import pytest
+
+from engine.calculator import wilson
+from engine.report import quartiles, render_text, summarise
+
+
+def record(index, winner, reason, round_, cities, incomes, captures=(), battles=(), payouts=()):
+    return {"index": index, "seed": index, "seconds": 0.5, "error": None, "replay": None,
+            "actions": 10,
+            "result": {"winner": winner, "reason": reason, "round": round_,
+                       "victory_cities": cities, "scores": {}},
+            "chronicle": {"series": {"income": incomes}, "captures": list(captures),
+                          "battles": list(battles), "payouts": list(payouts)}}
+
+
+META = {"scenario": "test", "sides": ["axis", "allies"], "players": {"axis": "random",
+        "allies": "random"}, "seed": 1, "max_rounds": 10}
+
+
+def test_quartiles_interpolate_between_ranks():
+    assert quartiles([1, 2, 3, 4, 5]) == (2, 3, 4)
+    assert quartiles([1, 2, 3, 4]) == (1.75, 2.5, 3.25)
+
+
+def test_win_rates_intervals_lengths_and_standings():
+    records = [record(0, "axis", "victory-cities", 6, {"axis": 15, "allies": 3},
+                      {"germany": [30, 35, 40]}),
+               record(1, "axis", "victory-cities", 8, {"axis": 15, "allies": 3},
+                      {"germany": [30, 20]},
+                      captures=[(1, "ukraine", "soviet-union", "germany"),
+                                (2, "ukraine", "germany", "soviet-union")],
+                      battles=[(1, "ukraine", "germany", "soviet-union", 5, 3, "attacker")],
+                      payouts=[(1, "lebensraum", "germany", 5)]),
+               record(2, "allies", "victory-cities", 9, {"axis": 3, "allies": 15},
+                      {"germany": [30]}),
+               record(3, None, "round-limit", 10, {"axis": 9, "allies": 9}, {"germany": [31]}),
+               record(4, None, "round-limit", 10, {"axis": 10, "allies": 8}, {"germany": [31]})]
+    report = summarise(records, META)
+    assert report["sides"]["axis"]["wins"] == 2
+    assert report["sides"]["axis"]["interval"] == list(wilson(2, 5))
+    assert report["round_limit"] == {"count": 2, "rate": 0.4}
+    assert report["ahead_at_limit"] == {"level": 1, "axis": 1}
+    assert report["length"]["median"] == 9 and report["length"]["histogram"] == {
+        "6": 1, "8": 1, "9": 1, "10": 2}
+    first_round = report["series"]["income"]["germany"][0]
+    assert (first_round["median"], first_round["games"]) == (30, 5)
+    assert report["series"]["income"]["germany"][2] == {"round": 3, "q1": 40, "median": 40,
+                                                       "q3": 40, "games": 1}
+    assert report["captures"]["ukraine"]["per_game"] == pytest.approx(2 / 5)
+    assert report["battles"]["per_game"] == pytest.approx(1 / 5)
+    assert report["battles"]["mean_size"] == 8
+    assert report["payouts"]["lebensraum"] == {"owner": "germany", "per_game": 0.2,
+                                                "amount_per_game": 1.0}
+    text = render_text(report, {"axis": "Axis", "allies": "Allies"})
+    assert "verdict: no side is significantly favoured (Axis wins 66.7% of decided games" in text
+    assert "ahead when stopped: level 1, Axis 1" in text
+
+
+def test_the_verdict_reads_the_standings_when_most_games_reach_the_limit():
+    records = [record(i, None, "round-limit", 10, {"axis": 12, "allies": 6}, {}) for i in range(30)]
+    records.append(record(30, "allies", "victory-cities", 9, {"axis": 3, "allies": 15}, {}))
+    text = render_text(summarise(records, META), {"axis": "Axis", "allies": "Allies"})
+    assert ("verdict: Axis is favoured: it leads in 100.0% of the 30 games stopped at the "
+            "round limit") in text
+    assert "the 1 decided game went 0 to Axis, 1 to Allies" in text
+
+
+def test_failed_games_are_listed_with_their_replays():
+    records = [record(0, "axis", "victory-cities", 6, {}, {}),
+               {**record(1, None, "x", 1, {}, {}), "result": None,
+                "error": "EngineError: broken invariant\nTraceback", "replay": "/tmp/g1.jsonl"}]
+    report = summarise(records, META)
+    assert report["failed"] == 1 and report["finished"] == 1
+    assert report["errors"] == [{"game": 1, "seed": 1, "error": "EngineError: broken invariant\n"
+                                 "Traceback", "replay": "/tmp/g1.jsonl"}]
+    assert "game 1: EngineError: broken invariant\n    replay: /tmp/g1.jsonl" in render_text(report)
