@@ -201,7 +201,8 @@ def render_text(report: dict, names: dict[str, str] | None = None, top: int = 8)
              + ", ".join(f"{side} {spec}" for side, spec in (meta.get("players") or {}).items()))
     lines = [title]
     if meta.get("options"):
-        lines.append("options: " + ", ".join(f"{k}={_plain(v)}" for k, v in meta["options"].items()))
+        lines.append("options: " + ", ".join(f"{k.replace('_', '-')}={_plain(v)}"
+                                             for k, v in meta["options"].items()))
     lines.append("")
     lines.append(f"{'who wins':<16}{'games':>6} {'share':>7}   95% interval")
     for side, found in report["sides"].items():
@@ -286,8 +287,9 @@ def _verdict(report: dict, names: dict[str, str]) -> str:
     if not ahead:
         return "no game was decided: raise --max-rounds to see who wins"
     led = ahead.get(a, 0) + ahead.get(b, 0)
+    level = f" ({ahead['level']} level)" if ahead.get("level") else ""
     sentence = _lean(a, b, ahead.get(a, 0), led, names, "leads in",
-                     f"of the {stopped} games stopped at the round limit")
+                     f"of the games stopped at the round limit with a side ahead{level}")
     if decided:
         sentence += (f"; the {decided} decided game{'s' if decided > 1 else ''} went "
                      f"{fa['wins']} to {names.get(a, a)}, {fb['wins']} to {names.get(b, b)}")

@@ -213,7 +213,8 @@ def _page(report: dict, names: dict[str, str], plots: list[str]) -> str:
                      f"(replay: <code>{esc(str(e['replay']))}</code>)</li>"
                      for e in report["errors"])
     figures = "".join(f'<figure><img src="{esc(p)}" alt="{esc(p)}"></figure>' for p in plots)
-    options = ", ".join(f"{esc(k)}={esc(str(v))}" for k, v in (meta.get("options") or {}).items())
+    options = ", ".join(f"{esc(k.replace('_', '-'))}={esc(str(v))}"
+                        for k, v in (meta.get("options") or {}).items())
     players = ", ".join(f"{esc(names.get(k, k))}: {esc(v)}"
                         for k, v in (meta.get("players") or {}).items())
     length = report["length"]

@@ -63,8 +63,8 @@ def test_the_verdict_reads_the_standings_when_most_games_reach_the_limit():
     records = [record(i, None, "round-limit", 10, {"axis": 12, "allies": 6}, {}) for i in range(30)]
     records.append(record(30, "allies", "victory-cities", 9, {"axis": 3, "allies": 15}, {}))
     text = render_text(summarise(records, META), {"axis": "Axis", "allies": "Allies"})
-    assert ("verdict: Axis is favoured: it leads in 100.0% of the 30 games stopped at the "
-            "round limit") in text
+    assert ("verdict: Axis is favoured: it leads in 100.0% of the games stopped at the "
+            "round limit with a side ahead") in text
     assert "the 1 decided game went 0 to Axis, 1 to Allies" in text
 
 
