@@ -210,11 +210,12 @@ def test_objectives_on_the_starting_positions(y1941, y1942):
     assert not met_1942["united-states-philippines"]
 
 
-def test_uk_objective_counts_every_territory_japan_holds_at_the_start(y1941, y1942):
+def test_uk_objective_counts_every_territory_japan_held_at_the_1941_opening(y1941, y1942):
+    """§5.8.1.5 with note 6: 'when the game started' is the 1941 opening, in both scenarios."""
+    japanese = {s for s, n in control(y1941).items() if n == "japan"}
     for scenario in (y1941, y1942):
         objective = next(o for _, o in scenario.entities("objectives", "objectives")
                          if o["id"] == "united-kingdom-japanese-territory")
-        japanese = {s for s, n in control(scenario).items() if n == "japan"}
         assert set(objective["when"]["controls"]["spaces"]) == japanese
         assert objective["when"]["controls"]["count"] == 1
 
