@@ -82,6 +82,10 @@ def main() -> None:
     print(f"\non {cores} core(s): {games} heuristic games in {wall:.1f} s wall time: "
           f"{per_minute:.0f} games a minute; 1,000 games would take {1000 / per_minute:.1f} "
           f"minutes (target: under 10 on two cores)")
+    cpu_minutes = 1000 * rows["heuristic"] / cores / 60
+    print(f"from the CPU time of one game: 1,000 games on {cores} core(s) take "
+          f"{cpu_minutes:.1f} minutes of {cores} otherwise idle cores (a busy machine takes "
+          "longer, as the wall time above shows)")
     worker = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"memory: {worker:.0f} MB at most per worker, {own:.0f} MB in this process "

@@ -287,9 +287,10 @@ def _verdict(report: dict, names: dict[str, str]) -> str:
     if not ahead:
         return "no game was decided: raise --max-rounds to see who wins"
     led = ahead.get(a, 0) + ahead.get(b, 0)
-    level = f" ({ahead['level']} level)" if ahead.get("level") else ""
     sentence = _lean(a, b, ahead.get(a, 0), led, names, "leads in",
-                     f"of the games stopped at the round limit with a side ahead{level}")
+                     "of the games stopped at the round limit with a side ahead")
+    if ahead.get("level"):
+        sentence += f"; {ahead['level']} stopped level"
     if decided:
         sentence += (f"; the {decided} decided game{'s' if decided > 1 else ''} went "
                      f"{fa['wins']} to {names.get(a, a)}, {fb['wins']} to {names.get(b, b)}")
