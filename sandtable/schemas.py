@@ -8,18 +8,18 @@ from __future__ import annotations
 
 import json
 import posixpath
-import sys
 from functools import lru_cache
 from pathlib import Path
+
+from .resources import shared_path
 
 
 def _schema_dir() -> Path:
     """The schemas beside the package (a checkout), or where an installed wheel put them."""
-    for candidate in (Path(__file__).resolve().parent.parent / "schemas",
-                      Path(sys.prefix) / "share" / "sandtable" / "schemas"):
-        if (candidate / "scenario.schema.json").is_file():
-            return candidate
-    raise FileNotFoundError("the scenario schemas are missing from this installation")
+    manifest = shared_path("schemas", "scenario.schema.json")
+    if manifest is None:
+        raise FileNotFoundError("the scenario schemas are missing from this installation")
+    return manifest.parent
 
 
 SCHEMA_DIR = _schema_dir()
