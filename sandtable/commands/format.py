@@ -11,7 +11,8 @@ def register(commands) -> None:
     parser = commands.add_parser("format", help="rewrite scenario files canonically",
                                  description="Rewrite each YAML file of the scenarios in canonical "
                                  "form (stable key order), atomically. With --check, only report.")
-    parser.add_argument("paths", nargs="+", metavar="PATH")
+    parser.add_argument("paths", nargs="*", default=["."], metavar="PATH",
+                        help="a scenario folder or a folder of them (default: the current folder)")
     parser.add_argument("--check", action="store_true", help="exit 1 if a file is not canonical")
     parser.set_defaults(run=run)
 

@@ -17,7 +17,8 @@ def register(commands) -> None:
     parser = commands.add_parser("validate", help="check scenarios and report problems",
                                  description="Check scenario folders. Exit 0 when clean, 1 when "
                                  "there are problems, 2 on a usage or I/O error.")
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="a scenario folder or a folder of them")
+    parser.add_argument("paths", nargs="*", default=["."], metavar="PATH",
+                        help="a scenario folder or a folder of them (default: the current folder)")
     parser.add_argument("--format", choices=FORMATS, default="text")
     parser.add_argument("--strict", action="store_true", help="warnings fail too")
     parser.add_argument("--explain", action="store_true",
