@@ -104,7 +104,7 @@ class TranslationModel(QAbstractTableModel):
                 return False
             self.document.set_value(kind, ("entries", key), MISSING, f"Clear {self.tag} text of {key}")
             return True
-        new = {"text": text, "source": fingerprint(source)}
+        new = {"text": text, "source": fingerprint(source), "source_text": source}
         if entry is not None:
             new = {**entry, **new}
         if new == entry:

@@ -10,7 +10,8 @@ from ..diagnostics import one_line, shown_path
 from ..i18n import (ExchangeError, State, Translator, export_po, export_xliff, locale_status,
                     plan_import, plural_forms, read_po, read_xliff, scenario_status,
                     source_language, write_import)
-from ..i18n.tags import is_locale_tag
+from ..i18n.exchange import locale_by_content
+from ..i18n.tags import is_locale_tag, language_name, matching_locale
 from ..scenario import load_scenario
 from ..texts import catalog
 from ..yamlwrite import atomic_write_text
@@ -130,6 +131,11 @@ def _locale_load_problems(scenario) -> list:
 def run_export(args) -> int:
     scenario = _one_scenario(args.path)
     tag = _checked_tag(scenario, args.locale)
+    known = matching_locale(tag, scenario.locale_tags)
+    if known and known != tag:
+        print(f"note: {tag} is taken as {known}, the scenario's locale for the same language and "
+              f"script ({language_name(known)})", file=sys.stderr)
+        tag = known
     if _refuse_broken(scenario):
         return EXIT_PROBLEMS
     text = (export_po if args.format == "po" else export_xliff)(scenario, tag)
@@ -160,14 +166,13 @@ def run_import(args) -> int:
         declared, incoming = (read_po if kind == "po" else read_xliff)(file)
     except ExchangeError as problem:
         raise UsageError(str(problem)) from None
-    if args.locale and declared and declared != args.locale:
-        raise UsageError(f"{args.file} is for {declared}, not {args.locale}")
-    if not (args.locale or declared):
-        raise UsageError(f"{args.file} does not say its language; give --locale")
-    tag = _checked_tag(scenario, args.locale or declared)
+    tag = _checked_tag(scenario, _import_locale(scenario, args, declared, incoming))
     if _refuse_broken(scenario):
         return EXIT_PROBLEMS
     result = plan_import(scenario, tag, incoming, file)
+    if result.matched_without_key:
+        print(f"note: {result.matched_without_key} entries name no text key (as converters such as "
+              "po2xliff and xliff2po leave them); they were matched by source text and place")
     for d in sorted(result.diagnostics, key=lambda d: (d.line, d.column, d.code)):
         print(_diagnostic_line(d))
     for change in result.changes:
@@ -181,8 +186,33 @@ def run_import(args) -> int:
     added = sum(1 for c in result.changes if c.before is None)
     verb = "would change" if args.dry_run else "changed"
     print(f"{tag}: {added} added, {len(result.changes) - added} updated, {result.unchanged} "
-          f"unchanged, {result.refused} refused; {verb} {shown_path(result.target) if result.changes else 'nothing'}")
+          f"unchanged, {result.untranslated} untranslated, {result.refused} refused; "
+          f"{verb} {shown_path(result.target) if result.changes else 'nothing'}")
     return EXIT_PROBLEMS if result.refused else EXIT_OK
+
+
+def _import_locale(scenario, args, declared: str | None, incoming) -> str:
+    """The locale to import into: --locale, or the file's language as the scenario knows it
+    (`zh_CN` is its `zh-Hans`), or, for a file that does not say, the locale its translations
+    come from. Each choice that is not literal is said."""
+    existing = scenario.locale_tags
+    if args.locale:
+        if declared and matching_locale(declared, [args.locale]) != args.locale:
+            raise UsageError(f"{args.file} is for {declared}, not {args.locale}")
+        return args.locale
+    if declared:
+        tag = matching_locale(declared, existing) or declared
+        if tag != declared:
+            print(f"note: {args.file} is for {declared}, taken as {tag}: the scenario's locale "
+                  f"for the same language and script ({language_name(tag)})")
+        return tag
+    guess = locale_by_content(scenario, incoming)
+    if guess is None:
+        raise UsageError(f"{args.file} does not say its language; give --locale")
+    tag, found, total = guess
+    print(f"note: {args.file} does not say its language; taken as {tag}, whose translations "
+          f"{found} of its {total} translated entries are")
+    return tag
 
 
 def _format_of(file: Path) -> str:
