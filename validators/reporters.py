@@ -1,13 +1,10 @@
 """Writing diagnostics for people (text) and for tools (json, github, sarif, junit)."""
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import quote
-from xml.sax.saxutils import escape, quoteattr
 
 from sandtable.diagnostics import Diagnostic, Severity, one_line, shown_path
 
@@ -180,6 +177,7 @@ def _sarif_rule(d: Diagnostic, docs_url: str | None) -> dict:
 
 def _artifact(path: Path | str) -> dict:
     """An artifact location: relative to the working folder where possible, percent-encoded."""
+    from urllib.parse import quote
     shown = Path(shown_path(path))
     if shown.is_absolute():
         return {"uri": shown.as_uri()}
@@ -188,6 +186,7 @@ def _artifact(path: Path | str) -> dict:
 
 def _fingerprint(identity: tuple, occurrence: int) -> str:
     """Stable across runs and edits elsewhere in the file: code, file and message, no line number."""
+    import hashlib
     text = "\0".join(map(str, identity)) + f"\0{occurrence}"
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
@@ -199,6 +198,7 @@ def render_junit(results: list[Result], strict: bool = False) -> str:
     failure's message and all of them in its text; the other diagnostics are the case's output,
     so a warning is seen without failing the build.
     """
+    from xml.sax.saxutils import escape, quoteattr
     suites = []
     total_failures = total_cases = 0
     for result in results:

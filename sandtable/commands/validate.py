@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 import sys
-from urllib.parse import urlsplit
 
 from .. import __version__
 from ..cli import EXIT_OK, EXIT_PROBLEMS, UsageError
@@ -36,6 +35,7 @@ def run(args) -> int:
                                       render_sarif, render_text)
     from sandtable.scenario import load_scenario
 
+    from urllib.parse import urlsplit
     if args.docs_url and not urlsplit(args.docs_url).scheme:
         raise UsageError(f"--docs-url must be an absolute address such as https://..., not {args.docs_url!r}")
     results = []
