@@ -4,7 +4,8 @@ Installs this repository into a fresh virtual environment the way CI and the pre
 (`pip install .`, no extras), checks that it validates a bundled scenario without importing Qt,
 and prints the environment's installed size. The baseline is the same install with the editor
 extra: measured for real with --with-editor (a large download), otherwise estimated as the
-command-line install plus PySide6 and its parts as installed in the running environment.
+command-line install plus the editor extra (PySide6, networkx) as installed in the running
+environment.
 
     python benchmarks/install_size.py [--with-editor]
 Exit status 1 when the command-line install imports Qt or fails to validate.
@@ -21,7 +22,7 @@ import venv
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-QT_DISTRIBUTIONS = ("PySide6", "PySide6_Essentials", "PySide6_Addons", "shiboken6")
+EDITOR_DISTRIBUTIONS = ("PySide6", "PySide6_Essentials", "PySide6_Addons", "shiboken6", "networkx")
 CHECK = ("import sys; from sandtable.cli import main; code = main(['validate', sys.argv[1]]); "
          "print('Qt imported' if 'PySide6' in sys.modules else 'no Qt'); sys.exit(code)")
 
@@ -67,9 +68,9 @@ def main() -> int:
             seconds = install(full, f"{REPO}[editor]")
             print(f"with the editor (pip install \".[editor]\"): {megabytes(folder_size(full))} in {seconds:.0f} s")
         else:
-            qt = sum(distribution_size(name) for name in QT_DISTRIBUTIONS)
+            qt = sum(distribution_size(name) for name in EDITOR_DISTRIBUTIONS)
             if qt:
-                print(f"with the editor (estimated: + PySide6 {megabytes(qt)} as installed here): "
+                print(f"with the editor (estimated: + PySide6 and networkx, {megabytes(qt)} as installed here): "
                       f"{megabytes(cli_size + qt)}")
             else:
                 print("with the editor: PySide6 is not installed here; measure with --with-editor")
