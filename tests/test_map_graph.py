@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from validators.graph import MapGraph
 
-nx = pytest.importorskip("networkx", reason="networkx comes with the editor extra")
+nx = pytest.importorskip("networkx")
 
 spaces = st.integers(min_value=1, max_value=30)
 
