@@ -102,4 +102,4 @@ def test_pre_commit_try_repo_runs_the_hooks_without_args(tmp_path):
     assert "2 scenarios checked: 1 error, 0 warnings" in out
     # The hooks ran in the fresh environment pre-commit installed (their imports are traced), without Qt.
     imported = set(re.findall(r"^import time:.*\|\s+([\w.]+)$", out, re.MULTILINE))
-    assert {"jsonschema", "sandtable.cli"} <= imported and not any(m.startswith("PySide6") for m in imported)
+    assert {"yaml", "sandtable.cli", "validators"} <= imported and not any(m.startswith("PySide6") for m in imported)
