@@ -4,7 +4,7 @@ Installs this repository into a fresh virtual environment the way CI and the pre
 (`pip install .`, no extras), checks that it validates a bundled scenario without importing Qt,
 and prints the environment's installed size. The baseline is the same install with the editor
 extra: measured for real with --with-editor (a large download), otherwise estimated as the
-command-line install plus the editor extra (PySide6, networkx) as installed in the running
+command-line install plus the editor extra (PySide6) as installed in the running
 environment.
 
     python benchmarks/install_size.py [--with-editor]
@@ -22,7 +22,7 @@ import venv
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-EDITOR_DISTRIBUTIONS = ("PySide6", "PySide6_Essentials", "PySide6_Addons", "shiboken6", "networkx")
+EDITOR_DISTRIBUTIONS = ("PySide6", "PySide6_Essentials", "PySide6_Addons", "shiboken6")
 CHECK = ("import sys; from sandtable.cli import main; code = main(['validate', sys.argv[1]]); "
          "print('Qt imported' if 'PySide6' in sys.modules else 'no Qt'); sys.exit(code)")
 
@@ -70,7 +70,7 @@ def main() -> int:
         else:
             qt = sum(distribution_size(name) for name in EDITOR_DISTRIBUTIONS)
             if qt:
-                print(f"with the editor (estimated: + PySide6 and networkx, {megabytes(qt)} as installed here): "
+                print(f"with the editor (estimated: + PySide6, {megabytes(qt)} as installed here): "
                       f"{megabytes(cli_size + qt)}")
             else:
                 print("with the editor: PySide6 is not installed here; measure with --with-editor")
