@@ -44,6 +44,8 @@ def without_qt(*args, cwd=REPO) -> subprocess.CompletedProcess:
     (["validate", "--format", "sarif", "tests/fixtures/core/ref001-unknown-reference"], 1),
     (["format", "--check", "scenarios/ocs-charts-demo"], 0),
     (["i18n", "status", "scenarios/gj69-southern-operation"], 0),
+    (["playtest", "battle", "scenarios/aa50-1941", "--attacker", "germany: 3 infantry",
+      "--defender", "soviet-union: 2 infantry", "--at", "karelia-ssr"], 0),
 ])
 def test_command_line_tools_run_without_qt(args, exit_code):
     done = without_qt(*args)
