@@ -143,18 +143,19 @@ def shared_battles(system, runs: int, loop_runs: int) -> bool:
     met = True
     for name, space, attacker, defender in SHARED:
         pos = position(space, attacker, defender)
+        a_force, d_force = force(attacker), force(defender)
         a_units = [unit for unit, count in force(attacker).items() for _ in range(count)]
         d_units = [unit for unit, count in force(defender).items() for _ in range(count)]
         engine_s, numpy_s = [], []
         for _ in range(5):  # interleaved, best of five: the machine's load falls on both alike
-            seconds, outcome = timed(lambda: system.simulate(pos, runs, np.random.default_rng(1)), repeat=1)
+            seconds, outcome = timed(lambda pos=pos: system.simulate(pos, runs, np.random.default_rng(1)), repeat=1)
             engine_s.append(seconds)
-            seconds, numpy_wins = timed(lambda: numpy_battles(force(attacker), force(defender), runs,
-                                                               np.random.default_rng(1)), repeat=1)
+            seconds, numpy_wins = timed(lambda a=a_force, d=d_force:
+                                        numpy_battles(a, d, runs, np.random.default_rng(1)), repeat=1)
             numpy_s.append(seconds)
         engine_s, numpy_s = min(engine_s), min(numpy_s)
         random.seed(1)
-        loop_s, loop_wins = timed(lambda: [plain_loop_battle(a_units, d_units) for _ in range(loop_runs)],
+        loop_s, loop_wins = timed(lambda a=a_units, d=d_units: [plain_loop_battle(a, d) for _ in range(loop_runs)],
                                   repeat=1)
         engine, numpy_rate, loop = runs / engine_s, runs / numpy_s, loop_runs / loop_s
         exact = system.exact(pos, 2_000_000)
@@ -174,11 +175,11 @@ def engine_battles(system, runs: int) -> bool:
     met = True
     for name, space, attacker, defender in SHARED + ENGINE_ONLY:
         pos = position(space, attacker, defender)
-        one_core = runs / timed(lambda: system.simulate(pos, runs, np.random.default_rng(1)))[0]
-        all_cores = runs / timed(lambda: simulate(system, pos, runs, seed=1, processes=cores),
+        one_core = runs / timed(lambda pos=pos: system.simulate(pos, runs, np.random.default_rng(1)))[0]
+        all_cores = runs / timed(lambda pos=pos: simulate(system, pos, runs, seed=1, processes=cores),
                                  repeat=1, clock=time.perf_counter)[0]
         found = system.exact(pos, 2_000_000)
-        exact_s = timed(lambda: system.exact(pos, 2_000_000))[0] if found is not None else float("nan")
+        exact_s = timed(lambda pos=pos: system.exact(pos, 2_000_000))[0] if found is not None else float("nan")
         states = found.states if found is not None else 0
         print(f"{name:<24}{one_core:>14,.0f}{all_cores:>16,.0f}{1000 * exact_s:>11.1f}{states:>9}")
         if found is not None and states and "20 vs 20" in name:

@@ -22,7 +22,7 @@ from sandtable.schemas import schema_header
 from sandtable.yamlsource import YamlRefused, join_pointer, read_yaml_file
 from sandtable.yamlwrite import leading_comments, save_yaml
 
-from .commands import InsertItem, RemoveItem, SetValue, MISSING
+from .commands import MISSING, InsertItem, RemoveItem, SetValue
 
 # A locator names an entity by the chain of lists and identities that leads to it:
 # (("decks", ("id", "japan")), ("cards", ("id", "j01"))).
@@ -405,7 +405,7 @@ class ScenarioDocument(QObject):
         written = []
         self._unwatch()
         try:
-            for kind, file in self.files.items():
+            for file in self.files.values():
                 if file.data is None:
                     continue  # unreadable: leave it alone
                 if not file.exists and not file.data:
@@ -567,7 +567,8 @@ def _nest(path: tuple, value):
 
 def _show(ident) -> str:
     """An identity ("id", "norway") or ("between", ("a", "b")) as people read it."""
-    value = ident[1] if isinstance(ident, tuple) and len(ident) == 2 and ident[0] in ("id", "between", "space") else ident
+    named = isinstance(ident, tuple) and len(ident) == 2 and ident[0] in ("id", "between", "space")
+    value = ident[1] if named else ident
     return " / ".join(value) if isinstance(value, tuple) else str(value)
 
 

@@ -6,10 +6,28 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QFileDialog, QFrame,
-                               QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMainWindow,
-                               QMessageBox, QPushButton, QTableView, QTabWidget, QToolBar,
-                               QTreeWidget, QTreeWidgetItem, QUndoView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDockWidget,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QTableView,
+    QTabWidget,
+    QToolBar,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QUndoView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from sandtable.diagnostics import Diagnostic
 from sandtable.scenario import FILE_KINDS
@@ -19,9 +37,9 @@ from .delegates import ChoiceDelegate
 from .document import ScenarioDocument
 from .inspector import Inspector
 from .map_canvas import BORDER_STYLES, MapScene, MapView
+from .models import collections as tables
 from .models.problems import ProblemsModel
 from .panels import DecksPanel, ObjectivesPanel, SetupPanel, TablesPanel, TranslationPanel, table_view
-from .models import collections as tables
 from .playtest import PlaytestPanel
 from .validation import LiveValidator
 

@@ -6,11 +6,16 @@ becomes an undo command on the document, and the scene follows the document's `c
 from __future__ import annotations
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import (QBrush, QColor, QFont, QKeySequence, QPainter, QPainterPath, QPen,
-                           QPixmap, QPolygonF)
-from PySide6.QtWidgets import (QGraphicsItem, QGraphicsLineItem, QGraphicsObject,
-                               QGraphicsPixmapItem, QGraphicsScene, QGraphicsTextItem,
-                               QGraphicsView)
+from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsLineItem,
+    QGraphicsObject,
+    QGraphicsPixmapItem,
+    QGraphicsScene,
+    QGraphicsTextItem,
+    QGraphicsView,
+)
 
 from .document import ScenarioDocument
 from .map_layout import auto_layout
@@ -42,7 +47,7 @@ def border_pen(kind: str) -> QPen:
 class SpaceItem(QGraphicsObject):
     """One space: a disc (land) or a rounded square (sea), filled with its owner's colour."""
 
-    def __init__(self, space_id: str, scene: "MapScene"):
+    def __init__(self, space_id: str, scene: MapScene):
         super().__init__()
         self.space_id = space_id
         self.borders: list[BorderItem] = []
@@ -58,7 +63,7 @@ class SpaceItem(QGraphicsObject):
         self.label = NameLabel(self)
 
     @property
-    def map_scene(self) -> "MapScene":
+    def map_scene(self) -> MapScene:
         # Asked of Qt rather than kept: a Python reference from item to scene would make a
         # reference cycle, and collecting such cycles of Qt wrappers can crash the interpreter.
         return self.scene()
@@ -303,6 +308,7 @@ class MapScene(QGraphicsScene):
         if not self.display_locale:
             return {}
         from sandtable.i18n import Translator
+
         from .validation import build_scenario
         translator = Translator(build_scenario(self.document.snapshot()), self.display_locale)
         names = {}

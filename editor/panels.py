@@ -2,9 +2,20 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QPushButton, QSpinBox, QSplitter, QTableView,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from sandtable.scenario import LOCALE_TAG
 
@@ -16,7 +27,6 @@ from .models.effects import EffectsModel, profile_effect_ops
 from .models.setup_table import SetupModel
 from .models.table_grid import TableGridModel
 from .models.translations import FILTERS, TranslationModel
-
 
 SIZE_SAMPLE = 30  # rows measured to size a column: enough to fit, cheap on a 200-space map
 

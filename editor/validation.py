@@ -19,7 +19,6 @@ from sandtable.yamlsource import join_pointer
 from .document import ScenarioDocument, Snapshot
 from .eventloop import run_until
 
-
 UI_SWITCH_INTERVAL = 0.001  # seconds a thread may hold the GIL while validators run
 
 

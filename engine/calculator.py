@@ -11,16 +11,26 @@ from __future__ import annotations
 import math
 import os
 import re
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Sequence
 
 import numpy as np
 
 from .processes import process_context
-from .system import (ATTACKER_WINS, DEFENDER_WINS, DRAW, BattlePosition, Contingent,
-                     EngineError, ExactOutcome, OutcomeBatch, Policy, load_system)
+from .system import (
+    ATTACKER_WINS,
+    DEFENDER_WINS,
+    DRAW,
+    BattlePosition,
+    Contingent,
+    EngineError,
+    ExactOutcome,
+    OutcomeBatch,
+    Policy,
+    load_system,
+)
 
 CHUNK = 25_000                # battles per task: the unit of seeding and of progress
 PARALLEL_FROM = 200_000       # batches at least this big use all cores
@@ -178,7 +188,7 @@ def simulate(system, position: BattlePosition, runs: int, seed: int | None,
     batches: list[OutcomeBatch] = []
     done = 0
     if workers == 1:
-        for size, child in zip(sizes, seeds):
+        for size, child in zip(sizes, seeds, strict=True):
             batches.append(system.simulate(position, size, np.random.default_rng(child)))
             done += size
             if progress:
@@ -187,8 +197,8 @@ def simulate(system, position: BattlePosition, runs: int, seed: int | None,
         run = system.runner(position)
         with ProcessPoolExecutor(max_workers=workers, mp_context=process_context()) as pool:
             futures = [pool.submit(_simulate_chunk, run, size, child)
-                       for size, child in zip(sizes, seeds)]
-            for size, future in zip(sizes, futures):
+                       for size, child in zip(sizes, seeds, strict=True)]
+            for size, future in zip(sizes, futures, strict=True):
                 batches.append(future.result())
                 done += size
                 if progress:

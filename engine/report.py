@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from statistics import median
-from typing import Iterable
 
 from .calculator import wilson
 
@@ -107,7 +107,7 @@ def _final(finished: list[dict], key: str) -> dict:
     for record in finished:
         for who, value in (record["result"].get(key) or {}).items():
             values[who].append(value)
-    return {who: dict(zip(("q1", "median", "q3"), quartiles(found)))
+    return {who: dict(zip(("q1", "median", "q3"), quartiles(found), strict=True))
             for who, found in sorted(values.items())}
 
 

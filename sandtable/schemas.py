@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import posixpath
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from .resources import shared_path
@@ -36,7 +36,7 @@ KIND_SCHEMAS = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_schema(name: str) -> dict:
     return json.loads((SCHEMA_DIR / name).read_text(encoding="utf-8"))
 
@@ -118,7 +118,7 @@ class SchemaNode:
                     names.append(name)
         return names
 
-    def child(self, key) -> "SchemaNode":
+    def child(self, key) -> SchemaNode:
         schema = self.schema
         if isinstance(key, int):
             return SchemaNode(schema.get("items", {}), self.file)

@@ -12,10 +12,9 @@ pytest.importorskip("PySide6")
 from PySide6.QtCore import QPoint, QSettings, Qt  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
+from editor.main_window import MainWindow  # noqa: E402
 from sandtable.texts import fingerprint  # noqa: E402
 from sandtable.yamlsource import read_yaml_file  # noqa: E402
-
-from editor.main_window import MainWindow  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 NORTHERN_FRONT = REPO / "scenarios" / "northern-front"

@@ -4,8 +4,18 @@ from pathlib import Path
 import polib
 import pytest
 
-from sandtable.i18n import (State, Translator, describe, display_text, export_po, fallback_chain,
-                            locale_status, plural_forms, scenario_status, translation_units)
+from sandtable.i18n import (
+    State,
+    Translator,
+    describe,
+    display_text,
+    export_po,
+    fallback_chain,
+    locale_status,
+    plural_forms,
+    scenario_status,
+    translation_units,
+)
 from sandtable.scenario import load_scenario
 
 FIXTURES = Path(__file__).parent / "fixtures" / "i18n"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import polib
@@ -32,7 +32,7 @@ def tiny(tmp_path) -> Path:
     return tmp_path / "tiny"
 
 
-@lru_cache(maxsize=None)
+@cache
 def loaded(folder: Path):
     """A bundled scenario, loaded once for the whole module (the exports only read it)."""
     return load_scenario(folder)

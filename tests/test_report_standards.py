@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
@@ -136,7 +135,8 @@ def test_junit_is_valid_against_junit_10_xsd(capsys, awkward_folder):
 @needs_standards
 def test_junit_xsd_refuses_a_suite_without_errors_count():
     etree, schema = junit_schema()
-    assert not schema.validate(etree.fromstring(b'<testsuites><testsuite name="s" tests="0" failures="0"/></testsuites>'))
+    no_errors = b'<testsuites><testsuite name="s" tests="0" failures="0"/></testsuites>'
+    assert not schema.validate(etree.fromstring(no_errors))
 
 
 def test_junit_failure_says_what_failed_and_warnings_show_without_strict(capsys, awkward_folder):

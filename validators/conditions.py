@@ -42,7 +42,7 @@ class Position:
     phase: str | None = None
 
     @classmethod
-    def starting(cls, scenario, index: ScenarioIndex) -> "Position":
+    def starting(cls, scenario, index: ScenarioIndex) -> Position:
         units: dict[str, list[Stack]] = defaultdict(list)
         control = index.starting_control()
         for _, entry in scenario.entities("setup", "spaces"):
@@ -232,8 +232,9 @@ def _option(body, position):
 
 
 def _at_war(body, position):
-    return Evaluation(position.enemies(body["owner"], body["with"]),
-                      f"{body['owner']} and {body['with']} are on {'different' if position.enemies(body['owner'], body['with']) else 'the same'} sides")
+    enemies = position.enemies(body["owner"], body["with"])
+    return Evaluation(enemies, f"{body['owner']} and {body['with']} are on "
+                               f"{'different' if enemies else 'the same'} sides")
 
 
 def _leads(body, position):

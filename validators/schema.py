@@ -6,7 +6,7 @@ nearest allowed key as a hint), a wrong value at the value, a missing field at t
 from __future__ import annotations
 
 import difflib
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 
 from sandtable.diagnostics import Diagnostic, error
 from sandtable.scenario import Scenario
@@ -51,13 +51,13 @@ class SchemaCheck:
         return iter(()) if self.is_valid(data) else self.explainer.iter_errors(data)
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator_for(schema_file: str, definition: str | None = None) -> SchemaCheck:
     """A check for a schema file (or one of its definitions), with references inlined."""
     return SchemaCheck(bundled_schema(schema_file, definition))
 
 
-@lru_cache(maxsize=None)
+@cache
 def profile(system: str | None) -> dict:
     """The `$defs` of a game system's profile schema, or {} when it has none."""
     if not system:

@@ -12,10 +12,10 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 
 from sandtable.schemas import SCHEMA_DIR, load_schema
 
+from ..commands import MISSING
 from ..document import ScenarioDocument
 from ..flowtext import parse_mapping, to_text
 from .entity_table import CHOICES_ROLE, dig
-from ..commands import MISSING
 
 HEADERS = ("Operation", "Parameters")
 

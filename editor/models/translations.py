@@ -4,9 +4,9 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QColor
 
+from sandtable.i18n import State, translation_units
 from sandtable.merge import Tracked
 from sandtable.scenario import FILE_KINDS, Scenario, locale_kind
-from sandtable.i18n import State, translation_units
 from sandtable.texts import fingerprint
 
 from ..commands import MISSING

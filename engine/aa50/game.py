@@ -362,8 +362,7 @@ class AA50Game(GameState):
         transport.cargo.clear()
 
     def destroy(self, piece: Piece) -> None:
-        for cargo in list(piece.cargo):
-            self.destroyed += 1
+        self.destroyed += len(piece.cargo)
         piece.cargo.clear()
         if piece.aboard is not None:
             piece.aboard.cargo.remove(piece)

@@ -101,7 +101,7 @@ class SideModel:
     def units(self, counts: np.ndarray) -> dict[str, int]:
         """Unit type -> count for one state vector (damaged and submerged units included)."""
         found: dict[str, int] = {}
-        for kind, count in zip(self.kinds, counts):
+        for kind, count in zip(self.kinds, counts, strict=True):
             if count:
                 found[kind.type] = found.get(kind.type, 0) + int(count)
         return found

@@ -7,8 +7,7 @@ import numpy as np
 
 from validators.index import LAND_KINDS, build_index
 
-from ..system import (BattleOutcome, BattlePosition, EngineError, ExactOutcome, GameSystem,
-                      OutcomeBatch)
+from ..system import BattleOutcome, BattlePosition, EngineError, ExactOutcome, GameSystem, OutcomeBatch
 from . import bombing, exact, montecarlo, single
 from .model import BattleModel, compile_battle
 from .position import SURPRISE_READINGS, AA50Position

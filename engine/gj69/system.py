@@ -7,10 +7,8 @@ import numpy as np
 
 from validators.index import LAND_KINDS, build_index
 
-from ..system import (BattleOutcome, BattlePosition, EngineError, ExactOutcome, GameSystem,
-                      OutcomeBatch, UnknownName)
-from .attack import (IN, Attack, Strike, check_firing, eliminated, ending, make_state,
-                     survivors)
+from ..system import BattleOutcome, BattlePosition, EngineError, ExactOutcome, GameSystem, OutcomeBatch, UnknownName
+from .attack import IN, Attack, Strike, check_firing, eliminated, ending, make_state, survivors
 from .damage import READY, USED
 from .position import GJ69Position, extras
 from .units import read_profiles
@@ -191,7 +189,7 @@ class GJ69(GameSystem):
             end = self._outcome(a, d, found, len(attack.strikes))
             rows.append((float(p), end.result, sum(end.attacker_survivors.values()),
                          sum(end.defender_survivors.values()), end.attacker_loss, end.defender_loss))
-        columns = list(zip(*rows))
+        columns = list(zip(*rows, strict=True))
         return ExactOutcome(np.array(columns[0]), np.array(columns[1], dtype=np.int8),
                             np.array(columns[2], dtype=np.int64), np.array(columns[3], dtype=np.int64),
                             np.array(columns[4], dtype=float), np.array(columns[5], dtype=float),

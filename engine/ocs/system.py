@@ -8,8 +8,7 @@ import numpy as np
 
 from validators.index import build_index
 
-from ..system import (BattleOutcome, BattlePosition, ExactOutcome, GameSystem, OutcomeBatch,
-                      UnknownName)
+from ..system import BattleOutcome, BattlePosition, ExactOutcome, GameSystem, OutcomeBatch, UnknownName
 from .air import AirbaseCapture, AirCombat, AirTransport, Flak, MissionLoss
 from .barrage import Barrage
 from .charts import Charts

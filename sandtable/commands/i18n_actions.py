@@ -7,9 +7,21 @@ from pathlib import Path
 
 from ..cli import EXIT_OK, EXIT_PROBLEMS, UsageError
 from ..diagnostics import one_line, shown_path
-from ..i18n import (ExchangeError, State, Translator, export_po, export_xliff, locale_status,
-                    plan_import, plural_forms, read_po, read_xliff, scenario_status,
-                    source_language, write_import)
+from ..i18n import (
+    ExchangeError,
+    State,
+    Translator,
+    export_po,
+    export_xliff,
+    locale_status,
+    plan_import,
+    plural_forms,
+    read_po,
+    read_xliff,
+    scenario_status,
+    source_language,
+    write_import,
+)
 from ..i18n.exchange import locale_by_content
 from ..i18n.tags import is_locale_tag, language_name, matching_locale
 from ..scenario import load_scenario

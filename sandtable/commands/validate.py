@@ -30,12 +30,11 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
-    from validators import explain, validate
-    from validators.reporters import (Result, render_github, render_json, render_junit,
-                                      render_sarif, render_text)
-    from sandtable.scenario import load_scenario
-
     from urllib.parse import urlsplit
+
+    from sandtable.scenario import load_scenario
+    from validators import explain, validate
+    from validators.reporters import Result, render_github, render_json, render_junit, render_sarif, render_text
     if args.docs_url and not urlsplit(args.docs_url).scheme:
         raise UsageError(f"--docs-url must be an absolute address such as https://..., not {args.docs_url!r}")
     results = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import polib
@@ -64,7 +64,7 @@ def export_po(scenario: Scenario, tag: str) -> str:
 def export_time() -> str:
     """Now, as PO headers write it; SOURCE_DATE_EPOCH fixes it for reproducible files."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
-    moment = datetime.fromtimestamp(int(epoch), timezone.utc) if epoch.isdigit() else datetime.now(timezone.utc)
+    moment = datetime.fromtimestamp(int(epoch), UTC) if epoch.isdigit() else datetime.now(UTC)
     return moment.strftime("%Y-%m-%d %H:%M+0000")
 
 

@@ -243,7 +243,7 @@ def _option_values(scenario, index) -> Iterator[Diagnostic]:
         if not isinstance(change, dict) or change.get("op") != "set_stat":
             continue
         stat, before = change.get("stat"), change.get("from")
-        for i, type_id in enumerate(change.get("units") or []):
+        for type_id in change.get("units") or []:
             unit = index.unit_types.get(type_id)
             if unit is None:
                 continue  # an unknown unit is reported by the reference check
