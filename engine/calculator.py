@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -122,7 +122,7 @@ def run_battle(scenario, attacker: Force, defender: Force | Sequence[Force], spa
                progress: Callable[[int, int], None] | None = None, *,
                order_of_loss: str = "cheapest", retreat_at: int = 0,
                keep_land_unit: bool | None = None,
-               research: dict[str, Sequence[str]] | None = None,
+               research: Mapping[str, Collection[str]] | None = None,
                landing: dict[str, int] | None = None, bombard: Force | None = None,
                raid: bool = False, damage: int = 0,
                processes: int | None = None, extras: dict | None = None) -> BattleReport:

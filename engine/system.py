@@ -255,7 +255,7 @@ class GameSystem(ABC):
         data, for `--json` and the renderer): {} by default."""
         return {}
 
-    def render_battle(self, report, forces: list[str], space: str) -> str | None:
+    def render_battle(self, report, forces: list, space: str) -> str | None:
         """The battle report (engine.calculator.BattleReport) as text in the system's own
         terms, or None for the generic text. `forces` are the attacker's and then the defenders'
         forces, printable as 'germany: 3 infantry'; `report.details` holds `battle_details`."""

@@ -178,7 +178,7 @@ def bundled_schema(name: str, definition: str | None = None) -> dict:
 
     root_key = (name, f"/$defs/{definition}" if definition else "")
     result = inline(_lookup(*root_key), name, (root_key,))
-    done = set()
+    done: set[tuple[str, str]] = set()
     while len(done) < len(pending):
         for key in [k for k in pending if k not in done]:
             done.add(key)

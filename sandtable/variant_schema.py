@@ -48,7 +48,7 @@ class _Relaxer:
             return node
         if "$ref" in node:
             return self._relax_ref(node)
-        out = {}
+        out: dict[str, object] = {}
         for key, value in node.items():
             if key == "required":
                 kept = [name for name in value if name in IDENTITY_KEYS]
@@ -68,7 +68,8 @@ class _Relaxer:
             else:
                 out[key] = value  # a list replaced whole, or a plain value: the full schema
         if entity:
-            out["properties"] = {**out.get("properties", {}), "remove": REMOVE}
+            properties = out.get("properties")
+            out["properties"] = {**(properties if isinstance(properties, dict) else {}), "remove": REMOVE}
         return out
 
     def _relax_ref(self, node: dict) -> dict:

@@ -130,7 +130,7 @@ def dump_canonical(data, header: str = "", kind: str | None = None) -> str:
 
 def leading_comments(text: str) -> str:
     """The comment block at the top of a file (such as the schema line), kept across saves."""
-    kept = []
+    kept: list[str] = []
     for line in text.splitlines():
         if line.startswith("#") or (kept and not line.strip()):
             kept.append(line)

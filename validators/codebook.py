@@ -33,16 +33,17 @@ def heading_anchor(heading: str) -> str:
 def parse_codebook(markdown: str) -> dict[str, CodeText]:
     """Every code in the page's tables, with its row's columns named by the table's header."""
     found: dict[str, CodeText] = {}
-    section, columns = "", []
+    section = ""
+    columns: list[str] = []
     for line in markdown.splitlines():
         if line.startswith("## "):
             section, columns = line[3:].strip(), []
         elif line.startswith("| code "):
             columns = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        elif columns and _ROW.match(line):
+        elif columns and (match := _ROW.match(line)):
             cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
             row = dict(zip(columns, cells, strict=False))  # a short row keeps what it has
-            code = _ROW.match(line).group(1)
+            code = match.group(1)
             found[code] = CodeText(code, row.get("what it means", ""), row.get("how to fix it"),
                                    section, heading_anchor(section))
     return found

@@ -33,8 +33,8 @@ class Position:
     units: dict[str, list[Stack]]                             # space -> stacks
     sides: dict[str, str]                                     # nation -> side
     space_tags: dict[str, set[str]] = field(default_factory=dict)
-    space_kinds: dict[str, str] = field(default_factory=dict)
-    unit_domains: dict[str, str] = field(default_factory=dict)
+    space_kinds: dict[str, str | None] = field(default_factory=dict)
+    unit_domains: dict[str, str | None] = field(default_factory=dict)
     unit_tags: dict[str, set[str]] = field(default_factory=dict)
     options: dict[str, object] = field(default_factory=dict)
     resources: dict[tuple[str, str], float] = field(default_factory=dict)
@@ -56,7 +56,7 @@ class Position:
                     units[space].append(Stack(owner, stack["type"], count))
         sides = {n: s for n in index.nations if (s := index.side_of(n))}
         sides.update({s: s for s in index.sides})
-        resources = {}
+        resources: dict[tuple[str, str], float] = {}
         for _, given in scenario.entities("setup", "resources"):
             key = (given.get("owner"), given.get("resource"))
             if all(isinstance(k, str) for k in key) and isinstance(given.get("amount"), (int, float)):

@@ -131,7 +131,7 @@ class OCS(GameSystem):
             return barrage_details(self.barrage(position))
         return combat_details(self.combat(position), int(self.rules.get("tokens_per_sp", 4)))
 
-    def render_battle(self, report, forces: list[str], space: str) -> str | None:
+    def render_battle(self, report, forces: list, space: str) -> str | None:
         return render(report, [str(f) for f in forces], space) if report.details else None
 
     def chart_resolvers(self) -> dict:

@@ -83,7 +83,7 @@ def own_locale_file(scenario: Scenario, tag: str) -> Path:
 
 def looks_like_key(name: str | None) -> bool:
     """Whether a context or id is a text key (`spaces.norway.name`), not a converter's number."""
-    return bool(name) and bool(_KEY.match(name))
+    return name is not None and _KEY.match(name) is not None
 
 
 _KEY = re.compile(r"^[a-z0-9_-]+(\.[a-z0-9_-]+)+$")
@@ -110,8 +110,10 @@ def plan_import(scenario: Scenario, tag: str, incoming: list[Incoming], file: Pa
         if problem is not None:
             result.diagnostics.append(problem)
             continue
+        assert key is not None  # _refusal refuses every entry without a key
         seen[key] = item.line
         unit = units[key]
+        source = unit.source or ""
         at_translation = Location(file, item.translation_line or item.line,
                                   item.translation_column or item.column)
         if not item.translation:
@@ -137,11 +139,12 @@ def plan_import(scenario: Scenario, tag: str, incoming: list[Incoming], file: Pa
                     "not taken", at_translation, hint="review the translation and clear the "
                     "fuzzy flag (or set the XLIFF state to translated), then import again"))
             continue
-        if placeholders(item.translation) != placeholders(unit.source):
-            result.diagnostics.append(_placeholder_problem(item, key, unit.source, at_translation))
+        if placeholders(item.translation) != placeholders(source):
+            result.diagnostics.append(_placeholder_problem(item, key, source, at_translation))
             continue
-        stale = item.source != unit.source
-        entry = entries.get(key) if isinstance(entries.get(key), dict) else {}
+        stale = item.source != source
+        found = entries.get(key)
+        entry = found if isinstance(found, dict) else {}
         stamp = fingerprint(item.source)
         note = _note_after(item.note, entry.get("note"))
         same_stamp = entry.get("source") == stamp or ("source" not in entry and not stale)
@@ -152,12 +155,16 @@ def plan_import(scenario: Scenario, tag: str, incoming: list[Incoming], file: Pa
             result.diagnostics.append(warning(
                 "I18N005", f"{key!r} was translated from an older source text; it is kept, "
                 "marked as stale", where,
-                hint=f"the source now reads {unit.source!r}; export again to translate it"))
+                hint=f"the source now reads {source!r}; export again to translate it"))
         new_entry = {"text": item.translation, "source": stamp, "source_text": item.source}
         if note:
             new_entry["note"] = note
         result.changes.append(Change(key, unit.translation, item.translation, stale, new_entry))
     return result
+
+
+def _at(place: tuple[str, str] | None) -> tuple[str, int] | None:
+    return (place[0], int(place[1])) if place else None
 
 
 def _match_keys(scenario: Scenario, incoming: list[Incoming], units: dict) -> list[str | None]:
@@ -174,8 +181,7 @@ def _match_keys(scenario: Scenario, incoming: list[Incoming], units: dict) -> li
         if keys[index] is not None or item.obsolete:
             continue
         free = [key for key in units if key not in claimed]
-        at_place = [key for key in free if places[key] and
-                    (places[key][0], int(places[key][1])) in item.places]
+        at_place = [key for key in free if _at(places[key]) in item.places]
         same_text = [key for key in free if units[key].source == item.source]
         choice = next((key for key in same_text if key in at_place), None) or \
             (item.previous_key if item.previous_key in free else None) or \
@@ -274,8 +280,8 @@ def write_import(scenario: Scenario, result: ImportResult) -> None:
     if not isinstance(entries, dict):
         raise ExchangeError(f"{path}: `entries` is not a mapping; nothing was written")
     for change in result.changes:
-        kept = entries.get(change.key) if isinstance(entries.get(change.key), dict) else {}
-        entries[change.key] = {**kept, **change.entry}
+        found = entries.get(change.key)
+        entries[change.key] = {**(found if isinstance(found, dict) else {}), **change.entry}
     path.parent.mkdir(parents=True, exist_ok=True)
     save_yaml(path, data, header)
 

@@ -49,7 +49,7 @@ def export_po(scenario: Scenario, tag: str) -> str:
         if unit.state is State.UNKNOWN:
             continue  # nothing to translate; `i18n status` and `validate` report these
         flags = ["fuzzy"] if unit.state is State.STALE else []
-        if placeholders(unit.source):
+        if placeholders(unit.source or ""):
             flags.append("python-brace-format")  # lets Poedit and msgfmt check placeholders
         place = where_written(scenario, unit)
         po.append(polib.POEntry(
