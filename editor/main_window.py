@@ -101,24 +101,24 @@ class MainWindow(QMainWindow):
         self.outline.setHeaderLabels(["Scenario", ""])
         self.outline.itemActivated.connect(self._outline_activated)
         self.outline.itemClicked.connect(self._outline_activated)
-        self.outline_dock = self._dock("Outline", "outline", self.outline, Qt.LeftDockWidgetArea)
+        self.outline_dock = self._dock("Outline", "outline", self.outline, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.inspector_host = QWidget()
         QVBoxLayout(self.inspector_host)
         self.inspector: Inspector | None = None
-        self.inspector_dock = self._dock("Inspector", "inspector", self.inspector_host, Qt.RightDockWidgetArea)
+        self.inspector_dock = self._dock("Inspector", "inspector", self.inspector_host, Qt.DockWidgetArea.RightDockWidgetArea)
         self.history = QUndoView()
         self.history.setEmptyLabel("Opened")
-        self.history_dock = self._dock("History", "history", self.history, Qt.RightDockWidgetArea)
+        self.history_dock = self._dock("History", "history", self.history, Qt.DockWidgetArea.RightDockWidgetArea)
         self.problems_view = QTableView()
         self.problems_view.setModel(self.problems_model)
-        self.problems_view.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.problems_view.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.problems_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.problems_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.problems_view.verticalHeader().hide()
         header = self.problems_view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.Stretch)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.problems_view.doubleClicked.connect(self.go_to_problem)
-        self.problems_dock = self._dock("Problems", "problems", self.problems_view, Qt.BottomDockWidgetArea)
+        self.problems_dock = self._dock("Problems", "problems", self.problems_view, Qt.DockWidgetArea.BottomDockWidgetArea)
 
     def _action(self, text: str, slot, shortcut=None, menu=None) -> QAction:
         action = QAction(text, self)
@@ -132,25 +132,25 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         bar = self.menuBar()
         file_menu = bar.addMenu("&File")
-        self._action("&New Scenario…", self.new_scenario, QKeySequence.New, file_menu)
-        self._action("&Open…", self.open_dialog, QKeySequence.Open, file_menu)
+        self._action("&New Scenario…", self.new_scenario, QKeySequence.StandardKey.New, file_menu)
+        self._action("&Open…", self.open_dialog, QKeySequence.StandardKey.Open, file_menu)
         self.recent_menu = file_menu.addMenu("Open &Recent")
         file_menu.addSeparator()
-        self.save_action = self._action("&Save", self.save, QKeySequence.Save, file_menu)
-        self._action("Save &As…", self.save_as, QKeySequence.SaveAs, file_menu)
+        self.save_action = self._action("&Save", self.save, QKeySequence.StandardKey.Save, file_menu)
+        self._action("Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs, file_menu)
         file_menu.addSeparator()
-        self._action("&Quit", self.close, QKeySequence.Quit, file_menu)
+        self._action("&Quit", self.close, QKeySequence.StandardKey.Quit, file_menu)
         self.edit_menu = bar.addMenu("&Edit")
         self.undo_action = self._action("&Undo", lambda: self.document and self.document.undo_stack.undo(),
-                                        QKeySequence.Undo, self.edit_menu)
+                                        QKeySequence.StandardKey.Undo, self.edit_menu)
         self.redo_action = self._action("&Redo", lambda: self.document and self.document.undo_stack.redo(),
-                                        QKeySequence.Redo, self.edit_menu)
+                                        QKeySequence.StandardKey.Redo, self.edit_menu)
         self.edit_menu.addSeparator()
-        self._action("&Find Space…", self.focus_find, QKeySequence.Find, self.edit_menu)
+        self._action("&Find Space…", self.focus_find, QKeySequence.StandardKey.Find, self.edit_menu)
         view_menu = bar.addMenu("&View")
         self._action("&Fit Map", lambda: self.map_view and self.map_view.fit(), "Ctrl+0", view_menu)
-        self._action("Zoom &In", lambda: self.map_view and self.map_view.zoom(1.25), QKeySequence.ZoomIn, view_menu)
-        self._action("Zoom &Out", lambda: self.map_view and self.map_view.zoom(0.8), QKeySequence.ZoomOut, view_menu)
+        self._action("Zoom &In", lambda: self.map_view and self.map_view.zoom(1.25), QKeySequence.StandardKey.ZoomIn, view_menu)
+        self._action("Zoom &Out", lambda: self.map_view and self.map_view.zoom(0.8), QKeySequence.StandardKey.ZoomOut, view_menu)
         self.language_menu = view_menu.addMenu("Display &Language")
         view_menu.addSeparator()
         for dock in (self.outline_dock, self.inspector_dock, self.history_dock, self.problems_dock):
@@ -447,10 +447,10 @@ class MainWindow(QMainWindow):
             return True
         answer = QMessageBox.question(
             self, APP_NAME, "The scenario has unsaved changes. Save them first?",
-            QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
-        if answer == QMessageBox.Save:
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
+        if answer == QMessageBox.StandardButton.Save:
             return self.save()
-        return answer == QMessageBox.Discard
+        return answer == QMessageBox.StandardButton.Discard
 
     def closeEvent(self, event) -> None:
         if not self.confirm_discard():

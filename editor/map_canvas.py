@@ -25,20 +25,20 @@ SEA_FILL = QColor("#cfe3f3")
 NEUTRAL_FILL = QColor("#e8e2d0")
 # How each border kind is drawn: colour, width, pen style.
 BORDER_STYLES = {
-    "land": ("#5a4a32", 2.0, Qt.SolidLine),
-    "mountain": ("#8b5a2b", 4.0, Qt.DashLine),
-    "river": ("#2f6fb3", 3.0, Qt.DashDotLine),
-    "sea": ("#4a90c8", 2.0, Qt.DashLine),
-    "coast": ("#7fb0d8", 1.5, Qt.DotLine),
-    "strait": ("#1c6e8c", 3.0, Qt.DashDotDotLine),
-    "canal": ("#1b8a3a", 3.5, Qt.DashDotLine),
-    "wrap": ("#999999", 1.0, Qt.DotLine),
-    "track": ("#333333", 1.5, Qt.SolidLine),
+    "land": ("#5a4a32", 2.0, Qt.PenStyle.SolidLine),
+    "mountain": ("#8b5a2b", 4.0, Qt.PenStyle.DashLine),
+    "river": ("#2f6fb3", 3.0, Qt.PenStyle.DashDotLine),
+    "sea": ("#4a90c8", 2.0, Qt.PenStyle.DashLine),
+    "coast": ("#7fb0d8", 1.5, Qt.PenStyle.DotLine),
+    "strait": ("#1c6e8c", 3.0, Qt.PenStyle.DashDotDotLine),
+    "canal": ("#1b8a3a", 3.5, Qt.PenStyle.DashDotLine),
+    "wrap": ("#999999", 1.0, Qt.PenStyle.DotLine),
+    "track": ("#333333", 1.5, Qt.PenStyle.SolidLine),
 }
 
 
 def border_pen(kind: str) -> QPen:
-    colour, width, style = BORDER_STYLES.get(kind, ("#aa00aa", 2.0, Qt.SolidLine))
+    colour, width, style = BORDER_STYLES.get(kind, ("#aa00aa", 2.0, Qt.PenStyle.SolidLine))
     pen = QPen(QColor(colour), width, style)
     pen.setCosmetic(False)
     return pen
@@ -57,8 +57,8 @@ class SpaceItem(QGraphicsObject):
         self.name = space_id
         self.shown_name = space_id
         self._press_pos: QPointF | None = None
-        self.setFlags(QGraphicsItem.ItemIsMovable | QGraphicsItem.ItemIsSelectable
-                      | QGraphicsItem.ItemSendsGeometryChanges)
+        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsMovable | QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
+                      | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
         self.setZValue(2)
         self.label = NameLabel(self)
 
@@ -95,7 +95,7 @@ class SpaceItem(QGraphicsObject):
         return path
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        painter.setRenderHint(QPainter.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         selected = self.isSelected()
         painter.setPen(QPen(QColor("#f0a000") if selected else QColor("#333333"), 3 if selected else 1.2))
         painter.setBrush(QBrush(self.fill))
@@ -114,7 +114,7 @@ class SpaceItem(QGraphicsObject):
             painter.drawEllipse(QPointF(0, 0), 5, 5)
         if "fortress" in self.marks:
             painter.setPen(QPen(QColor("#222222"), 2))
-            painter.setBrush(Qt.NoBrush)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRect(QRectF(-RADIUS - 4, -RADIUS - 4, 2 * RADIUS + 8, 2 * RADIUS + 8))
 
     def itemChange(self, change, value):
@@ -160,8 +160,8 @@ class NameLabel(QGraphicsTextItem):
     def start_editing(self) -> None:
         self.editing = True
         self.setPlainText(self.space.name)  # a rename edits the source text, whatever is shown
-        self.setTextInteractionFlags(Qt.TextEditorInteraction)
-        self.setFocus(Qt.OtherFocusReason)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextEditorInteraction)
+        self.setFocus(Qt.FocusReason.OtherFocusReason)
         cursor = self.textCursor()
         cursor.select(cursor.SelectionType.Document)
         self.setTextCursor(cursor)
@@ -170,7 +170,7 @@ class NameLabel(QGraphicsTextItem):
         if not self.editing:
             return
         self.editing = False
-        self.setTextInteractionFlags(Qt.NoTextInteraction)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         self.clearFocus()
         text = self.toPlainText().strip()
         if keep and text and text != self.space.name:
@@ -180,9 +180,9 @@ class NameLabel(QGraphicsTextItem):
         self.centre()
 
     def keyPressEvent(self, event) -> None:
-        if event.key() in (Qt.Key_Return, Qt.Key_Enter):
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             self.finish_editing(True)
-        elif event.key() == Qt.Key_Escape:
+        elif event.key() == Qt.Key.Key_Escape:
             self.finish_editing(False)
         else:
             super().keyPressEvent(event)
@@ -207,7 +207,7 @@ class BorderItem(QGraphicsLineItem):
         super().__init__()
         self.a, self.b = a, b
         self.between = tuple(border["between"])
-        self.setFlags(QGraphicsItem.ItemIsSelectable)
+        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setZValue(1)
         a.borders.append(self)
         b.borders.append(self)
@@ -252,7 +252,7 @@ class MapScene(QGraphicsScene):
         self.display_locale: str | None = None  # None: the source language
         self._link_from: SpaceItem | None = None
         self._link_line: QGraphicsLineItem | None = None
-        self.setItemIndexMethod(QGraphicsScene.NoIndex)
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
         self.selectionChanged.connect(self._selection_changed)
         document.changed.connect(self._document_changed)
         document.reloaded.connect(self.rebuild)
@@ -406,12 +406,12 @@ class MapScene(QGraphicsScene):
 
     # -- gestures ---------------------------------------------------------------------------
     def linking(self, event) -> bool:
-        return self.link_mode or bool(event.modifiers() & Qt.ShiftModifier)
+        return self.link_mode or bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
 
     def start_link(self, item: SpaceItem, at: QPointF) -> None:
         self._link_from = item
         self._link_line = QGraphicsLineItem(QLineF(item.pos(), at))
-        self._link_line.setPen(QPen(QColor("#f0a000"), 2, Qt.DashLine))
+        self._link_line.setPen(QPen(QColor("#f0a000"), 2, Qt.PenStyle.DashLine))
         self._link_line.setZValue(5)
         self.addItem(self._link_line)
 
@@ -505,10 +505,10 @@ class MapView(QGraphicsView):
     def __init__(self, scene: MapScene, parent=None):
         super().__init__(scene, parent)
         self.map_scene = scene
-        self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
-        self.setDragMode(QGraphicsView.ScrollHandDrag)
-        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
-        self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         self.setBackgroundBrush(QColor("#f7f5ef"))
         scene.rename_requested.connect(self.rename_in_place)
 
@@ -524,7 +524,7 @@ class MapView(QGraphicsView):
     def fit(self) -> None:
         rect = self.map_scene.itemsBoundingRect().adjusted(-30, -30, 30, 30)
         if rect.isValid():
-            self.fitInView(rect, Qt.KeepAspectRatio)
+            self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
 
     def find(self, text: str) -> str | None:
         """Select and centre the first space whose name or id contains `text`."""
@@ -540,10 +540,10 @@ class MapView(QGraphicsView):
         return None
 
     def keyPressEvent(self, event) -> None:
-        if event.matches(QKeySequence.Delete) or event.key() == Qt.Key_Backspace:
+        if event.matches(QKeySequence.StandardKey.Delete) or event.key() == Qt.Key.Key_Backspace:
             self.map_scene.delete_selected()
             return
-        if event.key() == Qt.Key_F2:
+        if event.key() == Qt.Key.Key_F2:
             chosen = [i for i in self.map_scene.selectedItems() if isinstance(i, SpaceItem)]
             if chosen:
                 self.rename_in_place(chosen[0].space_id)

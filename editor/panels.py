@@ -34,12 +34,12 @@ SIZE_SAMPLE = 30  # rows measured to size a column: enough to fit, cheap on a 20
 def table_view(model, delegate=None) -> QTableView:
     view = QTableView()
     view.setModel(model)
-    view.setSelectionBehavior(QAbstractItemView.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SingleSelection)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     view.setAlternatingRowColors(True)
-    view.setEditTriggers(QAbstractItemView.DoubleClicked | QAbstractItemView.EditKeyPressed
-                         | QAbstractItemView.AnyKeyPressed)
-    view.horizontalHeader().setSectionResizeMode(QHeaderView.Interactive)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
+                         | QAbstractItemView.EditTrigger.AnyKeyPressed)
+    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     view.horizontalHeader().setResizeContentsPrecision(SIZE_SAMPLE)
     view.horizontalHeader().setStretchLastSection(True)
     view.verticalHeader().setDefaultSectionSize(22)
@@ -134,7 +134,7 @@ class ObjectivesPanel(QWidget):
         self.model.modelReset.connect(self._reselect)
         self.model.dataChanged.connect(lambda *_: self._reselect())
         self._current = None
-        splitter = QSplitter(Qt.Vertical)
+        splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.view)
         splitter.addWidget(self.builder)
         self.new_id = QLineEdit()
@@ -223,7 +223,7 @@ class DecksPanel(QWidget):
         self.new_card.setPlaceholderText("new card id")
         self.new_op = QComboBox()
         self.new_op.setEditable(True)
-        splitter = QSplitter(Qt.Vertical)
+        splitter = QSplitter(Qt.Orientation.Vertical)
         for title, view, extra in (("Decks", self.deck_view, None),
                                    ("Cards of the chosen deck", self.card_view,
                                     _buttons(self.new_card, _button("Add card", self.add_card),
@@ -301,10 +301,10 @@ class TablesPanel(QWidget):
         self._table = None
         self.grid = TableGridModel(document, lambda: self._table, self)
         self.grid_view = table_view(self.grid)
-        self.grid_view.setSelectionBehavior(QAbstractItemView.SelectItems)
+        self.grid_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.grid_view.horizontalHeader().setStretchLastSection(False)
         self.list_view.selectionModel().currentRowChanged.connect(lambda *_: self._chosen())
-        splitter = QSplitter(Qt.Horizontal)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.list_view)
         splitter.addWidget(self.grid_view)
         splitter.setStretchFactor(1, 3)
@@ -332,10 +332,10 @@ class TranslationPanel(QWidget):
         self.view.setProperty("fitted", True)  # fixed layout: source and translation share the width
         header = self.view.horizontalHeader()
         header.setStretchLastSection(False)
-        header.setSectionResizeMode(QHeaderView.Interactive)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for column in (1, 2):
-            header.setSectionResizeMode(column, QHeaderView.Stretch)
-        header.setSectionResizeMode(3, QHeaderView.ResizeToContents)
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
         header.resizeSection(0, 260)
         self.locale = QComboBox()
         self.locale.currentTextChanged.connect(self.model.set_locale)

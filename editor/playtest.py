@@ -167,12 +167,12 @@ class SurvivorChart(QWidget):
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
-        painter.setRenderHint(QPainter.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.fillRect(self.rect(), QColor("#ffffff"))
         counts = sorted(set(self.attacker) | set(self.defender))
         if not counts:
             painter.setPen(QColor("#777777"))
-            painter.drawText(self.rect(), Qt.AlignCenter, "Run a battle to see how many units survive")
+            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "Run a battle to see how many units survive")
             return
         top = max(list(self.attacker.values()) + list(self.defender.values()) + [1e-9])
         left, bottom, right, head = 40, self.height() - 28, self.width() - 10, 22
@@ -190,10 +190,10 @@ class SurvivorChart(QWidget):
                 height = (bottom - head) * series.get(n, 0.0) / top
                 painter.fillRect(QRectF(x + offset, bottom - height, bar, height), colour)
             painter.setPen(QColor("#222222"))
-            painter.drawText(QRectF(left + i * slot, bottom + 2, slot, 14), Qt.AlignCenter, str(n))
-        painter.drawText(QRectF(left, 2, right - left, 16), Qt.AlignLeft,
+            painter.drawText(QRectF(left + i * slot, bottom + 2, slot, 14), Qt.AlignmentFlag.AlignCenter, str(n))
+        painter.drawText(QRectF(left, 2, right - left, 16), Qt.AlignmentFlag.AlignLeft,
                          "Survivors: attacker (red), defender (blue)")
-        painter.drawText(QRectF(0, head - 6, left - 4, 14), Qt.AlignRight, f"{top:.0%}")
+        painter.drawText(QRectF(0, head - 6, left - 4, 14), Qt.AlignmentFlag.AlignRight, f"{top:.0%}")
 
 
 class _BattleSignals(QObject):
@@ -259,10 +259,10 @@ class PlaytestPanel(QWidget):
         self.run_button.clicked.connect(self.run)
         self.progress = QProgressBar()
         self.result = QLabel("")
-        self.result.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.chart = SurvivorChart()
         self.details = QLabel("")
-        self.details.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.details.setFont(_monospace())
         self.charts = ChartBox(document)
         self._signals = _BattleSignals()
@@ -357,7 +357,7 @@ def _unit(report) -> str:
 
 def _monospace() -> QFont:
     font = QFont("monospace")
-    font.setStyleHint(QFont.TypeWriter)
+    font.setStyleHint(QFont.StyleHint.TypeWriter)
     return font
 
 
@@ -377,7 +377,7 @@ class ChartBox(QGroupBox):
         self.button = QPushButton("Resolve chart")
         self.button.clicked.connect(self.resolve)
         self.result = QLabel("")
-        self.result.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.result.setFont(_monospace())
         row = QHBoxLayout()
         row.addWidget(self.choice)
@@ -403,7 +403,7 @@ class ChartBox(QGroupBox):
         self.choice.clear()
         for chart in charts:
             self.choice.addItem(f"{chart['title']} ({chart['source']})", chart["chart"])
-            self.choice.setItemData(self.choice.count() - 1, "\n".join(chart["settings"]), Qt.ToolTipRole)
+            self.choice.setItemData(self.choice.count() - 1, "\n".join(chart["settings"]), Qt.ItemDataRole.ToolTipRole)
         self.choice.setCurrentIndex(max(self.choice.findData(current), 0))
         self.setVisible(bool(charts))
 

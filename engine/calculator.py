@@ -15,6 +15,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -150,7 +151,7 @@ def run_battle(scenario, attacker: Force, defender: Force | Sequence[Force], spa
         policy=Policy(order=order_of_loss, keep_land_unit=keep_land_unit, retreat_at=retreat_at),
         **(extras or {}))
     system.check_position(position)
-    own = {"loss_unit": system.loss_unit, "details": system.battle_details(position)}
+    own: dict[str, Any] = {"loss_unit": system.loss_unit, "details": system.battle_details(position)}
     if exact is not False:
         found = system.exact(position, EXACT_BUDGET, None if exact else EXACT_TIME)
         if found is not None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable
 from statistics import median
 
 from .calculator import wilson
@@ -93,7 +92,7 @@ def _ahead(finished: list[dict]) -> dict:
     return dict(ahead.most_common())
 
 
-def _length(lengths: list[int]) -> dict:
+def _length(lengths: list[float]) -> dict:
     if not lengths:
         return {"histogram": {}}
     q1, mid, q3 = quartiles(lengths)
@@ -254,7 +253,7 @@ def render_text(report: dict, names: dict[str, str] | None = None, top: int = 8)
             taker = next(iter(found["taken_by"]), None)
             lines.append(f"  {names.get(space, space)[:28]:<28}{found['per_game']:6.2f}   "
                          f"first in round {found['first_round_median']:g}, mostly by "
-                         f"{names.get(taker, taker)}")
+                         f"{names.get(taker, taker) if taker else '-'}")
     battles = report["battles"]
     if battles["per_game"]:
         lines += ["", f"battles: {battles['per_game']:.1f} per game, "
@@ -330,4 +329,4 @@ def display_names(scenario) -> dict[str, str]:
     return names
 
 
-__all__: Iterable[str] = ["summarise", "render_text", "quartiles", "display_names"]
+__all__ = ["summarise", "render_text", "quartiles", "display_names"]

@@ -95,6 +95,7 @@ def play_game(system, study: Study, index: int) -> GameRecord:
                    for number, (side, spec) in enumerate(sorted(study.players.items()), 1)}
         while not state.is_terminal():
             seat = state.current_player
+            assert seat is not None  # the game is not over
             action = players[state.side_of(seat)].choose(state)
             moves.append((seat, action))       # before applying: a failing action is replayed
             state.apply(action)

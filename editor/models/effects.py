@@ -88,8 +88,8 @@ class EffectsModel(QAbstractTableModel):
             return profile_effect_ops(self.document.merged("scenario").get("system"))
         return None
 
-    def setData(self, index, value, role=Qt.EditRole) -> bool:
-        if role != Qt.EditRole or not index.isValid():
+    def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.EditRole or not index.isValid():
             return False
         effects = copy.deepcopy(self.effects)
         effect = effects[index.row()] if isinstance(effects[index.row()], dict) else {}

@@ -82,8 +82,8 @@ class SetupModel(QAbstractTableModel):
             return int(Qt.AlignRight | Qt.AlignVCenter)
         return None
 
-    def setData(self, index, value, role=Qt.EditRole) -> bool:
-        if role != Qt.EditRole or not (self.flags(index) & Qt.ItemIsEditable):
+    def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.EditRole or not (self.flags(index) & Qt.ItemFlag.ItemIsEditable):
             return False
         entry, stack = self.rows[index.row()]
         locator = (("spaces", ("space", entry["space"])),)

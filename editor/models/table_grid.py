@@ -101,8 +101,8 @@ class TableGridModel(QAbstractTableModel):
             return int(Qt.AlignCenter)
         return None
 
-    def setData(self, index, value, role=Qt.EditRole) -> bool:
-        if role != Qt.EditRole or not index.isValid():
+    def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.EditRole or not index.isValid():
             return False
         try:
             parsed = parse_value(str(value))
@@ -123,6 +123,6 @@ class TableGridModel(QAbstractTableModel):
         else:
             cells[index.row()] = parsed
         self.document.set_field("tables", self.table_locator(), ("cells",), cells,
-                                f"Set cell {self.headerData(index.row(), Qt.Vertical)}"
-                                f" / {self.headerData(index.column(), Qt.Horizontal)}")
+                                f"Set cell {self.headerData(index.row(), Qt.Orientation.Vertical)}"
+                                f" / {self.headerData(index.column(), Qt.Orientation.Horizontal)}")
         return True

@@ -93,8 +93,8 @@ class TranslationModel(QAbstractTableModel):
             return _STATUS_COLOURS.get(status)
         return None
 
-    def setData(self, index, value, role=Qt.EditRole) -> bool:
-        if role != Qt.EditRole or index.column() != TRANSLATION or not self.tag:
+    def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.EditRole or index.column() != TRANSLATION or not self.tag:
             return False
         key, source, entry, _ = self.rows[index.row()]
         text = str(value).strip()

@@ -220,7 +220,7 @@ def _unload_assault(game: AA50Game, territory: str) -> list[Piece]:
 def _bombardment(game: AA50Game, territory: str, landed: list[Piece]) -> list[Piece]:
     """Battleships and cruisers in the landing zones that fought no sea battle this turn, at
     most one per landing unit (§5.5.2.2)."""
-    zones = {p.came_from for p in landed}
+    zones = {p.came_from for p in landed if p.came_from is not None}
     ships = [p for zone in sorted(zones) for p in game.pieces[zone]
              if p.owner == game.seat and game.data.types[p.type].has("offshore_bombardment")
              and not p.fought and not p.bombarded]

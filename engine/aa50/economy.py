@@ -107,7 +107,7 @@ def research_apply(game: AA50Game, action: tuple) -> None:
     cost = int(game.data.research.get("token_cost", 5))
     game.money[nation] -= action[1] * cost
     game.tokens[nation] += action[1]
-    dice = game.rng.integers(1, 7, size=game.tokens[nation]) if game.tokens[nation] else []
+    dice = list(game.rng.integers(1, 7, size=game.tokens[nation])) if game.tokens[nation] else []
     success = int(game.data.research.get("success_roll", 6))
     if any(int(face) == success for face in dice) and _open_charts(game, nation):
         game.tokens[nation] = 0                       # all tokens are spent (§5.2.2)
@@ -138,6 +138,8 @@ def enter_purchase(game: AA50Game) -> None:
 def china_infantry(game: AA50Game) -> int:
     """One infantry for every two Chinese territories not held by the Axis (§4, note 14)."""
     china = game.data.china
+    if china is None:
+        return 0
     held = sum(1 for space in china.territories
                if game.side(game.control.get(space)) == game.side(china.nation))
     return held // china.per_territories
@@ -154,7 +156,7 @@ def buyable(game: AA50Game, nation: str) -> list[str]:
 def purchase_actions(game: AA50Game) -> list[tuple]:
     nation = game.seat
     money = game.money[nation]
-    actions = [("end",)]
+    actions: list[tuple] = [("end",)]
     actions += [("buy", t, 1) for t in buyable(game, nation) if game.cost(nation, t) <= money]
     if money:
         actions += [("repair", space, 1) for space in sorted(game.damage)

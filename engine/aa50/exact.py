@@ -70,7 +70,7 @@ class SideStates:
         self.vectors: list[np.ndarray] = []
         self.potential: list[int] = []
         self.detects: list[bool] = []           # has a destroyer (§7.3.4)
-        self._targets: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+        self._targets: dict[tuple, tuple[np.ndarray, np.ndarray, tuple[int, ...]]] = {}
         self._next: dict[tuple, np.ndarray] = {}
 
     def number(self, vector: np.ndarray) -> int:
@@ -118,7 +118,7 @@ class SideStates:
             return np.array([state]), np.ones(1)
         classes = tuple(sorted(pmfs, key=str))
         unique, inverse, caps = self._table(state, classes)
-        joint = None
+        joint: np.ndarray | None = None
         for c, cap in zip(classes, caps, strict=True):
             pmf = pmfs[c]
             if len(pmf) > cap + 1:
@@ -127,6 +127,7 @@ class SideStates:
             elif len(pmf) < cap + 1:
                 pmf = np.concatenate((pmf, np.zeros(cap + 1 - len(pmf))))
             joint = pmf if joint is None else np.multiply.outer(joint, pmf)
+        assert joint is not None  # there is at least one hit class
         return unique, np.bincount(inverse, weights=joint.ravel(), minlength=len(unique))
 
 

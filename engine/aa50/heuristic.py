@@ -197,7 +197,7 @@ def forces(state, pieces: list[Piece], nation_of=None, attacking=True) -> list[t
         counts[(piece.owner, piece.type)] += 1
     infantry = sum(n for (_, t), n in counts.items() if t == "infantry")
     artillery = sum(n for (_, t), n in counts.items() if t == "artillery")
-    found = []
+    found: list[tuple[Fighter, float]] = []
     for (owner, type_), n in counts.items():
         support = min(infantry, artillery) / infantry if attacking and type_ == "infantry" \
             and infantry else 0.0

@@ -188,7 +188,7 @@ def landing_spots(game: AA50Game, nation: str, fighter: bool) -> np.ndarray:
                 game.data.side(game.start_control.get(space)) == side and \
                 allowed_for(game, nation, space):
             mask[board.number[space]] = True
-    if fighter:
+    if fighter and side is not None:
         for space in game.carrier_zones(side):
             mask[board.number[space]] = True
     return mask
@@ -256,8 +256,8 @@ def destinations(game: AA50Game, pieces: list[Piece], combat: bool) -> Destinati
     steps = game.movement(nation, first.type)
     blitz = kind.has("blitz")
     for to, (distance, plain, vias) in land_reach(game, space, nation, steps, combat, blitz).items():
-        targets = (("",) if distance == 1 or plain else ()) + tuple(f"blitz:{v}" for v in vias)
-        found[to] = (distance, plain, targets)
+        ways = (("",) if distance == 1 or plain else ()) + tuple(f"blitz:{v}" for v in vias)
+        found[to] = (distance, plain, ways)
     if kind.size and not game.is_china(nation):
         for sea in board.coasts.get(space, ()):
             if game.room_to_board(sea, nation, kind.size, combat):

@@ -64,7 +64,7 @@ def surprise_fire(side: SideModel, own: np.ndarray, detected: np.ndarray) -> lis
 
     `detected`: per battle, whether the enemy has a destroyer."""
     undetected = ~detected
-    groups = []
+    groups: list[FireGroup] = []
     for k in np.flatnonzero(side.surprise & (side.value > 0)):
         groups.append((SEA, own[:, k] * side.dice[k] * undetected, chance(side.value[k])))
     return groups
@@ -87,7 +87,7 @@ def general_fire(model: BattleModel, side: SideModel, own: np.ndarray, detected:
             targets = [(ANY, dice * own_destroyer), (NOT_SUBMARINE, dice * ~own_destroyer)]
         else:
             targets = [(ANY, dice)]
-        lifted, bonus = supported.get(k, (None, 0))
+        lifted, bonus = supported.get(int(k), (None, 0))
         if lifted is None or side.dice[k] == 1:
             lifted_dice = lifted
         else:
@@ -116,7 +116,7 @@ def _supported(side: SideModel, own: np.ndarray) -> dict[int, tuple[np.ndarray, 
     """
     if not side.attacking:
         return {}
-    found = {}
+    found: dict[int, tuple[np.ndarray, int]] = {}
     for supporter in np.flatnonzero(side.active):
         support = side.kinds[supporter].profile.support
         if support is None:
@@ -125,8 +125,8 @@ def _supported(side: SideModel, own: np.ndarray) -> dict[int, tuple[np.ndarray, 
         for k in np.flatnonzero(side.capable):
             if side.kinds[k].type in support.types:
                 lifted = np.minimum(capacity, own[:, k])
-                previous = found.get(k, (None, 0))[0]
-                found[k] = (lifted if previous is None else previous + lifted, support.bonus)
+                previous = found.get(int(k))
+                found[int(k)] = (lifted if previous is None else previous[0] + lifted, support.bonus)
                 capacity = capacity - lifted
     return found
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from fractions import Fraction
 
 import numpy as np
 
@@ -137,7 +138,10 @@ class GJ69(GameSystem):
                 strikes += [Strike("defender", "counter", selection)] * int(counter.get("times", 1))
         strikes += [Strike("attacker", mode)] * times
 
-        (defending_side,) = defending_sides if len(defending_sides) == 1 else (sorted(defending_sides)[0],)
+        known = sorted(side for side in defending_sides if side is not None)
+        if not known:
+            raise EngineError("the defenders belong to no side of the scenario")
+        defending_side = known[0]
         can_retreat = found.defender_can_retreat
         if can_retreat is None:
             can_retreat = bool(self.retreat_areas(found.space, defending_side))
@@ -195,7 +199,7 @@ class GJ69(GameSystem):
                             np.array(columns[4], dtype=float), np.array(columns[5], dtype=float),
                             mean_rounds=float(len(attack.strikes)), states=len(rows))
 
-    def distribution(self, position: BattlePosition) -> dict[tuple, object]:
+    def distribution(self, position: BattlePosition) -> dict[tuple, Fraction] | None:
         """(attacker state, defender state) -> exact probability, as Fractions."""
         attack, attacker, defender, _ = self.compile(position)
         return attack.exact(attacker, defender, 10**9)

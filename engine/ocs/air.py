@@ -138,7 +138,7 @@ class Flak(OCSChart):
         modifier = sum(value for _, value in applied)
         rows, cells = self.charts.axis(self.id, "roll"), self.charts.cells(self.id)
         picks = mission_loss(self.charts, chosen.aircraft)
-        cases = []
+        cases: list[tuple] = []
         for total, p in self.charts.dice(self.id).items():
             steps = int(cells[range_index(rows, total + modifier)]["steps"])
             if not steps:

@@ -79,9 +79,9 @@ class OCS(GameSystem):
         if position.raid:
             barrage = self.barrage(position)
             roll = int(rng.integers(1, 7) + rng.integers(1, 7))
-            end = barrage.outcome(roll, int(rng.integers(1, 7)))
-            return BattleOutcome(end.result, 1, {}, end.defender_left, 0.0, float(end.steps_lost),
-                                 end.events)
+            shot = barrage.outcome(roll, int(rng.integers(1, 7)))
+            return BattleOutcome(shot.result, 1, {}, shot.defender_left, 0.0, float(shot.steps_lost),
+                                 shot.events)
         combat = self.combat(position)
         (end,) = combat.sample(1, rng)
         return BattleOutcome(end.result, 1, end.attacker_left, end.defender_left,
@@ -91,12 +91,12 @@ class OCS(GameSystem):
         if position.raid:
             barrage = self.barrage(position)
             dice = rng.integers(1, 7, size=(runs, 3))
-            ends = [barrage.outcome(int(a + b), int(c)) for a, b, c in dice]
+            shots = [barrage.outcome(int(a + b), int(c)) for a, b, c in dice]
             return OutcomeBatch(
-                np.array([e.result for e in ends], dtype=np.int8), np.ones(runs, dtype=np.int64),
+                np.array([e.result for e in shots], dtype=np.int8), np.ones(runs, dtype=np.int64),
                 np.zeros(runs, dtype=np.int64),
-                np.array([sum(e.defender_left.values()) for e in ends], dtype=np.int64),
-                np.zeros(runs), np.array([e.steps_lost for e in ends], dtype=float))
+                np.array([sum(e.defender_left.values()) for e in shots], dtype=np.int64),
+                np.zeros(runs), np.array([e.steps_lost for e in shots], dtype=float))
         ends = self.combat(position).sample(runs, rng)
         return OutcomeBatch(
             np.array([e.result for e in ends], dtype=np.int8), np.ones(runs, dtype=np.int64),
