@@ -11,6 +11,7 @@ import copy
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -141,7 +142,7 @@ class ScenarioDocument(QObject):
 
     def find_merged(self, kind: str, locator) -> dict | None:
         """The merged entity a locator leads to: (collection, identity) steps from the file's top."""
-        value = self.merged(kind)
+        value: Any = self.merged(kind)
         for collection, ident in locator:
             items = value.get(collection) if isinstance(value, dict) else None
             value = next((i for i in items or [] if identity(i) == ident), None)
@@ -156,10 +157,8 @@ class ScenarioDocument(QObject):
         if kind not in self._merged:
             inherited = self._parent_scenario.documents.get(kind)
             mine = Tracked(copy.deepcopy(self.own(kind)))
-            if inherited is None:
-                self._merged[kind] = mine.data
-            else:
-                self._merged[kind] = merge_tracked(inherited, mine)[0].data
+            merged = mine if inherited is None else merge_tracked(inherited, mine)[0]
+            self._merged[kind] = merged.data if isinstance(merged.data, dict) else {}
         return self._merged[kind]
 
     def entities(self, kind: str, collection: str) -> list[dict]:
@@ -338,7 +337,7 @@ class ScenarioDocument(QObject):
         for depth, (collection, ident) in enumerate(locator):
             items = data.get(collection) if isinstance(data, dict) else None
             index = _find_index(items, ident)
-            if index is None:
+            if index is None or items is None:
                 return (), (path + (collection,), _override_for(self.merged(kind), locator, depth))
             path += (collection, index)
             data = items[index]
@@ -365,7 +364,7 @@ class ScenarioDocument(QObject):
     # -- validation ------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:
         """A private copy of the data, cheap enough to take on the UI thread after each edit."""
-        files = []
+        files: list = []
         problems = []
         for kind, file in self.files.items():
             if file.problem is not None:

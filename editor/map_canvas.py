@@ -5,6 +5,8 @@ becomes an undo command on the document, and the scene follows the document's `c
 """
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
 from PySide6.QtWidgets import (
@@ -66,7 +68,9 @@ class SpaceItem(QGraphicsObject):
     def map_scene(self) -> MapScene:
         # Asked of Qt rather than kept: a Python reference from item to scene would make a
         # reference cycle, and collecting such cycles of Qt wrappers can crash the interpreter.
-        return self.scene()
+        scene = self.scene()
+        assert isinstance(scene, MapScene)
+        return scene
 
     def update_from(self, space: dict, fill: QColor, marks: set[str], shown: str | None = None) -> None:
         """`shown` is the name in the display language; the source name is what a rename edits."""
@@ -260,10 +264,10 @@ class MapScene(QGraphicsScene):
 
     # -- building ---------------------------------------------------------------------------
     def rebuild(self) -> None:
-        for item in list(self.spaces.values()):
-            self.removeItem(item)
-        for item in list(self.borders.values()):
-            self.removeItem(item)
+        for space in list(self.spaces.values()):
+            self.removeItem(space)
+        for border in list(self.borders.values()):
+            self.removeItem(border)
         self.spaces.clear()
         self.borders.clear()
         self._place_unplaced()
@@ -334,7 +338,7 @@ class MapScene(QGraphicsScene):
                 item = SpaceItem(space_id, self)
                 self.addItem(item)
                 self.spaces[space_id] = item
-            position = space.get("position")
+            position: Any = space.get("position")
             if not _is_position(position):
                 position = self.document.layout_positions.get(space_id, [0, 0])
             if item.pos() != QPointF(*position):
@@ -342,25 +346,25 @@ class MapScene(QGraphicsScene):
             item.update_from(space, colours.get(space_id, NEUTRAL_FILL), marks.get(space_id, set()),
                              shown.get(space_id))
         for space_id in [s for s in self.spaces if s not in seen]:
-            item = self.spaces.pop(space_id)
-            for border in list(item.borders):
-                self._drop_border(border)
-            self.removeItem(item)
-        wanted = {}
+            gone = self.spaces.pop(space_id)
+            for line in list(gone.borders):
+                self._drop_border(line)
+            self.removeItem(gone)
+        wanted: dict[tuple, dict] = {}
         for border in self.document.entities("map", "borders"):
-            pair = border.get("between")
+            pair: Any = border.get("between")
             if _is_pair(pair) and pair[0] in self.spaces and pair[1] in self.spaces:
                 wanted[tuple(pair)] = border
         for pair in [p for p in self.borders if p not in wanted]:
             self._drop_border(self.borders[pair])
         for pair, border in wanted.items():
-            item = self.borders.get(pair)
-            if item is None:
-                item = BorderItem(self.spaces[pair[0]], self.spaces[pair[1]], border)
-                self.addItem(item)
-                self.borders[pair] = item
+            edge = self.borders.get(pair)
+            if edge is None:
+                edge = BorderItem(self.spaces[pair[0]], self.spaces[pair[1]], border)
+                self.addItem(edge)
+                self.borders[pair] = edge
             else:
-                item.update_from(border)
+                edge.update_from(border)
 
     def _drop_border(self, item: BorderItem) -> None:
         item.detach()
@@ -382,23 +386,25 @@ class MapScene(QGraphicsScene):
                 colour = entity.get("color") or sides.get(entity.get("side"), {}).get("color")
                 if isinstance(colour, str):
                     colours[entity.get("id")] = QColor(colour).lighter(170)
-        owner = {}
+        owner: dict[str, str] = {}
         for space in self.document.entities("map", "spaces"):
-            if isinstance(space.get("original_owner"), str):
-                owner[space.get("id")] = space["original_owner"]
+            if isinstance(space.get("original_owner"), str) and isinstance(space.get("id"), str):
+                owner[space["id"]] = space["original_owner"]
         for entry in self.document.entities("setup", "spaces"):
-            if isinstance(entry.get("control"), str):
-                owner[entry.get("space")] = entry["control"]
+            if isinstance(entry.get("control"), str) and isinstance(entry.get("space"), str):
+                owner[entry["space"]] = entry["control"]
         return {space: colours[who] for space, who in owner.items() if who in colours}
 
     def _marks(self) -> dict[str, set[str]]:
         marks: dict[str, set[str]] = {}
         for space in self.document.entities("map", "spaces"):
-            tags = space.get("tags") if isinstance(space.get("tags"), list) else []
+            given = space.get("tags")
+            tags = given if isinstance(given, list) else []
             found = {t for t in tags if t in ("capital", "victory_city", "fortress")}
             if space.get("kind") == "fortress":
                 found.add("fortress")
-            marks[space.get("id")] = found
+            if isinstance(space.get("id"), str):
+                marks[space["id"]] = found
         for nation in self.document.merged("scenario").get("nations", []) or []:
             if isinstance(nation, dict) and isinstance(nation.get("capital"), str):
                 marks.setdefault(nation["capital"], set()).add("capital")
@@ -416,7 +422,7 @@ class MapScene(QGraphicsScene):
         self.addItem(self._link_line)
 
     def mouseMoveEvent(self, event) -> None:
-        if self._link_line is not None:
+        if self._link_line is not None and self._link_from is not None:
             self._link_line.setLine(QLineF(self._link_from.pos(), event.scenePos()))
             event.accept()
             return
@@ -428,7 +434,7 @@ class MapScene(QGraphicsScene):
             self.removeItem(self._link_line)
             self._link_line, self._link_from = None, None
             target = self.space_at(event.scenePos())
-            if target is not None and target is not start:
+            if target is not None and start is not None and target is not start:
                 self.add_border(start.space_id, target.space_id)
             event.accept()
             return
@@ -492,7 +498,7 @@ class MapScene(QGraphicsScene):
         return item
 
     def select_border(self, pair: tuple[str, str]) -> BorderItem | None:
-        item = self.borders.get(tuple(pair)) or self.borders.get(tuple(reversed(pair)))
+        item = self.borders.get((pair[0], pair[1])) or self.borders.get((pair[1], pair[0]))
         self.clearSelection()
         if item is not None:
             item.setSelected(True)
@@ -526,7 +532,7 @@ class MapView(QGraphicsView):
         if rect.isValid():
             self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
 
-    def find(self, text: str) -> str | None:
+    def find_space(self, text: str) -> str | None:
         """Select and centre the first space whose name or id contains `text`."""
         needle = text.strip().casefold()
         if not needle:

@@ -133,7 +133,7 @@ class ObjectivesPanel(QWidget):
         self.view.selectionModel().currentRowChanged.connect(lambda *_: self._show_condition())
         self.model.modelReset.connect(self._reselect)
         self.model.dataChanged.connect(lambda *_: self._reselect())
-        self._current = None
+        self._current: tuple | None = None
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.view)
         splitter.addWidget(self.builder)
@@ -211,8 +211,8 @@ class DecksPanel(QWidget):
         self.document = document
         self.decks = tables.decks_model(document, self)
         self.deck_view = table_view(self.decks, delegate)
-        self._deck = None
-        self._card = None
+        self._deck: tuple | None = None
+        self._card: tuple | None = None
         self.cards = tables.cards_model(document, lambda: self._deck, self)
         self.card_view = table_view(self.cards, delegate)
         self.effects = EffectsModel(document, lambda: self._card, self)
@@ -298,7 +298,7 @@ class TablesPanel(QWidget):
         self.document = document
         self.list_model = tables.tables_model(document, self)
         self.list_view = table_view(self.list_model, delegate)
-        self._table = None
+        self._table: tuple | None = None
         self.grid = TableGridModel(document, lambda: self._table, self)
         self.grid_view = table_view(self.grid)
         self.grid_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
@@ -337,8 +337,8 @@ class TranslationPanel(QWidget):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
         header.resizeSection(0, 260)
-        self.locale = QComboBox()
-        self.locale.currentTextChanged.connect(self.model.set_locale)
+        self.locale_box = QComboBox()  # (QWidget.locale is a method)
+        self.locale_box.currentTextChanged.connect(self.model.set_locale)
         self.filter = QComboBox()
         self.filter.addItems(list(FILTERS))
         self.filter.currentTextChanged.connect(self.model.set_filter)
@@ -347,25 +347,25 @@ class TranslationPanel(QWidget):
         self.summary = QLabel("")
         self.model.modelReset.connect(self._summarise)
         layout = QVBoxLayout(self)
-        layout.addLayout(_buttons(QLabel("Locale"), self.locale, QLabel("Show"), self.filter,
+        layout.addLayout(_buttons(QLabel("Locale"), self.locale_box, QLabel("Show"), self.filter,
                                   self.new_tag, _button("Start locale", self.start_locale), self.summary))
         layout.addWidget(self.view)
         document.reloaded.connect(self._fill_locales)
         self._fill_locales()
 
     def _fill_locales(self) -> None:
-        current = self.locale.currentText()
-        self.locale.blockSignals(True)
-        self.locale.clear()
-        self.locale.addItems(self.document.locale_tags)
-        self.locale.blockSignals(False)
+        current = self.locale_box.currentText()
+        self.locale_box.blockSignals(True)
+        self.locale_box.clear()
+        self.locale_box.addItems(self.document.locale_tags)
+        self.locale_box.blockSignals(False)
         tags = self.document.locale_tags
         self.show_locale(current if current in tags else (tags[0] if tags else ""))
 
     def show_locale(self, tag: str) -> None:
-        if self.locale.findText(tag) < 0 and tag:
-            self.locale.addItem(tag)
-        self.locale.setCurrentText(tag)
+        if self.locale_box.findText(tag) < 0 and tag:
+            self.locale_box.addItem(tag)
+        self.locale_box.setCurrentText(tag)
         self.model.set_locale(tag or None)
 
     def start_locale(self) -> None:

@@ -42,12 +42,14 @@ def forces_by_space(document: ScenarioDocument) -> dict[str, dict[str, dict[str,
     found: dict[str, dict[str, dict[str, int]]] = defaultdict(lambda: defaultdict(dict))
     for entry in document.entities("setup", "spaces"):
         space = entry.get("space")
-        units = entry.get("units") if isinstance(entry.get("units"), list) else []
+        given = entry.get("units")
+        units = given if isinstance(given, list) else []
         for stack in units:
             if not isinstance(stack, dict) or not isinstance(stack.get("type"), str):
                 continue
             owner = stack.get("owner") or entry.get("control")
-            count = stack.get("count") if isinstance(stack.get("count"), int) else 0
+            number = stack.get("count")
+            count = number if isinstance(number, int) else 0
             if isinstance(space, str) and isinstance(owner, str) and count > 0:
                 table = found[space][owner]
                 table[stack["type"]] = table.get(stack["type"], 0) + count
@@ -133,10 +135,17 @@ class ForcePicker(QGroupBox):
             self.units.setCellWidget(row, 1, spin)
         self.changed.emit()
 
+    def _row(self, row: int) -> tuple[str, QSpinBox]:
+        """(unit type, its count box) of a row of the unit table."""
+        item, spin = self.units.item(row, 0), self.units.cellWidget(row, 1)
+        assert item is not None and isinstance(spin, QSpinBox)
+        return item.text(), spin
+
     def set_count(self, unit: str, count: int) -> None:
         for row in range(self.units.rowCount()):
-            if self.units.item(row, 0).text() == unit:
-                self.units.cellWidget(row, 1).setValue(count)
+            name, spin = self._row(row)
+            if name == unit:
+                spin.setValue(count)
 
     @property
     def space_id(self) -> str | None:
@@ -147,8 +156,7 @@ class ForcePicker(QGroupBox):
         return self.owner.currentText()
 
     def chosen(self) -> dict[str, int]:
-        return {self.units.item(row, 0).text(): self.units.cellWidget(row, 1).value()
-                for row in range(self.units.rowCount())}
+        return {name: spin.value() for name, spin in map(self._row, range(self.units.rowCount()))}
 
 
 class SurvivorChart(QWidget):

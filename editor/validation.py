@@ -136,7 +136,7 @@ class LiveValidator(QObject):
         self.started.emit()
         self.pool.start(_ValidationJob(self.document.snapshot(), self._generation, self._signals))
 
-    def _finished(self, generation: int, diagnostics: list, duration: float) -> None:
+    def _finished(self, generation: int, diagnostics: list | None, duration: float) -> None:
         self._running = False
         sys.setswitchinterval(self._switch_interval)
         self.last_duration = duration

@@ -170,7 +170,8 @@ class EntityTableModel(QAbstractTableModel):
         return None
 
     def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
-        if not index.isValid() or not (self.flags(index) & (Qt.ItemFlag.ItemIsEditable | Qt.ItemFlag.ItemIsUserCheckable)):
+        editable = Qt.ItemFlag.ItemIsEditable | Qt.ItemFlag.ItemIsUserCheckable
+        if not index.isValid() or not (self.flags(index) & editable):
             return False
         column = self.columns[index.column()]
         if role == Qt.ItemDataRole.CheckStateRole and column.kind == "bool":

@@ -9,7 +9,8 @@ from PySide6.QtWidgets import QApplication, QStyle
 from sandtable.diagnostics import Diagnostic, Severity
 
 HEADERS = ("Severity", "Code", "Message", "Where")
-_ICONS = {Severity.ERROR: QStyle.StandardPixmap.SP_MessageBoxCritical, Severity.WARNING: QStyle.StandardPixmap.SP_MessageBoxWarning,
+_ICONS = {Severity.ERROR: QStyle.StandardPixmap.SP_MessageBoxCritical,
+          Severity.WARNING: QStyle.StandardPixmap.SP_MessageBoxWarning,
           Severity.INFO: QStyle.StandardPixmap.SP_MessageBoxInformation}
 
 

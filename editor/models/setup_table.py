@@ -34,7 +34,8 @@ class SetupModel(QAbstractTableModel):
         for entry in self.document.entities("setup", "spaces"):
             if not isinstance(entry.get("space"), str):
                 continue
-            units = entry.get("units") if isinstance(entry.get("units"), list) else []
+            given = entry.get("units")
+            units = given if isinstance(given, list) else []
             stacks = [i for i, u in enumerate(units) if isinstance(u, dict)]
             self.rows += [(entry, i) for i in stacks] or [(entry, None)]
         self.endResetModel()

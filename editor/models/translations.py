@@ -44,7 +44,7 @@ class TranslationModel(QAbstractTableModel):
 
     def _scenario(self) -> Scenario:
         scenario = Scenario(root=self.document.root)
-        for kind in list(FILE_KINDS) + [locale_kind(self.tag)]:
+        for kind in list(FILE_KINDS) + ([locale_kind(self.tag)] if self.tag else []):
             scenario.documents[kind] = Tracked(self.document.merged(kind))
         return scenario
 
@@ -61,8 +61,9 @@ class TranslationModel(QAbstractTableModel):
                 wanted = {"all": True, "missing": status == "missing", "stale": status == "stale",
                           "to do": status != "done"}[self.filter]
                 if wanted:
-                    entry = entries.get(unit.key) if isinstance(entries.get(unit.key), dict) else None
-                    self.rows.append((unit.key, unit.source, entry, status))
+                    found = entries.get(unit.key)
+                    entry = found if isinstance(found, dict) else None
+                    self.rows.append((unit.key, unit.source or "", entry, status))
         self.endResetModel()
 
     def rowCount(self, parent=QModelIndex()) -> int:
