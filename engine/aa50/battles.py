@@ -13,10 +13,10 @@ from collections import Counter, defaultdict
 from typing import TYPE_CHECKING
 
 from ..system import ATTACKER_WINS, DEFENDER_WINS, BattlePosition, Contingent, Policy
-from .position import AA50Position
 from . import bombing
 from .forces import Piece
 from .movement import enemies_in, hostile_sea
+from .position import AA50Position
 from .single import one_battle
 
 if TYPE_CHECKING:

@@ -224,6 +224,7 @@ def calculated_chance(state, nation: str, space: str, attackers: list[Piece],
                       defenders: list[Piece], rng: np.random.Generator) -> float:
     """The battle calculator's answer: exact where the battle is small, else 500 battles."""
     from collections import Counter
+
     from ..system import Contingent
     from . import montecarlo
     from .position import AA50Position

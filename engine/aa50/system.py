@@ -143,7 +143,7 @@ class AA50(GameSystem):
                               "can reach it (§5.5.2)")
 
     def _neighbours(self, space: str) -> set[str]:
-        found = set()
+        found: set[str] = set()
         for _, border in self.scenario.entities("map", "borders"):
             pair = border.get("between") or []
             if space in pair and len(pair) == 2:
