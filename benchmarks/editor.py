@@ -95,8 +95,8 @@ def wait_until(app, condition, timeout=30.0):
 
 def main() -> int:
     app = QApplication.instance() or QApplication([])
-    from editor.main_window import MainWindow
     import validators  # noqa: F401  (loaded at start-up in the application too)
+    from editor.main_window import MainWindow
 
     work = Path(tempfile.mkdtemp(prefix="sandtable-bench-"))
     settings = QSettings(str(work / "editor.ini"), QSettings.IniFormat)
@@ -128,11 +128,11 @@ def main() -> int:
         value = "broken" if edit % 2 == 0 else 1   # break a value, then mend it, and again
         edited = time.perf_counter()
         window.document.set_field("map", (("spaces", ("id", "land-0")),), ("value",), value)
-        wait_until(app, lambda: len(updates) > before and not window.validator.busy)
+        wait_until(app, lambda before=before: len(updates) > before and not window.validator.busy)
         delays.append(updates[-1] - edited)
         validation.append(window.validator.last_duration)
         pause = time.perf_counter()
-        wait_until(app, lambda: time.perf_counter() - pause > 0.02)
+        wait_until(app, lambda pause=pause: time.perf_counter() - pause > 0.02)
     block = watch.stop()
     window.document.undo_stack.setClean()
     window.close()

@@ -10,7 +10,6 @@ Exit status 1 when a target is missed.
 """
 from __future__ import annotations
 
-import statistics
 import sys
 import tempfile
 import time
@@ -19,10 +18,10 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from synthetic import write_grid_scenario  # noqa: E402
-
 from sandtable.scenario import load_scenario  # noqa: E402
 from validators import validate  # noqa: E402
+
+from synthetic import write_grid_scenario  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 CHECK_TARGET_MS_AT_200 = 50.0

@@ -8,8 +8,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout,
-                               QLineEdit, QPushButton, QSpinBox, QTreeView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from sandtable.schemas import SchemaNode
 
@@ -77,7 +88,8 @@ class ConditionModel(QAbstractItemModel):
     def rowCount(self, parent=QModelIndex()) -> int:
         if parent.column() > 0:
             return 0
-        return len(self.node(parent).children) if parent.isValid() else len(self._roots)
+        node = self.node(parent)
+        return len(node.children) if node is not None else len(self._roots)
 
     def columnCount(self, parent=QModelIndex()) -> int:
         return 2
@@ -157,6 +169,8 @@ class ConditionBuilder(QWidget):
         if node is None:
             return
         op = conditions.op_of(node.value)
+        if op is None:
+            return
         schema = self.vocabulary.get(op, {})
         body = node.value[op]
         if op in ("all", "any", "not"):
@@ -173,33 +187,36 @@ class ConditionBuilder(QWidget):
     def _add_field(self, name: str, schema: dict, value, store: Callable) -> None:
         schema = SchemaNode(schema, "common.schema.json").schema
         kind = schema.get("type")
+        widget: QWidget
         if kind == "boolean":
-            widget = QCheckBox()
-            widget.setChecked(value is True)
-            widget.toggled.connect(lambda on: store(on if on else None))
+            check = widget = QCheckBox()
+            check.setChecked(value is True)
+            check.toggled.connect(lambda on: store(on if on else None))
         elif kind == "integer":
-            widget = QSpinBox()
-            widget.setRange(0, 10_000)
-            widget.setSpecialValueText("—")
-            widget.setValue(value if isinstance(value, int) else 0)
-            widget.editingFinished.connect(lambda: store(widget.value() or None))
+            spin = widget = QSpinBox()
+            spin.setRange(0, 10_000)
+            spin.setSpecialValueText("—")
+            spin.setValue(value if isinstance(value, int) else 0)
+            spin.editingFinished.connect(lambda: store(spin.value() or None))
         elif kind == "number":
-            widget = QDoubleSpinBox()
-            widget.setRange(-1e6, 1e6)
-            widget.setValue(float(value) if isinstance(value, (int, float)) else 0.0)
-            widget.editingFinished.connect(lambda: store(widget.value()))
+            number = widget = QDoubleSpinBox()
+            number.setRange(-1e6, 1e6)
+            number.setValue(float(value) if isinstance(value, (int, float)) else 0.0)
+            number.editingFinished.connect(lambda: store(number.value()))
         elif kind == "array":
-            widget = QLineEdit(", ".join(str(v) for v in value) if isinstance(value, list) else "")
-            widget.setPlaceholderText(", ".join(self.suggest(name)[:4]))
-            widget.editingFinished.connect(
-                lambda: store([p.strip() for p in widget.text().split(",") if p.strip()] or None))
+            line = widget = QLineEdit(", ".join(str(v) for v in value) if isinstance(value, list) else "")
+            line.setPlaceholderText(", ".join(self.suggest(name)[:4]))
+            line.editingFinished.connect(
+                lambda: store([p.strip() for p in line.text().split(",") if p.strip()] or None))
         else:
-            widget = QComboBox()
-            widget.setEditable(True)
-            widget.addItems([""] + self.suggest(name))
-            widget.setCurrentText(str(value) if value is not None else "")
-            widget.activated.connect(lambda *_: store(widget.currentText().strip() or None))
-            widget.lineEdit().editingFinished.connect(lambda: store(widget.currentText().strip() or None))
+            combo = widget = QComboBox()
+            combo.setEditable(True)
+            combo.addItems([""] + self.suggest(name))
+            combo.setCurrentText(str(value) if value is not None else "")
+            combo.activated.connect(lambda *_: store(combo.currentText().strip() or None))
+            editor = combo.lineEdit()
+            if editor is not None:  # always, for an editable combo box
+                editor.editingFinished.connect(lambda: store(combo.currentText().strip() or None))
         widget.setObjectName(f"param-{name}")
         self._fields[name] = widget
         self.form.addRow(name.replace("_", " "), widget)

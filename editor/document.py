@@ -11,6 +11,7 @@ import copy
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -22,7 +23,7 @@ from sandtable.schemas import schema_header
 from sandtable.yamlsource import YamlRefused, join_pointer, read_yaml_file
 from sandtable.yamlwrite import leading_comments, save_yaml
 
-from .commands import InsertItem, RemoveItem, SetValue, MISSING
+from .commands import MISSING, InsertItem, RemoveItem, SetValue
 
 # A locator names an entity by the chain of lists and identities that leads to it:
 # (("decks", ("id", "japan")), ("cards", ("id", "j01"))).
@@ -141,7 +142,7 @@ class ScenarioDocument(QObject):
 
     def find_merged(self, kind: str, locator) -> dict | None:
         """The merged entity a locator leads to: (collection, identity) steps from the file's top."""
-        value = self.merged(kind)
+        value: Any = self.merged(kind)
         for collection, ident in locator:
             items = value.get(collection) if isinstance(value, dict) else None
             value = next((i for i in items or [] if identity(i) == ident), None)
@@ -156,10 +157,8 @@ class ScenarioDocument(QObject):
         if kind not in self._merged:
             inherited = self._parent_scenario.documents.get(kind)
             mine = Tracked(copy.deepcopy(self.own(kind)))
-            if inherited is None:
-                self._merged[kind] = mine.data
-            else:
-                self._merged[kind] = merge_tracked(inherited, mine)[0].data
+            merged = mine if inherited is None else merge_tracked(inherited, mine)[0]
+            self._merged[kind] = merged.data if isinstance(merged.data, dict) else {}
         return self._merged[kind]
 
     def entities(self, kind: str, collection: str) -> list[dict]:
@@ -338,7 +337,7 @@ class ScenarioDocument(QObject):
         for depth, (collection, ident) in enumerate(locator):
             items = data.get(collection) if isinstance(data, dict) else None
             index = _find_index(items, ident)
-            if index is None:
+            if index is None or items is None:
                 return (), (path + (collection,), _override_for(self.merged(kind), locator, depth))
             path += (collection, index)
             data = items[index]
@@ -365,7 +364,7 @@ class ScenarioDocument(QObject):
     # -- validation ------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:
         """A private copy of the data, cheap enough to take on the UI thread after each edit."""
-        files = []
+        files: list = []
         problems = []
         for kind, file in self.files.items():
             if file.problem is not None:
@@ -405,7 +404,7 @@ class ScenarioDocument(QObject):
         written = []
         self._unwatch()
         try:
-            for kind, file in self.files.items():
+            for file in self.files.values():
                 if file.data is None:
                     continue  # unreadable: leave it alone
                 if not file.exists and not file.data:
@@ -567,7 +566,8 @@ def _nest(path: tuple, value):
 
 def _show(ident) -> str:
     """An identity ("id", "norway") or ("between", ("a", "b")) as people read it."""
-    value = ident[1] if isinstance(ident, tuple) and len(ident) == 2 and ident[0] in ("id", "between", "space") else ident
+    named = isinstance(ident, tuple) and len(ident) == 2 and ident[0] in ("id", "between", "space")
+    value = ident[1] if named else ident
     return " / ".join(value) if isinstance(value, tuple) else str(value)
 
 

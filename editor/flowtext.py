@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from sandtable.yamlsource import YamlRefused, parse_yaml, resolve_plain
 
@@ -23,7 +24,8 @@ def to_text(value) -> str:
 def parse_value(text: str):
     """A scalar, list or mapping from flow text; ValueError when it is not valid YAML."""
     try:
-        return parse_yaml(f"value: {text.strip() or '~'}\n", Path("<cell>")).data["value"]
+        data: Any = parse_yaml(f"value: {text.strip() or '~'}\n", Path("<cell>")).data
+        return data["value"]
     except YamlRefused as refused:
         raise ValueError(refused.diagnostic.message) from None
 

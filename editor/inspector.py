@@ -68,7 +68,7 @@ class Inspector(QWidget):
 
     def _commit(self, name: str, text: str) -> None:
         entity = self.entity()
-        if entity is None:
+        if entity is None or self.kind is None:
             return
         try:
             value = text if name in TEXT_FIELDS and isinstance(entity.get(name), str) else parse_value(text)

@@ -3,13 +3,32 @@ from __future__ import annotations
 
 import gc
 from pathlib import Path
+from typing import Any, cast
 
 from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QFileDialog, QFrame,
-                               QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMainWindow,
-                               QMessageBox, QPushButton, QTableView, QTabWidget, QToolBar,
-                               QTreeWidget, QTreeWidgetItem, QUndoView, QVBoxLayout, QWidget)
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoStack
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDockWidget,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QTableView,
+    QTabWidget,
+    QToolBar,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QUndoView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from sandtable.diagnostics import Diagnostic
 from sandtable.scenario import FILE_KINDS
@@ -19,9 +38,10 @@ from .delegates import ChoiceDelegate
 from .document import ScenarioDocument
 from .inspector import Inspector
 from .map_canvas import BORDER_STYLES, MapScene, MapView
+from .models import collections as tables
+from .models.entity_table import EntityTableModel
 from .models.problems import ProblemsModel
 from .panels import DecksPanel, ObjectivesPanel, SetupPanel, TablesPanel, TranslationPanel, table_view
-from .models import collections as tables
 from .playtest import PlaytestPanel
 from .validation import LiveValidator
 
@@ -83,24 +103,36 @@ class MainWindow(QMainWindow):
         self.outline.setHeaderLabels(["Scenario", ""])
         self.outline.itemActivated.connect(self._outline_activated)
         self.outline.itemClicked.connect(self._outline_activated)
-        self.outline_dock = self._dock("Outline", "outline", self.outline, Qt.LeftDockWidgetArea)
+        self.outline_dock = self._dock("Outline", "outline", self.outline, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.inspector_host = QWidget()
         QVBoxLayout(self.inspector_host)
         self.inspector: Inspector | None = None
-        self.inspector_dock = self._dock("Inspector", "inspector", self.inspector_host, Qt.RightDockWidgetArea)
+        self.inspector_dock = self._dock("Inspector", "inspector", self.inspector_host,
+                                         Qt.DockWidgetArea.RightDockWidgetArea)
         self.history = QUndoView()
         self.history.setEmptyLabel("Opened")
-        self.history_dock = self._dock("History", "history", self.history, Qt.RightDockWidgetArea)
+        self.history_dock = self._dock("History", "history", self.history, Qt.DockWidgetArea.RightDockWidgetArea)
         self.problems_view = QTableView()
         self.problems_view.setModel(self.problems_model)
-        self.problems_view.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.problems_view.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.problems_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.problems_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.problems_view.verticalHeader().hide()
         header = self.problems_view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.Stretch)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.problems_view.doubleClicked.connect(self.go_to_problem)
-        self.problems_dock = self._dock("Problems", "problems", self.problems_view, Qt.BottomDockWidgetArea)
+        self.problems_dock = self._dock("Problems", "problems", self.problems_view,
+                                        Qt.DockWidgetArea.BottomDockWidgetArea)
+
+    def _on_map(self, act) -> None:
+        """Act on the map view, when a scenario is open."""
+        if self.map_view is not None:
+            act(self.map_view)
+
+    def _on_document(self, act) -> None:
+        """Act on the open document, if any."""
+        if self.document is not None:
+            act(self.document)
 
     def _action(self, text: str, slot, shortcut=None, menu=None) -> QAction:
         action = QAction(text, self)
@@ -114,25 +146,27 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         bar = self.menuBar()
         file_menu = bar.addMenu("&File")
-        self._action("&New Scenario…", self.new_scenario, QKeySequence.New, file_menu)
-        self._action("&Open…", self.open_dialog, QKeySequence.Open, file_menu)
+        self._action("&New Scenario…", self.new_scenario, QKeySequence.StandardKey.New, file_menu)
+        self._action("&Open…", self.open_dialog, QKeySequence.StandardKey.Open, file_menu)
         self.recent_menu = file_menu.addMenu("Open &Recent")
         file_menu.addSeparator()
-        self.save_action = self._action("&Save", self.save, QKeySequence.Save, file_menu)
-        self._action("Save &As…", self.save_as, QKeySequence.SaveAs, file_menu)
+        self.save_action = self._action("&Save", self.save, QKeySequence.StandardKey.Save, file_menu)
+        self._action("Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs, file_menu)
         file_menu.addSeparator()
-        self._action("&Quit", self.close, QKeySequence.Quit, file_menu)
+        self._action("&Quit", self.close, QKeySequence.StandardKey.Quit, file_menu)
         self.edit_menu = bar.addMenu("&Edit")
-        self.undo_action = self._action("&Undo", lambda: self.document and self.document.undo_stack.undo(),
-                                        QKeySequence.Undo, self.edit_menu)
-        self.redo_action = self._action("&Redo", lambda: self.document and self.document.undo_stack.redo(),
-                                        QKeySequence.Redo, self.edit_menu)
+        self.undo_action = self._action("&Undo", lambda: self._on_document(lambda d: d.undo_stack.undo()),
+                                        QKeySequence.StandardKey.Undo, self.edit_menu)
+        self.redo_action = self._action("&Redo", lambda: self._on_document(lambda d: d.undo_stack.redo()),
+                                        QKeySequence.StandardKey.Redo, self.edit_menu)
         self.edit_menu.addSeparator()
-        self._action("&Find Space…", self.focus_find, QKeySequence.Find, self.edit_menu)
+        self._action("&Find Space…", self.focus_find, QKeySequence.StandardKey.Find, self.edit_menu)
         view_menu = bar.addMenu("&View")
-        self._action("&Fit Map", lambda: self.map_view and self.map_view.fit(), "Ctrl+0", view_menu)
-        self._action("Zoom &In", lambda: self.map_view and self.map_view.zoom(1.25), QKeySequence.ZoomIn, view_menu)
-        self._action("Zoom &Out", lambda: self.map_view and self.map_view.zoom(0.8), QKeySequence.ZoomOut, view_menu)
+        self._action("&Fit Map", lambda: self._on_map(lambda view: view.fit()), "Ctrl+0", view_menu)
+        self._action("Zoom &In", lambda: self._on_map(lambda view: view.zoom(1.25)),
+                     QKeySequence.StandardKey.ZoomIn, view_menu)
+        self._action("Zoom &Out", lambda: self._on_map(lambda view: view.zoom(0.8)),
+                     QKeySequence.StandardKey.ZoomOut, view_menu)
         self.language_menu = view_menu.addMenu("Display &Language")
         view_menu.addSeparator()
         for dock in (self.outline_dock, self.inspector_dock, self.history_dock, self.problems_dock):
@@ -177,7 +211,8 @@ class MainWindow(QMainWindow):
         while self.tabs.count():
             page = self.tabs.widget(0)
             self.tabs.removeTab(0)
-            page.deleteLater()
+            if page is not None:
+                page.deleteLater()
         if self._scope is not None:
             self._scope.deleteLater()  # the models of the closed document
             self._scope = None
@@ -185,7 +220,7 @@ class MainWindow(QMainWindow):
             self.inspector.deleteLater()
             self.inspector = None
         if self.document is not None:
-            self.history.setStack(None)
+            self.history.setStack(cast(QUndoStack, None))  # (Qt takes a null stack)
             self.document.deleteLater()
             self.document = None
         self.map_view = None
@@ -196,7 +231,9 @@ class MainWindow(QMainWindow):
         """The map's names in the source language or in any locale of the scenario."""
         self.language_menu.clear()
         group = QActionGroup(scope)
-        for tag, label in [(None, "Source text")] + [(t, t) for t in self.document.locale_tags]:
+        tags = self.document.locale_tags if self.document is not None else []
+        choices: list[tuple[str | None, str]] = [(None, "Source text")] + [(t, t) for t in tags]
+        for tag, label in choices:
             action = group.addAction(QAction(label, scope, checkable=True))
             action.setChecked(tag is None)
             action.triggered.connect(lambda _=False, tag=tag: self.scene.set_display_locale(tag))
@@ -204,10 +241,11 @@ class MainWindow(QMainWindow):
 
     def _build_views(self) -> None:
         document = self.document
+        assert document is not None  # views are built for an open document
         scope = self._scope = QObject(self)
         delegate = ChoiceDelegate(scope)
         self.scene = MapScene(document, scope)
-        self.map_view = MapView(self.scene)
+        map_view = self.map_view = MapView(self.scene)
         self._fill_language_menu(scope)
         self.tabs.addTab(self._map_page(), "Map")
         self.spaces_view = table_view(tables.spaces_model(document, scope), delegate)
@@ -230,23 +268,27 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.translation_panel, "Translations")
         self.playtest_panel = PlaytestPanel(document, self.calculator)
         self.tabs.addTab(self.playtest_panel, "Playtest")
-        self.inspector = Inspector(document)
-        self.inspector_host.layout().addWidget(self.inspector)
+        inspector = self.inspector = Inspector(document)
+        host = self.inspector_host.layout()
+        assert host is not None  # laid out when the window was built
+        host.addWidget(inspector)
         self.scene.space_selected.connect(
-            lambda space: self.inspector.show_entity("map", (("spaces", ("id", space)),)))
-        for view, kind in ((self.spaces_view, "map"), (self.units_view, "units"),
-                           (self.borders_view, "map"), (self.options_view, "scenario")):
-            view.clicked.connect(lambda index, kind=kind, view=view: self._inspect_row(kind, view, index))
+            lambda space: inspector.show_entity("map", (("spaces", ("id", space)),)))
+        for table, kind in ((self.spaces_view, "map"), (self.units_view, "units"),
+                            (self.borders_view, "map"), (self.options_view, "scenario")):
+            table.clicked.connect(lambda index, kind=kind, table=table: self._inspect_row(kind, table, index))
         document.changed.connect(lambda _kind: self._refresh_outline())
         document.reloaded.connect(self._refresh_outline)
         self._refresh_outline()
-        QTimer.singleShot(0, self.map_view.fit)
+        QTimer.singleShot(0, map_view.fit)
 
     def _map_page(self) -> QWidget:
+        view = self.map_view
+        assert view is not None  # built just before its page
         page = QWidget()
         bar = QToolBar()
         fit = bar.addAction("Fit")
-        fit.triggered.connect(self.map_view.fit)
+        fit.triggered.connect(view.fit)
         self.link_action = bar.addAction("Draw borders")
         self.link_action.setCheckable(True)
         self.link_action.setToolTip("Drag from one space to another to add a border (or hold Shift)")
@@ -267,7 +309,7 @@ class MainWindow(QMainWindow):
         layout = QVBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(bar)
-        layout.addWidget(self.map_view)
+        layout.addWidget(view)
         return page
 
     def _inspect_row(self, kind: str, view: QTableView, index) -> None:
@@ -316,10 +358,13 @@ class MainWindow(QMainWindow):
     def go_to_problem(self, index) -> None:
         """Select what a diagnostic is about: on the map for spaces and borders, else in its table."""
         diagnostic = self.problems_model.diagnostics[index.row()]
-        kind = self.document.kind_of_file(diagnostic.file)
+        document = self.document
+        if document is None:
+            return
+        kind = document.kind_of_file(diagnostic.file)
         if kind is None:
             return
-        locator = self.document.locator_of(kind, diagnostic.pointer)
+        locator = document.locator_of(kind, diagnostic.pointer)
         if kind.startswith("locale:"):
             self.tabs.setCurrentWidget(self.translation_panel)
             self.translation_panel.show_locale(kind.split(":", 1)[1])
@@ -331,17 +376,19 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentIndex(0)
             item = (self.scene.select_space(ident[1]) if collection == "spaces"
                     else self.scene.select_border(ident[1]))
-            if item is not None:
+            if item is not None and self.map_view is not None:
                 self.map_view.centerOn(item)
-            self.inspector.show_entity(kind, locator[:1])
+            if self.inspector is not None:
+                self.inspector.show_entity(kind, locator[:1])
             return
         targets = {("units", "unit_types"): self.units_view, ("scenario", "options"): self.options_view}
         if (kind, collection) in targets:
             view = targets[(kind, collection)]
-            row = view.model().row_of(ident)
+            row = cast(EntityTableModel, view.model()).row_of(ident)
             self.tabs.setCurrentWidget(view)
             view.selectRow(row)
-            self.inspector.show_entity(kind, locator[:1])
+            if self.inspector is not None:
+                self.inspector.show_entity(kind, locator[:1])
         elif kind == "setup":
             self.tabs.setCurrentWidget(self.setup_panel)
             self.setup_panel.select_space(ident[1])
@@ -364,7 +411,9 @@ class MainWindow(QMainWindow):
         self.find_edit.selectAll()
 
     def _find(self) -> None:
-        found = self.map_view.find(self.find_edit.text())
+        if self.map_view is None:
+            return
+        found = self.map_view.find_space(self.find_edit.text())
         self.statusBar().showMessage(f"Found {found}" if found else "No space by that name", 3000)
 
     # -- saving -----------------------------------------------------------------------------
@@ -429,10 +478,11 @@ class MainWindow(QMainWindow):
             return True
         answer = QMessageBox.question(
             self, APP_NAME, "The scenario has unsaved changes. Save them first?",
-            QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
-        if answer == QMessageBox.Save:
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save)
+        if answer == QMessageBox.StandardButton.Save:
             return self.save()
-        return answer == QMessageBox.Discard
+        return answer == QMessageBox.StandardButton.Discard
 
     def closeEvent(self, event) -> None:
         if not self.confirm_discard():
@@ -457,7 +507,7 @@ class MainWindow(QMainWindow):
         self.settings.sync()
 
     def recent(self) -> list[str]:
-        value = self.settings.value("recent", [])
+        value: Any = self.settings.value("recent", [])
         if isinstance(value, str):
             value = [value]
         return [v for v in value or [] if isinstance(v, str)]

@@ -2,9 +2,20 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QPushButton, QSpinBox, QSplitter, QTableView,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from sandtable.scenario import LOCALE_TAG
 
@@ -17,19 +28,18 @@ from .models.setup_table import SetupModel
 from .models.table_grid import TableGridModel
 from .models.translations import FILTERS, TranslationModel
 
-
 SIZE_SAMPLE = 30  # rows measured to size a column: enough to fit, cheap on a 200-space map
 
 
 def table_view(model, delegate=None) -> QTableView:
     view = QTableView()
     view.setModel(model)
-    view.setSelectionBehavior(QAbstractItemView.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SingleSelection)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     view.setAlternatingRowColors(True)
-    view.setEditTriggers(QAbstractItemView.DoubleClicked | QAbstractItemView.EditKeyPressed
-                         | QAbstractItemView.AnyKeyPressed)
-    view.horizontalHeader().setSectionResizeMode(QHeaderView.Interactive)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
+                         | QAbstractItemView.EditTrigger.AnyKeyPressed)
+    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     view.horizontalHeader().setResizeContentsPrecision(SIZE_SAMPLE)
     view.horizontalHeader().setStretchLastSection(True)
     view.verticalHeader().setDefaultSectionSize(22)
@@ -123,8 +133,8 @@ class ObjectivesPanel(QWidget):
         self.view.selectionModel().currentRowChanged.connect(lambda *_: self._show_condition())
         self.model.modelReset.connect(self._reselect)
         self.model.dataChanged.connect(lambda *_: self._reselect())
-        self._current = None
-        splitter = QSplitter(Qt.Vertical)
+        self._current: tuple | None = None
+        splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.view)
         splitter.addWidget(self.builder)
         self.new_id = QLineEdit()
@@ -201,8 +211,8 @@ class DecksPanel(QWidget):
         self.document = document
         self.decks = tables.decks_model(document, self)
         self.deck_view = table_view(self.decks, delegate)
-        self._deck = None
-        self._card = None
+        self._deck: tuple | None = None
+        self._card: tuple | None = None
         self.cards = tables.cards_model(document, lambda: self._deck, self)
         self.card_view = table_view(self.cards, delegate)
         self.effects = EffectsModel(document, lambda: self._card, self)
@@ -213,7 +223,7 @@ class DecksPanel(QWidget):
         self.new_card.setPlaceholderText("new card id")
         self.new_op = QComboBox()
         self.new_op.setEditable(True)
-        splitter = QSplitter(Qt.Vertical)
+        splitter = QSplitter(Qt.Orientation.Vertical)
         for title, view, extra in (("Decks", self.deck_view, None),
                                    ("Cards of the chosen deck", self.card_view,
                                     _buttons(self.new_card, _button("Add card", self.add_card),
@@ -288,13 +298,13 @@ class TablesPanel(QWidget):
         self.document = document
         self.list_model = tables.tables_model(document, self)
         self.list_view = table_view(self.list_model, delegate)
-        self._table = None
+        self._table: tuple | None = None
         self.grid = TableGridModel(document, lambda: self._table, self)
         self.grid_view = table_view(self.grid)
-        self.grid_view.setSelectionBehavior(QAbstractItemView.SelectItems)
+        self.grid_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.grid_view.horizontalHeader().setStretchLastSection(False)
         self.list_view.selectionModel().currentRowChanged.connect(lambda *_: self._chosen())
-        splitter = QSplitter(Qt.Horizontal)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.list_view)
         splitter.addWidget(self.grid_view)
         splitter.setStretchFactor(1, 3)
@@ -322,13 +332,13 @@ class TranslationPanel(QWidget):
         self.view.setProperty("fitted", True)  # fixed layout: source and translation share the width
         header = self.view.horizontalHeader()
         header.setStretchLastSection(False)
-        header.setSectionResizeMode(QHeaderView.Interactive)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for column in (1, 2):
-            header.setSectionResizeMode(column, QHeaderView.Stretch)
-        header.setSectionResizeMode(3, QHeaderView.ResizeToContents)
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
         header.resizeSection(0, 260)
-        self.locale = QComboBox()
-        self.locale.currentTextChanged.connect(self.model.set_locale)
+        self.locale_box = QComboBox()  # (QWidget.locale is a method)
+        self.locale_box.currentTextChanged.connect(self.model.set_locale)
         self.filter = QComboBox()
         self.filter.addItems(list(FILTERS))
         self.filter.currentTextChanged.connect(self.model.set_filter)
@@ -337,25 +347,25 @@ class TranslationPanel(QWidget):
         self.summary = QLabel("")
         self.model.modelReset.connect(self._summarise)
         layout = QVBoxLayout(self)
-        layout.addLayout(_buttons(QLabel("Locale"), self.locale, QLabel("Show"), self.filter,
+        layout.addLayout(_buttons(QLabel("Locale"), self.locale_box, QLabel("Show"), self.filter,
                                   self.new_tag, _button("Start locale", self.start_locale), self.summary))
         layout.addWidget(self.view)
         document.reloaded.connect(self._fill_locales)
         self._fill_locales()
 
     def _fill_locales(self) -> None:
-        current = self.locale.currentText()
-        self.locale.blockSignals(True)
-        self.locale.clear()
-        self.locale.addItems(self.document.locale_tags)
-        self.locale.blockSignals(False)
+        current = self.locale_box.currentText()
+        self.locale_box.blockSignals(True)
+        self.locale_box.clear()
+        self.locale_box.addItems(self.document.locale_tags)
+        self.locale_box.blockSignals(False)
         tags = self.document.locale_tags
         self.show_locale(current if current in tags else (tags[0] if tags else ""))
 
     def show_locale(self, tag: str) -> None:
-        if self.locale.findText(tag) < 0 and tag:
-            self.locale.addItem(tag)
-        self.locale.setCurrentText(tag)
+        if self.locale_box.findText(tag) < 0 and tag:
+            self.locale_box.addItem(tag)
+        self.locale_box.setCurrentText(tag)
         self.model.set_locale(tag or None)
 
     def start_locale(self) -> None:

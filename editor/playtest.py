@@ -13,9 +13,22 @@ from collections import defaultdict
 
 from PySide6.QtCore import QObject, QRectF, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
-                               QLabel, QLineEdit, QProgressBar, QPushButton, QSpinBox,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from .document import ScenarioDocument
 from .validation import build_scenario
@@ -29,12 +42,14 @@ def forces_by_space(document: ScenarioDocument) -> dict[str, dict[str, dict[str,
     found: dict[str, dict[str, dict[str, int]]] = defaultdict(lambda: defaultdict(dict))
     for entry in document.entities("setup", "spaces"):
         space = entry.get("space")
-        units = entry.get("units") if isinstance(entry.get("units"), list) else []
+        given = entry.get("units")
+        units = given if isinstance(given, list) else []
         for stack in units:
             if not isinstance(stack, dict) or not isinstance(stack.get("type"), str):
                 continue
             owner = stack.get("owner") or entry.get("control")
-            count = stack.get("count") if isinstance(stack.get("count"), int) else 0
+            number = stack.get("count")
+            count = number if isinstance(number, int) else 0
             if isinstance(space, str) and isinstance(owner, str) and count > 0:
                 table = found[space][owner]
                 table[stack["type"]] = table.get(stack["type"], 0) + count
@@ -120,10 +135,17 @@ class ForcePicker(QGroupBox):
             self.units.setCellWidget(row, 1, spin)
         self.changed.emit()
 
+    def _row(self, row: int) -> tuple[str, QSpinBox]:
+        """(unit type, its count box) of a row of the unit table."""
+        item, spin = self.units.item(row, 0), self.units.cellWidget(row, 1)
+        assert item is not None and isinstance(spin, QSpinBox)
+        return item.text(), spin
+
     def set_count(self, unit: str, count: int) -> None:
         for row in range(self.units.rowCount()):
-            if self.units.item(row, 0).text() == unit:
-                self.units.cellWidget(row, 1).setValue(count)
+            name, spin = self._row(row)
+            if name == unit:
+                spin.setValue(count)
 
     @property
     def space_id(self) -> str | None:
@@ -134,8 +156,7 @@ class ForcePicker(QGroupBox):
         return self.owner.currentText()
 
     def chosen(self) -> dict[str, int]:
-        return {self.units.item(row, 0).text(): self.units.cellWidget(row, 1).value()
-                for row in range(self.units.rowCount())}
+        return {name: spin.value() for name, spin in map(self._row, range(self.units.rowCount()))}
 
 
 class SurvivorChart(QWidget):
@@ -154,12 +175,12 @@ class SurvivorChart(QWidget):
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
-        painter.setRenderHint(QPainter.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.fillRect(self.rect(), QColor("#ffffff"))
         counts = sorted(set(self.attacker) | set(self.defender))
         if not counts:
             painter.setPen(QColor("#777777"))
-            painter.drawText(self.rect(), Qt.AlignCenter, "Run a battle to see how many units survive")
+            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "Run a battle to see how many units survive")
             return
         top = max(list(self.attacker.values()) + list(self.defender.values()) + [1e-9])
         left, bottom, right, head = 40, self.height() - 28, self.width() - 10, 22
@@ -177,10 +198,10 @@ class SurvivorChart(QWidget):
                 height = (bottom - head) * series.get(n, 0.0) / top
                 painter.fillRect(QRectF(x + offset, bottom - height, bar, height), colour)
             painter.setPen(QColor("#222222"))
-            painter.drawText(QRectF(left + i * slot, bottom + 2, slot, 14), Qt.AlignCenter, str(n))
-        painter.drawText(QRectF(left, 2, right - left, 16), Qt.AlignLeft,
+            painter.drawText(QRectF(left + i * slot, bottom + 2, slot, 14), Qt.AlignmentFlag.AlignCenter, str(n))
+        painter.drawText(QRectF(left, 2, right - left, 16), Qt.AlignmentFlag.AlignLeft,
                          "Survivors: attacker (red), defender (blue)")
-        painter.drawText(QRectF(0, head - 6, left - 4, 14), Qt.AlignRight, f"{top:.0%}")
+        painter.drawText(QRectF(0, head - 6, left - 4, 14), Qt.AlignmentFlag.AlignRight, f"{top:.0%}")
 
 
 class _BattleSignals(QObject):
@@ -246,10 +267,10 @@ class PlaytestPanel(QWidget):
         self.run_button.clicked.connect(self.run)
         self.progress = QProgressBar()
         self.result = QLabel("")
-        self.result.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.chart = SurvivorChart()
         self.details = QLabel("")
-        self.details.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.details.setFont(_monospace())
         self.charts = ChartBox(document)
         self._signals = _BattleSignals()
@@ -344,7 +365,7 @@ def _unit(report) -> str:
 
 def _monospace() -> QFont:
     font = QFont("monospace")
-    font.setStyleHint(QFont.TypeWriter)
+    font.setStyleHint(QFont.StyleHint.TypeWriter)
     return font
 
 
@@ -364,7 +385,7 @@ class ChartBox(QGroupBox):
         self.button = QPushButton("Resolve chart")
         self.button.clicked.connect(self.resolve)
         self.result = QLabel("")
-        self.result.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.result.setFont(_monospace())
         row = QHBoxLayout()
         row.addWidget(self.choice)
@@ -390,7 +411,7 @@ class ChartBox(QGroupBox):
         self.choice.clear()
         for chart in charts:
             self.choice.addItem(f"{chart['title']} ({chart['source']})", chart["chart"])
-            self.choice.setItemData(self.choice.count() - 1, "\n".join(chart["settings"]), Qt.ToolTipRole)
+            self.choice.setItemData(self.choice.count() - 1, "\n".join(chart["settings"]), Qt.ItemDataRole.ToolTipRole)
         self.choice.setCurrentIndex(max(self.choice.findData(current), 0))
         self.setVisible(bool(charts))
 

@@ -19,7 +19,6 @@ from sandtable.yamlsource import join_pointer
 from .document import ScenarioDocument, Snapshot
 from .eventloop import run_until
 
-
 UI_SWITCH_INTERVAL = 0.001  # seconds a thread may hold the GIL while validators run
 
 
@@ -137,7 +136,7 @@ class LiveValidator(QObject):
         self.started.emit()
         self.pool.start(_ValidationJob(self.document.snapshot(), self._generation, self._signals))
 
-    def _finished(self, generation: int, diagnostics: list, duration: float) -> None:
+    def _finished(self, generation: int, diagnostics: list | None, duration: float) -> None:
         self._running = False
         sys.setswitchinterval(self._switch_interval)
         self.last_duration = duration

@@ -11,16 +11,27 @@ from __future__ import annotations
 import math
 import os
 import re
+from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from .processes import process_context
-from .system import (ATTACKER_WINS, DEFENDER_WINS, DRAW, BattlePosition, Contingent,
-                     EngineError, ExactOutcome, OutcomeBatch, Policy, load_system)
+from .system import (
+    ATTACKER_WINS,
+    DEFENDER_WINS,
+    DRAW,
+    BattlePosition,
+    Contingent,
+    EngineError,
+    ExactOutcome,
+    OutcomeBatch,
+    Policy,
+    load_system,
+)
 
 CHUNK = 25_000                # battles per task: the unit of seeding and of progress
 PARALLEL_FROM = 200_000       # batches at least this big use all cores
@@ -112,7 +123,7 @@ def run_battle(scenario, attacker: Force, defender: Force | Sequence[Force], spa
                progress: Callable[[int, int], None] | None = None, *,
                order_of_loss: str = "cheapest", retreat_at: int = 0,
                keep_land_unit: bool | None = None,
-               research: dict[str, Sequence[str]] | None = None,
+               research: Mapping[str, Collection[str]] | None = None,
                landing: dict[str, int] | None = None, bombard: Force | None = None,
                raid: bool = False, damage: int = 0,
                processes: int | None = None, extras: dict | None = None) -> BattleReport:
@@ -140,7 +151,7 @@ def run_battle(scenario, attacker: Force, defender: Force | Sequence[Force], spa
         policy=Policy(order=order_of_loss, keep_land_unit=keep_land_unit, retreat_at=retreat_at),
         **(extras or {}))
     system.check_position(position)
-    own = {"loss_unit": system.loss_unit, "details": system.battle_details(position)}
+    own: dict[str, Any] = {"loss_unit": system.loss_unit, "details": system.battle_details(position)}
     if exact is not False:
         found = system.exact(position, EXACT_BUDGET, None if exact else EXACT_TIME)
         if found is not None:
@@ -178,7 +189,7 @@ def simulate(system, position: BattlePosition, runs: int, seed: int | None,
     batches: list[OutcomeBatch] = []
     done = 0
     if workers == 1:
-        for size, child in zip(sizes, seeds):
+        for size, child in zip(sizes, seeds, strict=True):
             batches.append(system.simulate(position, size, np.random.default_rng(child)))
             done += size
             if progress:
@@ -187,8 +198,8 @@ def simulate(system, position: BattlePosition, runs: int, seed: int | None,
         run = system.runner(position)
         with ProcessPoolExecutor(max_workers=workers, mp_context=process_context()) as pool:
             futures = [pool.submit(_simulate_chunk, run, size, child)
-                       for size, child in zip(sizes, seeds)]
-            for size, future in zip(sizes, futures):
+                       for size, child in zip(sizes, seeds, strict=True)]
+            for size, future in zip(sizes, futures, strict=True):
                 batches.append(future.result())
                 done += size
                 if progress:

@@ -17,8 +17,9 @@ what it has.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from .system import EngineError
 
@@ -58,7 +59,7 @@ class GameResult:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "GameResult":
+    def from_dict(cls, data: dict) -> GameResult:
         return cls(data.get("winner"), data["reason"], data["round"],
                    dict(data.get("victory_cities") or {}), dict(data.get("scores") or {}))
 

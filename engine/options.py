@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -110,7 +111,7 @@ def _parse_counts(text: str) -> dict[str, int]:
     return counts
 
 
-_PARSERS = {"bool": _parse_bool, "int": _parse_int, "float": _parse_float,
+_PARSERS: dict[str, Callable[[str], Any]] = {"bool": _parse_bool, "int": _parse_int, "float": _parse_float,
             "counts": _parse_counts, "text": str}
 
 
@@ -182,8 +183,8 @@ def settings_of_fields(inputs_type: type, skip: Iterable[str] = ()) -> list[Sett
         annotation = str(field.type).replace(" ", "")
         optional = annotation.endswith("|None")
         kind = _KINDS.get(annotation.removesuffix("|None").replace(",", ", "), "text")
-        default = (field.default if field.default is not dataclasses.MISSING
-                   else field.default_factory())      # type: ignore[misc]
+        factory: Any = field.default_factory
+        default = field.default if field.default is not dataclasses.MISSING else factory()
         found.append(Setting(field.name.replace("_", "-"), default, kind,
                              field.metadata.get("help", ""),
                              tuple(field.metadata.get("choices", ())), optional, field.name))

@@ -75,7 +75,7 @@ class Replay:
         return path
 
     @classmethod
-    def read(cls, path: Path | str) -> "Replay":
+    def read(cls, path: Path | str) -> Replay:
         path = Path(path)
         try:
             lines = path.read_text(encoding="utf-8").splitlines()

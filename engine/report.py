@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from statistics import median
-from typing import Iterable
 
 from .calculator import wilson
 
@@ -93,7 +92,7 @@ def _ahead(finished: list[dict]) -> dict:
     return dict(ahead.most_common())
 
 
-def _length(lengths: list[int]) -> dict:
+def _length(lengths: list[float]) -> dict:
     if not lengths:
         return {"histogram": {}}
     q1, mid, q3 = quartiles(lengths)
@@ -107,7 +106,7 @@ def _final(finished: list[dict], key: str) -> dict:
     for record in finished:
         for who, value in (record["result"].get(key) or {}).items():
             values[who].append(value)
-    return {who: dict(zip(("q1", "median", "q3"), quartiles(found)))
+    return {who: dict(zip(("q1", "median", "q3"), quartiles(found), strict=True))
             for who, found in sorted(values.items())}
 
 
@@ -254,7 +253,7 @@ def render_text(report: dict, names: dict[str, str] | None = None, top: int = 8)
             taker = next(iter(found["taken_by"]), None)
             lines.append(f"  {names.get(space, space)[:28]:<28}{found['per_game']:6.2f}   "
                          f"first in round {found['first_round_median']:g}, mostly by "
-                         f"{names.get(taker, taker)}")
+                         f"{names.get(taker, taker) if taker else '-'}")
     battles = report["battles"]
     if battles["per_game"]:
         lines += ["", f"battles: {battles['per_game']:.1f} per game, "
@@ -331,4 +330,4 @@ def display_names(scenario) -> dict[str, str]:
     return names
 
 
-__all__: Iterable[str] = ["summarise", "render_text", "quartiles", "display_names"]
+__all__ = ["summarise", "render_text", "quartiles", "display_names"]

@@ -16,6 +16,9 @@ from .report import _verdict, display_names
 SIDE_COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
 
 
+PAYOUTS_HEAD = ("<h2>National objectives paid</h2><table><tr><th>objective</th><th>nation</th>"
+                "<th>times per game</th><th>paid per game</th></tr>")
+
 def write_report(report: dict, scenario, folder: Path) -> Path:
     import matplotlib
     matplotlib.use("Agg")
@@ -242,7 +245,7 @@ units each.</p>
 <h2>Most contested spaces</h2>
 <table><tr><th>space</th><th>changes of hands per game</th><th>first change (median round)</th></tr>
 {contested}</table>
-{"<h2>National objectives paid</h2><table><tr><th>objective</th><th>nation</th><th>times per game</th><th>paid per game</th></tr>" + payouts + "</table>" if payouts else ""}
+{PAYOUTS_HEAD + payouts + "</table>" if payouts else ""}
 {"<h2>Games stopped by a rules error</h2><ul>" + errors + "</ul>" if errors else ""}
 </body></html>
 """

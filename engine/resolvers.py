@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .options import Setting, SettingError, resolve as resolve_settings, settings_of_fields
+from .options import Setting, SettingError, settings_of_fields
+from .options import resolve as resolve_settings
 from .system import EngineError, UnknownName
 
 

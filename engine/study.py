@@ -19,10 +19,10 @@ from __future__ import annotations
 import tempfile
 import time
 import traceback
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Iterator
 
 import numpy as np
 
@@ -95,6 +95,7 @@ def play_game(system, study: Study, index: int) -> GameRecord:
                    for number, (side, spec) in enumerate(sorted(study.players.items()), 1)}
         while not state.is_terminal():
             seat = state.current_player
+            assert seat is not None  # the game is not over
             action = players[state.side_of(seat)].choose(state)
             moves.append((seat, action))       # before applying: a failing action is replayed
             state.apply(action)

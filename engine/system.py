@@ -30,9 +30,9 @@ from __future__ import annotations
 import difflib
 import importlib
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Callable
 
 import numpy as np
 
@@ -148,14 +148,14 @@ class OutcomeBatch:
         return len(self.result)
 
     @staticmethod
-    def concatenate(batches: list["OutcomeBatch"]) -> "OutcomeBatch":
+    def concatenate(batches: list[OutcomeBatch]) -> OutcomeBatch:
         return OutcomeBatch(*(np.concatenate([getattr(b, name) for b in batches])
                               for name in ("result", "rounds", "attacker_survivors",
                                            "defender_survivors", "attacker_loss",
                                            "defender_loss")))
 
     @staticmethod
-    def from_outcomes(outcomes: list[BattleOutcome]) -> "OutcomeBatch":
+    def from_outcomes(outcomes: list[BattleOutcome]) -> OutcomeBatch:
         return OutcomeBatch(
             np.array([o.result for o in outcomes], dtype=np.int8),
             np.array([o.rounds for o in outcomes], dtype=np.int64),
@@ -255,7 +255,7 @@ class GameSystem(ABC):
         data, for `--json` and the renderer): {} by default."""
         return {}
 
-    def render_battle(self, report, forces: list[str], space: str) -> str | None:
+    def render_battle(self, report, forces: list, space: str) -> str | None:
         """The battle report (engine.calculator.BattleReport) as text in the system's own
         terms, or None for the generic text. `forces` are the attacker's and then the defenders'
         forces, printable as 'germany: 3 infantry'; `report.details` holds `battle_details`."""

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, asdict
+from dataclasses import asdict, dataclass, field
 from enum import Enum
 from pathlib import Path
 
@@ -41,7 +41,7 @@ class Diagnostic:
 
     @classmethod
     def at(cls, code: str, severity: Severity, message: str, where: Location | None,
-           hint: str | None = None, related: list[Location] | None = None) -> "Diagnostic":
+           hint: str | None = None, related: list[Location] | None = None) -> Diagnostic:
         where = where or Location()
         return cls(code, severity, message, where.file, where.line, where.column,
                    where.pointer, hint, list(related or []))

@@ -24,7 +24,7 @@ class Tracked:
     key_origins: Origins = field(default_factory=dict)
 
     @classmethod
-    def from_source(cls, doc: SourceDoc) -> "Tracked":
+    def from_source(cls, doc: SourceDoc) -> Tracked:
         origins = {p: Location(doc.path, line, col, p) for p, (line, col) in doc.positions.items()}
         keys = {p: Location(doc.path, line, col, p) for p, (line, col) in doc.key_positions.items()}
         return cls(doc.data, origins, keys)
@@ -136,7 +136,9 @@ class _Merger:
             new_src = join_pointer(new_ptr, new_index)
             if new_item.get("remove") is True:
                 continue
-            place(lambda d: self.merge(item, src, new_item, new_src, d), None, None)
+            # merged at once, where the result list puts it (the names are bound now, not later)
+            place(lambda d, item=item, src=src, new_item=new_item, new_src=new_src:
+                  self.merge(item, src, new_item, new_src, d), None, None)
         for index, item in enumerate(new):
             key = identity(item)
             if key in old_ids and index not in repeated:

@@ -59,7 +59,7 @@ def parse_combat(printed: str) -> dict:
             if match is None:
                 raise ResultSyntaxError(f"cannot read {word[position:]!r}; expected L#, o#, e# or DG",
                                         offset + position)
-            name = _COMBAT_FIELDS[match.lastgroup]
+            name = _COMBAT_FIELDS[str(match.lastgroup)]  # every alternative is a named group
             if _ONLY_FOR.get(name, side) != side:
                 raise ResultSyntaxError(f"{match.group()} belongs to the {_ONLY_FOR[name]}, "
                                         f"not the {side}", offset + position)

@@ -29,13 +29,13 @@ class Element:
     attrs: dict[str, str]
     line: int
     column: int
-    children: list["Element"] = field(default_factory=list)
+    children: list[Element] = field(default_factory=list)
     text: str = ""
 
-    def find_all(self, tag: str) -> list["Element"]:
+    def find_all(self, tag: str) -> list[Element]:
         return [child for child in self.children if child.tag == tag]
 
-    def find(self, tag: str) -> "Element | None":
+    def find(self, tag: str) -> Element | None:
         return next((child for child in self.children if child.tag == tag), None)
 
     def iter(self, tag: str):

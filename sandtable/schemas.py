@@ -8,22 +8,22 @@ from __future__ import annotations
 
 import json
 import posixpath
-import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
+from .resources import shared_path
 
 
 def _schema_dir() -> Path:
     """The schemas beside the package (a checkout), or where an installed wheel put them."""
-    for candidate in (Path(__file__).resolve().parent.parent / "schemas",
-                      Path(sys.prefix) / "share" / "sandtable" / "schemas"):
-        if (candidate / "scenario.schema.json").is_file():
-            return candidate
-    raise FileNotFoundError("the scenario schemas are missing from this installation")
+    manifest = shared_path("schemas", "scenario.schema.json")
+    if manifest is None:
+        raise FileNotFoundError("the scenario schemas are missing from this installation")
+    return manifest.parent
 
 
 SCHEMA_DIR = _schema_dir()
+VARIANT_DIR = "variant"  # schemas/variant/: the schemas of a variant's files (variant_schema.py)
 KIND_SCHEMAS = {
     "scenario": "scenario.schema.json",
     "map": "map.schema.json",
@@ -36,19 +36,61 @@ KIND_SCHEMAS = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_schema(name: str) -> dict:
     return json.loads((SCHEMA_DIR / name).read_text(encoding="utf-8"))
 
 
-def schema_file_for(kind: str) -> str:
-    return KIND_SCHEMAS["locale" if kind.startswith("locale") else kind]
+def schema_file_for(kind: str, variant: bool = False) -> str:
+    """The schema of a file kind, below schemas/; a variant's files have schemas of their own."""
+    name = KIND_SCHEMAS["locale" if kind.startswith("locale") else kind]
+    return f"{VARIANT_DIR}/{name}" if variant else name
 
 
-def schema_header(kind: str, depth: int = 2) -> str:
+def schema_header(kind: str, depth: int = 2, variant: bool = False) -> str:
     """The comment line that lets VS Code's YAML extension check and complete a file."""
-    up = "../" * depth
-    return f"# yaml-language-server: $schema={up}schemas/{schema_file_for(kind)}\n"
+    return modeline(kind, "../" * depth + "schemas", variant) + "\n"
+
+
+# The modeline: the comment that tells VS Code's YAML extension (and readers) a file's schema.
+MODELINE = "# yaml-language-server: $schema="
+
+
+def modeline(kind: str, schemas: str, variant: bool = False) -> str:
+    """The modeline of a file of `kind`, given where the schemas are (a path or URL)."""
+    return f"{MODELINE}{posixpath.join(schemas, schema_file_for(kind, variant))}"
+
+
+def modeline_schemas(text: str) -> str | None:
+    """Where the schemas are, as the modeline at the top of a file's text says; None without one."""
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        if line.startswith(MODELINE):
+            folder = posixpath.dirname(line[len(MODELINE):].strip())
+            return posixpath.dirname(folder) if posixpath.basename(folder) == VARIANT_DIR else folder
+    return None
+
+
+def with_modeline(header: str, kind: str, variant: bool, schemas: str | None = None) -> str:
+    """A file's leading comments with its modeline pointing at the schema its kind needs.
+
+    Where the schemas are comes from the modeline already there, else from `schemas`; with
+    neither, the header is left as it is.
+    """
+    found = modeline_schemas(header)
+    schemas = found if found is not None else schemas
+    if schemas is None:
+        return header
+    wanted = modeline(kind, schemas, variant)
+    lines = header.splitlines()
+    for number, line in enumerate(lines):
+        if line.startswith(MODELINE):
+            lines[number] = wanted
+            break
+    else:
+        lines.insert(0, wanted)
+    return "\n".join(lines) + "\n"
 
 
 class SchemaNode:
@@ -76,7 +118,7 @@ class SchemaNode:
                     names.append(name)
         return names
 
-    def child(self, key) -> "SchemaNode":
+    def child(self, key) -> SchemaNode:
         schema = self.schema
         if isinstance(key, int):
             return SchemaNode(schema.get("items", {}), self.file)
@@ -136,7 +178,7 @@ def bundled_schema(name: str, definition: str | None = None) -> dict:
 
     root_key = (name, f"/$defs/{definition}" if definition else "")
     result = inline(_lookup(*root_key), name, (root_key,))
-    done = set()
+    done: set[tuple[str, str]] = set()
     while len(done) < len(pending):
         for key in [k for k in pending if k not in done]:
             done.add(key)

@@ -604,7 +604,7 @@ class _Translator:
             spaces = self._space_list(option, value)
             if spaces is None:
                 return None
-            condition = {"owner": nation, "spaces": spaces}
+            condition: dict[str, object] = {"owner": nation, "spaces": spaces}
             if key == "alliedOwnershipTerritories":
                 condition["allied"] = True
             if count is not None and count < len(spaces):
@@ -617,7 +617,7 @@ class _Translator:
             surface = key == "enemySurfaceExclusionTerritories"
 
             def clear(where: list[str]) -> dict:
-                body = {"owner": nation, "spaces": where}
+                body: dict[str, object] = {"owner": nation, "spaces": where}
                 if surface:
                     body["surface_only"] = True
                 return {"no_enemy_units": body}
@@ -626,6 +626,7 @@ class _Translator:
             return clear(spaces)
         if key == "alliedExclusionTerritories":
             allies = [n for n, side in self.sides.items() if side == self.sides.get(nation) and n != nation]
+            present: list[dict[str, dict[str, object]]]
             if value == "controlled":
                 present = [{"units_present": {"owner": ally, "controller": nation}} for ally in allies]
             else:

@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .diagnostics import Diagnostic, Location, info, warning
 from .geometry import DEFAULT_TOLERANCE, extent, simplify_ring
@@ -39,7 +40,7 @@ class NotAMapFolder(Exception):
 class Placed:
     """A value read from a map file, and where its line is."""
 
-    value: object
+    value: Any  # a point [x, y], or a list of rings of points
     where: Location
 
 
@@ -96,9 +97,9 @@ def _lines(path: Path, diagnostics: list[Diagnostic]):
     except UnicodeDecodeError as problem:
         # Map makers' tools on Windows wrote Latin-1; the names then match the game's as they are.
         text = raw.decode("latin-1")
-        line = raw.count(b"\n", 0, problem.start) + 1
+        first_bad = raw.count(b"\n", 0, problem.start) + 1
         diagnostics.append(info("TPM001", "the file is not UTF-8; it was read as Latin-1",
-                                Location(path, line, 1)))
+                                Location(path, first_bad, 1)))
     for number, line in enumerate(text.splitlines(), start=1):
         if line.strip():
             yield number, line

@@ -11,6 +11,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, NoReturn
 
 import yaml
 from yaml import events
@@ -67,7 +68,7 @@ def _resolve_tagged(tag: str, text: str):
     if kind == "str":
         return text
     value = resolve_plain(text)
-    expected = {"int": int, "float": (int, float), "bool": bool, "null": type(None)}[kind]
+    expected: Any = {"int": int, "float": (int, float), "bool": bool, "null": type(None)}[kind]
     if kind == "int" and isinstance(value, bool) or not isinstance(value, expected):
         raise ValueError(f"{text!r} is not a valid !!{kind}")
     return float(value) if kind == "float" else value
@@ -213,7 +214,7 @@ class _Builder:
         self.alias_nodes = 0
         self.documents = 0
 
-    def refuse(self, code: str, message: str, mark, hint: str | None = None):
+    def refuse(self, code: str, message: str, mark, hint: str | None = None) -> NoReturn:
         raise YamlRefused(error(code, message, _mark_location(self.path, mark), hint=hint))
 
     # -- where the next value goes ------------------------------------------------------------
@@ -304,7 +305,7 @@ class _Builder:
         if len(self.stack) >= MAX_DEPTH:
             self.refuse("YAML008", f"the data nests deeper than {MAX_DEPTH} levels", mark)
         is_map = isinstance(event, events.MappingStartEvent)
-        value = {} if is_map else []
+        value: dict | list = {} if is_map else []
         self.positions[pointer] = (mark.line + 1, mark.column + 1)
         self._attach(value, pointer, mark)
         self.stack.append(_Container(value, pointer, event.anchor, is_map))
@@ -349,23 +350,23 @@ def _copy_counting(value, budget: int):
     """A deep copy of plain data and its node count, or _TOO_MANY past the budget."""
     count = 0
     root: list = [None]
-    work = [(value, root, 0)]
+    work: list[tuple[Any, Any, Any]] = [(value, root, 0)]
     while work:
         item, parent, slot = work.pop()
         count += 1
         if count > budget:
             return _TOO_MANY, count
         if isinstance(item, dict):
-            copy = {}
-            parent[slot] = copy
+            mapping: dict = {}
+            parent[slot] = mapping
             for key, child in item.items():
-                copy[key] = None
-                work.append((child, copy, key))
+                mapping[key] = None
+                work.append((child, mapping, key))
         elif isinstance(item, list):
-            copy = [None] * len(item)
-            parent[slot] = copy
+            sequence: list = [None] * len(item)
+            parent[slot] = sequence
             for index, child in enumerate(item):
-                work.append((child, copy, index))
+                work.append((child, sequence, index))
         else:
             parent[slot] = item
     return root[0], count

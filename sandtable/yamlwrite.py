@@ -2,8 +2,8 @@
 
 Canonical: keys in a stable order (identity and name first, the rest alphabetical), short leaf
 lists and mappings on one line, text never folded. A list whose schema says `x-flow` (an outline's
-ring of points) is written on one line however long, so that moving one point changes one line. The same data always gives the same bytes, so a
-save changes only the lines whose values changed.
+ring of points) is written on one line however long, so that moving one point changes one line.
+The same data always gives the same bytes, so a save changes only the lines whose values changed.
 
 Atomic: the text goes to a temporary file beside the target, which is then renamed over it; a
 crash leaves either the old file or the new one, never half of one. Before anything is written the
@@ -130,7 +130,7 @@ def dump_canonical(data, header: str = "", kind: str | None = None) -> str:
 
 def leading_comments(text: str) -> str:
     """The comment block at the top of a file (such as the schema line), kept across saves."""
-    kept = []
+    kept: list[str] = []
     for line in text.splitlines():
         if line.startswith("#") or (kept and not line.strip()):
             kept.append(line)

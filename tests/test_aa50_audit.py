@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.system import BattlePosition, Contingent, EngineError, load_system
 from engine.aa50.position import AA50Position
+from engine.system import Contingent, EngineError, load_system
 from sandtable.cli import main
 from sandtable.scenario import load_scenario
 from validators.conditions import Position, evaluate
@@ -94,8 +94,9 @@ def test_the_two_readings_of_the_surprise_strike(aa50):
         return float(found.probability[found.result == 0].sum())
     every, once = odds("every-round"), odds("first-round")
     assert every > once + 0.02
-    from engine.aa50 import montecarlo
     import numpy as np
+
+    from engine.aa50 import montecarlo
     position = AA50Position("sz-7", (Contingent("germany", {"submarine": 2}),),
                             (Contingent("united-kingdom", {"battleship": 1}),),
                             surprise_strike="first-round")

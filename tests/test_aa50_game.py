@@ -195,7 +195,7 @@ def test_nobody_enters_or_flies_over_neutral_territories(system41):
     assert "turkey" in board.neutral
     assert all(board.distance("turkey", s) >= 99 for s in ("caucasus", "trans-jordan"))
     until(game, "united-kingdom", "combat-move")
-    for space, found in game.pieces.items():
+    for found in game.pieces.values():
         for piece in found:
             if piece.owner == "united-kingdom" and game.movable(piece):
                 assert not set(game.group_destinations([piece])) & board.neutral

@@ -46,13 +46,16 @@ def test_seven_nations_two_sides_china_played_by_the_united_states(y1941, y1942)
 
 def test_turn_orders_of_both_years(y1941, y1942):
     # rulebook §5
-    assert y1941.manifest["turn_order"] == ["germany", "soviet-union", "japan", "united-kingdom", "italy", "united-states"]
-    assert y1942.manifest["turn_order"] == ["japan", "soviet-union", "germany", "united-kingdom", "italy", "united-states"]
+    assert y1941.manifest["turn_order"] == ["germany", "soviet-union", "japan", "united-kingdom", "italy",
+                                            "united-states"]
+    assert y1942.manifest["turn_order"] == ["japan", "soviet-union", "germany", "united-kingdom", "italy",
+                                            "united-states"]
 
 
 def test_starting_ipcs(y1941, y1942):
     # 1941: rulebook §3.1; 1942: the production of the 1942 board (the rulebook's §3.2 table repeats 1941)
-    income = lambda s: {n: d.get("income") for n, d in nations(s).items()}
+    def income(scenario):
+        return {n: d.get("income") for n, d in nations(scenario).items()}
     assert income(y1941) == {"germany": 31, "soviet-union": 30, "japan": 17, "united-kingdom": 43, "italy": 10,
                              "united-states": 40, "china": None}
     assert income(y1942) == {"germany": 37, "soviet-union": 24, "japan": 31, "united-kingdom": 31, "italy": 10,
@@ -143,7 +146,8 @@ def test_unit_values(y1941):
 
 
 def test_unit_abilities(y1941):
-    abilities = {u["id"]: {a["kind"]: a for a in u.get("abilities", [])} for _, u in y1941.entities("units", "unit_types")}
+    abilities = {u["id"]: {a["kind"]: a for a in u.get("abilities", [])}
+                 for _, u in y1941.entities("units", "unit_types")}
     assert abilities["artillery"]["artillery_support"] == {"kind": "artillery_support", "types": ["infantry"],
                                                            "per_unit": 1, "bonus": 1}
     assert "blitz" in abilities["armour"]
@@ -161,7 +165,8 @@ def test_unit_abilities(y1941):
 def test_research_charts(y1941):
     research = y1941.manifest["rules"]["research"]
     assert (research["token_cost"], research["success_roll"]) == (5, 6)
-    charts = {c["id"]: [b["id"] for b in sorted(c["breakthroughs"], key=lambda b: b["roll"])] for c in research["charts"]}
+    charts = {c["id"]: [b["id"] for b in sorted(c["breakthroughs"], key=lambda b: b["roll"])]
+              for c in research["charts"]}
     assert charts == {
         "chart-1": ["advanced-artillery", "rockets", "paratroopers", "increased-factory-production", "war-bonds",
                     "mechanized-infantry"],
@@ -230,7 +235,8 @@ def test_explain_lists_met_objectives_and_bonus(capsys):
 
 def test_1942_holds_only_what_differs():
     folder = SCENARIOS / "aa50-1942"
-    assert sorted(p.name for p in folder.glob("*.yaml")) == ["map.yaml", "objectives.yaml", "scenario.yaml", "setup.yaml"]
+    assert sorted(p.name for p in folder.glob("*.yaml")) == [
+        "map.yaml", "objectives.yaml", "scenario.yaml", "setup.yaml"]
     scenario = load_scenario(folder)
     assert scenario.manifest["extends"] == "../aa50-1941"
     assert len(scenario.doc("map")["spaces"]) == 162

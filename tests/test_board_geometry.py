@@ -23,7 +23,8 @@ from helpers import FIXTURES, REPO
 TRIPLEA = FIXTURES / "triplea"
 MAP_FOLDER = TRIPLEA / "small-game-map"
 WW2V3 = REPO.parent / "shared" / "reference" / "triplea-maps" / "world_war_ii_v3"
-needs_board = pytest.mark.skipif(not WW2V3.is_dir(), reason="shared/reference/triplea-maps is not beside the repository")
+needs_board = pytest.mark.skipif(not WW2V3.is_dir(),
+                                 reason="shared/reference/triplea-maps is not beside the repository")
 
 
 # -- simplifying an outline ------------------------------------------------------------------
@@ -53,7 +54,7 @@ def test_every_dropped_point_stays_within_the_tolerance(points, tolerance):
     assert kept == sorted(set(kept)) and (len(kept) >= 3 or len(ring) < 3)
     assert simplify_ring([list(p) for p in points], tolerance) == [ring[i] for i in kept]
     closed = np.vstack([np.asarray(ring, dtype=float), np.asarray(ring[:1], dtype=float)])
-    for start, end in zip(kept, kept[1:] + [len(ring)]):
+    for start, end in zip(kept, kept[1:] + [len(ring)], strict=True):
         inner = closed[start + 1:end]
         if len(inner):  # each dropped point is within the tolerance of the edge that replaced it
             assert segment_distances(inner, closed[start], closed[end]).max() <= tolerance + 1e-9

@@ -6,9 +6,10 @@ import math
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine import EngineError, UnknownName
-from engine import calculator
+from engine import EngineError, UnknownName, calculator
 from engine.calculator import BattleReport, Force, parse_force, run_battle, wilson
 from sandtable.cli import main
 from sandtable.scenario import load_scenario
@@ -209,7 +210,6 @@ def test_cli_research_and_raid(capsys):
 
 
 # -- properties of every answer ----------------------------------------------------------------
-from hypothesis import given, settings, strategies as st  # noqa: E402
 
 LAND_ATTACK = ["infantry", "artillery", "armour", "fighter", "bomber"]
 LAND_DEFENCE = ["infantry", "artillery", "armour", "fighter", "aa-gun"]

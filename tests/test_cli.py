@@ -5,8 +5,6 @@ import json
 import shutil
 import xml.etree.ElementTree as ET
 
-import pytest
-
 from sandtable.cli import main
 
 from helpers import FIXTURES

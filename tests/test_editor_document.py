@@ -178,13 +178,15 @@ def test_save_as_writes_every_file_and_keeps_a_variant_pointing_at_its_parent(qa
 
 def test_the_board_image_is_drawn_behind_the_spaces_at_its_declared_size(qtbot, folders):
     from PySide6.QtGui import QColor, QImage
+
     from editor.map_canvas import MapScene
     base, _ = folders
     image = QImage(40, 20, QImage.Format_RGB32)
     image.fill(QColor("#336699"))
     assert image.save(str(base / "board.png"))
     path = base / "map.yaml"
-    path.write_text(path.read_text().replace("spaces:", "board: {image: board.png, width: 800, height: 400}\nspaces:", 1))
+    board = "board: {image: board.png, width: 800, height: 400}\n"
+    path.write_text(path.read_text().replace("spaces:", board + "spaces:", 1))
     scene = MapScene(ScenarioDocument(base))
     rect = scene.board.sceneBoundingRect()
     assert (rect.width(), rect.height()) == (800, 400)

@@ -12,10 +12,9 @@ pytest.importorskip("PySide6")
 from PySide6.QtCore import QPoint, QSettings, Qt  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
+from editor.main_window import MainWindow  # noqa: E402
 from sandtable.texts import fingerprint  # noqa: E402
 from sandtable.yamlsource import read_yaml_file  # noqa: E402
-
-from editor.main_window import MainWindow  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 NORTHERN_FRONT = REPO / "scenarios" / "northern-front"
@@ -194,7 +193,8 @@ def test_translation_view_edits_a_string_undoably(qtbot, window, scenario):
     assert model.data(model.index(row, 3)) == "missing"
     assert model.setData(model.index(row, 2), "俄罗斯")
     assert window.document.own("locale:zh-Hans") == {
-        "locale": "zh-Hans", "entries": {"spaces.russia.name": {"text": "俄罗斯", "source": fingerprint("Russia")}}}
+        "locale": "zh-Hans", "entries": {"spaces.russia.name": {
+            "text": "俄罗斯", "source": fingerprint("Russia"), "source_text": "Russia"}}}
     assert model.data(model.index(row, 3)) == "done"
     panel.filter.setCurrentText("missing")
     assert "spaces.russia.name" not in [r[0] for r in model.rows]

@@ -12,8 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import (ATTACKER_WINS, DEFENDER_WINS, DRAW, BattlePosition, Contingent,
-                    EngineError, Policy, load_system)
+from engine import ATTACKER_WINS, DEFENDER_WINS, DRAW, BattlePosition, Contingent, EngineError, Policy, load_system
 from engine.aa50 import rounds
 from engine.calculator import parse_force
 from sandtable.scenario import load_scenario
@@ -426,7 +425,7 @@ def test_one_battle_at_a_time_agrees_with_the_exact_odds_5_5_3(aa50, space, atta
     rng = np.random.default_rng(31)
     runs = 3000
     results = [aa50.resolve_battle(pos, rng).result for _ in range(runs)]
-    for outcome, p in zip((ATTACKER_WINS, DEFENDER_WINS, DRAW), expected):
+    for outcome, p in zip((ATTACKER_WINS, DEFENDER_WINS, DRAW), expected, strict=True):
         q = results.count(outcome) / runs
         assert abs(q - p) / max((p * (1 - p) / runs) ** 0.5, 1e-9) < 4, (outcome, p, q)
 

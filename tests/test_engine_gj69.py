@@ -18,8 +18,7 @@ from engine import ATTACKER_WINS, DRAW, Contingent, EngineError, load_system
 from engine.calculator import Force, run_battle
 from engine.gj69 import GJ69Position
 from engine.gj69.attack import DEAD, IN, OUT, hit_distribution
-from engine.gj69.damage import (ELIMINATED, READY, RETREATS, TURNED, USED, Piece, allocate,
-                                ladder, result_of)
+from engine.gj69.damage import ELIMINATED, READY, RETREATS, TURNED, USED, Piece, allocate, ladder, result_of
 from sandtable.scenario import load_scenario
 
 SCENARIO = Path(__file__).parent.parent / "scenarios" / "gj69-southern-operation"
@@ -91,7 +90,7 @@ def test_durability_points_below_a_step_are_lost_11_4(gj69):
     pair = [Piece(infantry, READY, True), Piece(infantry, READY, True)]
     assert allocate(pair, 2, land_area=True, owner_allocates=True) in ([1, 1],)
     given = allocate(pair, 3, land_area=True, owner_allocates=True)
-    assert sorted(result_of(ladder(p, True), g) or "-" for p, g in zip(pair, given)) == ["-", TURNED]
+    assert sorted(result_of(ladder(p, True), g) or "-" for p, g in zip(pair, given, strict=True)) == ["-", TURNED]
     assert sorted(allocate(pair, 2, land_area=True, owner_allocates=False)) == [0, 2]
 
 

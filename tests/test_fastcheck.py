@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from sandtable.schemas import KIND_SCHEMAS, SCHEMA_DIR, bundled_schema
 from sandtable.scenario import FILE_KINDS
+from sandtable.schemas import KIND_SCHEMAS, SCHEMA_DIR, bundled_schema
 from validators.fastcheck import compile_schema, json_equal
 
 from helpers import FIXTURES, REPO

@@ -1,7 +1,6 @@
 """Random and mutated input never makes the loader or the validators raise: only diagnostics."""
 from __future__ import annotations
 
-import shutil
 import tempfile
 from pathlib import Path
 

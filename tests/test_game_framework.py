@@ -11,7 +11,7 @@ from engine.game import Chronicle, GameResult, GameState, IllegalAction, as_acti
 from engine.options import SettingError
 from engine.players import assign, make_player
 from engine.replay import Replay, ReplayError, play_back
-from engine.study import Study, game_seed, run_study
+from engine.study import Study, game_seed
 from engine.system import GameSystem
 
 

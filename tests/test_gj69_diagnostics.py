@@ -78,7 +78,8 @@ def test_unknown_card_effect_is_eff001(workspace):
         "id: eff001-unknown-op\nname: Broken fixture\nsystem: gj69\nextends: ../gj69-southern-operation\n",
         encoding="utf-8")
     (folder / "decks.yaml").write_text(
-        "decks:\n- id: japan\n  cards:\n  - id: j13\n    effects:\n    - {op: set_atack, domain: sea, attack: normal, value: 4}\n",
+        "decks:\n- id: japan\n  cards:\n  - id: j13\n    effects:\n"
+        "    - {op: set_atack, domain: sea, attack: normal, value: 4}\n",
         encoding="utf-8")
     (found,) = find_code(diagnostics_of(folder), "EFF001")
     assert place(found, folder) == ("decks.yaml", 6, 12)

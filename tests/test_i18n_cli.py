@@ -74,7 +74,7 @@ def test_export_to_a_file_and_import_it_back(tiny, tmp_path, capsys):
     assert main(["i18n", "import", str(tiny), str(po_path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out == ["  added spaces.karelia-ssr.name",
-                   f"zh-Hans: 1 added, 0 updated, 3 unchanged, 0 refused; changed "
+                   f"zh-Hans: 1 added, 0 updated, 3 unchanged, 3 untranslated, 0 refused; changed "
                    f"{os.path.relpath(tiny / 'locales' / 'zh-Hans.yaml')}"]
     assert "卡累利阿" in (tiny / "locales" / "zh-Hans.yaml").read_text(encoding="utf-8")
 

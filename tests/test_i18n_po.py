@@ -97,10 +97,12 @@ def test_a_changed_source_makes_the_entry_stale_and_exports_it_fuzzy(tiny, tmp_p
     assert locale_status(scenario, "zh-Hans").keys[State.STALE] == [
         "spaces.norway.name", "spaces.finland.name"]
     text = export_po(scenario, "zh-Hans")
-    assert ('#. map.yaml:3: name of space norway\n#: map.yaml:3\n#, fuzzy\n#| msgid "Norway"\n'
+    assert ('#. map.yaml:3: name of space norway\n#: map.yaml:3\n#, fuzzy\n'
+            '#| msgctxt "spaces.norway.name"\n#| msgid "Norway"\n'
             'msgctxt "spaces.norway.name"\nmsgid "Norway and Svalbard"\nmsgstr "挪威"\n') in text
     finland = polib.pofile(text).find("Finland")
     assert finland.fuzzy and finland.previous_msgid == "Finland (1941)"
+    assert finland.previous_msgctxt == "spaces.finland.name"
     assert finland.tcomment == "Keep the year in brackets."
 
     # The translator revises the translation and clears the fuzzy flag: it is current again.
@@ -108,7 +110,7 @@ def test_a_changed_source_makes_the_entry_stale_and_exports_it_fuzzy(tiny, tmp_p
     entry = po.find("Norway and Svalbard")
     entry.msgstr = "挪威和斯瓦尔巴"
     entry.flags.remove("fuzzy")
-    entry.previous_msgid = None
+    entry.previous_msgid = entry.previous_msgctxt = None
     po.save(str(tmp_path / "zh.po"))
     result = import_file(tiny, tmp_path / "zh.po")
     assert [(c.key, c.stale) for c in result.changes] == [("spaces.norway.name", False)]

@@ -49,7 +49,9 @@ def test_export_edit_import_round_trips(tiny, tmp_path):
     untouched = plan_import(scenario, tag, incoming, path)
     assert untouched.changes == [] and untouched.diagnostics == [] and untouched.unchanged == 3
 
-    edited = exported.replace(
+    karelia = '<trans-unit id="spaces.karelia-ssr.name" resname="spaces.karelia-ssr.name" xml:space="preserve"'
+    assert karelia + ">" in exported
+    edited = exported.replace(karelia + ">", karelia + ' approved="yes">').replace(
         "<source>Karelia S.S.R.</source>",
         '<source>Karelia S.S.R.</source>\n        <target state="translated">卡累利阿</target>')
     path.write_text(edited, encoding="utf-8")

@@ -42,7 +42,7 @@ def read(table: dict, *keys):
     """The cell at the keys, or the row of cells when fewer keys than axes are given."""
     assert len(keys) <= len(table["axes"])
     cells = table["cells"]
-    for axis, key in zip(table["axes"], keys):
+    for axis, key in zip(table["axes"], keys, strict=False):  # fewer keys: a row of cells
         cells = cells[position(axis, key)]
     return cells
 

@@ -1,8 +1,7 @@
 """Named settings on the command line: `--option NAME=VALUE` for battles and games."""
 import pytest
 
-from engine.options import (Setting, SettingError, resolve, settings_of_position,
-                            settings_of_scenario)
+from engine.options import Setting, SettingError, resolve, settings_of_position, settings_of_scenario
 from engine.system import BattlePosition
 from engine.war_at_sea.position import WaSPosition
 from sandtable.scenario import load_scenario

@@ -217,7 +217,8 @@ def test_every_territory_border_and_placement_is_kept(path):
     for placement in root.iter("unitPlacement"):
         placed[(territory_id(placement.get("territory")), placement.get("unitType").replace("aaGun", "aa-gun"),
                 placement.get("owner"))] += int(placement.get("quantity"))
-    players = {p.get("name"): n for p, n in zip(root.iter("player"), [n["id"] for n in imported.files["scenario"]["nations"]])}
+    nations = [n["id"] for n in imported.files["scenario"]["nations"]]
+    players = {p.get("name"): n for p, n in zip(root.iter("player"), nations, strict=True)}
     kept = Counter()
     for entry in imported.files["setup"]["spaces"]:
         for stack in entry.get("units", []):

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import REPO, diagnostics_of
 from sandtable.scenario import load_scenario
 from sandtable.texts import catalog
+
+from helpers import REPO, diagnostics_of
 
 FOLDER = REPO / "scenarios" / "war-at-sea"
 

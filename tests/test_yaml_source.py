@@ -85,7 +85,7 @@ def test_deep_nesting_is_refused_without_recursion_error():
 
 def test_billion_laughs_is_refused_quickly():
     lines = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
-    for prev, name in zip("abcdefgh", "bcdefghi"):
+    for prev, name in zip("abcdefgh", "bcdefghi", strict=True):
         lines.append(f"{name}: &{name} [" + ", ".join(f"*{prev}" for _ in range(10)) + "]")
     with pytest.raises(YamlRefused) as refused:
         read("\n".join(lines))

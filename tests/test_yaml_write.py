@@ -8,8 +8,7 @@ import pytest
 
 from sandtable.scenario import FILE_KINDS, load_scenario
 from sandtable.yamlsource import read_yaml_file
-from sandtable.yamlwrite import (SaveRefused, atomic_write_text, dump_canonical, leading_comments,
-                                 save_yaml)
+from sandtable.yamlwrite import SaveRefused, atomic_write_text, dump_canonical, leading_comments, save_yaml
 
 from helpers import FIXTURES, REPO
 
@@ -40,15 +39,17 @@ def test_strings_that_look_like_other_types_are_quoted():
     data = {"codes": ["NO", "0o17", "1_000", "true", "12", "null", "plain"]}
     text = dump_canonical(data)
     assert "'0o17'" in text and "'12'" in text and "'true'" in text and "plain" in text
-    from sandtable.yamlsource import parse_yaml
     from pathlib import Path
+
+    from sandtable.yamlsource import parse_yaml
     assert parse_yaml(text, Path("x.yaml")).data == data
 
 
 def test_multiline_text_survives():
     data = {"notes": "first line\nsecond line\n"}
-    from sandtable.yamlsource import parse_yaml
     from pathlib import Path
+
+    from sandtable.yamlsource import parse_yaml
     assert parse_yaml(dump_canonical(data), Path("x.yaml")).data == data
 
 
@@ -91,7 +92,7 @@ def test_data_that_cannot_be_written_faithfully_is_refused(tmp_path):
 def test_whole_scenario_round_trip(tmp_path):
     shutil.copytree(FIXTURES / "core" / "base", tmp_path / "base")
     before = load_scenario(tmp_path / "base")
-    for kind, name in FILE_KINDS.items():
+    for name in FILE_KINDS.values():
         path = tmp_path / "base" / name
         if path.exists():
             doc = read_yaml_file(path)

@@ -39,7 +39,7 @@ def validate(scenario: Scenario) -> list[Diagnostic]:
     schema_problems = check_schemas(scenario)
     problems += schema_problems
     index = build_index(scenario)
-    checks = [
+    checks: list[Callable[[], Iterable[Diagnostic]]] = [
         lambda: check_unique_ids(scenario),
         lambda: check_references(scenario, index),
         lambda: check_files(scenario),
@@ -70,7 +70,7 @@ def validate_folder(folder: Path | str) -> tuple[Scenario, list[Diagnostic]]:
 
 
 def _sorted(problems: list[Diagnostic]) -> list[Diagnostic]:
-    unique = {}
+    unique: dict[tuple, Diagnostic] = {}
     for problem in problems:
         unique.setdefault((problem.code, str(problem.file), problem.line, problem.column,
                            problem.message), problem)

@@ -33,8 +33,8 @@ class Position:
     units: dict[str, list[Stack]]                             # space -> stacks
     sides: dict[str, str]                                     # nation -> side
     space_tags: dict[str, set[str]] = field(default_factory=dict)
-    space_kinds: dict[str, str] = field(default_factory=dict)
-    unit_domains: dict[str, str] = field(default_factory=dict)
+    space_kinds: dict[str, str | None] = field(default_factory=dict)
+    unit_domains: dict[str, str | None] = field(default_factory=dict)
     unit_tags: dict[str, set[str]] = field(default_factory=dict)
     options: dict[str, object] = field(default_factory=dict)
     resources: dict[tuple[str, str], float] = field(default_factory=dict)
@@ -42,7 +42,7 @@ class Position:
     phase: str | None = None
 
     @classmethod
-    def starting(cls, scenario, index: ScenarioIndex) -> "Position":
+    def starting(cls, scenario, index: ScenarioIndex) -> Position:
         units: dict[str, list[Stack]] = defaultdict(list)
         control = index.starting_control()
         for _, entry in scenario.entities("setup", "spaces"):
@@ -56,7 +56,7 @@ class Position:
                     units[space].append(Stack(owner, stack["type"], count))
         sides = {n: s for n in index.nations if (s := index.side_of(n))}
         sides.update({s: s for s in index.sides})
-        resources = {}
+        resources: dict[tuple[str, str], float] = {}
         for _, given in scenario.entities("setup", "resources"):
             key = (given.get("owner"), given.get("resource"))
             if all(isinstance(k, str) for k in key) and isinstance(given.get("amount"), (int, float)):
@@ -232,8 +232,9 @@ def _option(body, position):
 
 
 def _at_war(body, position):
-    return Evaluation(position.enemies(body["owner"], body["with"]),
-                      f"{body['owner']} and {body['with']} are on {'different' if position.enemies(body['owner'], body['with']) else 'the same'} sides")
+    enemies = position.enemies(body["owner"], body["with"])
+    return Evaluation(enemies, f"{body['owner']} and {body['with']} are on "
+                               f"{'different' if enemies else 'the same'} sides")
 
 
 def _leads(body, position):

@@ -33,6 +33,22 @@ def _is_number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def _all(tests: list[Predicate]) -> Predicate:
+    return lambda v: all(t(v) for t in tests)
+
+
+def _any(tests: list[Predicate]) -> Predicate:
+    return lambda v: any(t(v) for t in tests)
+
+
+def _exactly_one(tests: list[Predicate]) -> Predicate:
+    return lambda v: sum(1 for t in tests if t(v)) == 1
+
+
+def _is_integer(value) -> bool:
+    return _is_number(value) and (isinstance(value, int) or float(value).is_integer())
+
+
 TYPE_TESTS: dict[str, Predicate] = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
@@ -40,7 +56,7 @@ TYPE_TESTS: dict[str, Predicate] = {
     "boolean": lambda v: isinstance(v, bool),
     "null": lambda v: v is None,
     "number": _is_number,
-    "integer": lambda v: _is_number(v) and (isinstance(v, int) or float(v).is_integer()),
+    "integer": lambda v: _is_integer(v),
 }
 
 
@@ -51,7 +67,7 @@ def json_equal(a, b) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
     if _is_number(a) and _is_number(b):
         return a == b
     return type(a) is type(b) and a == b
@@ -92,7 +108,7 @@ def compile_schema(schema: dict) -> Predicate | None:
         if "type" in node:
             names = node["type"] if isinstance(node["type"], list) else [node["type"]]
             kinds = [TYPE_TESTS[n] for n in names]
-            tests.append(lambda v, kinds=kinds: any(k(v) for k in kinds))
+            tests.append(_any(kinds))
         if "enum" in node:
             options = node["enum"]
             tests.append(lambda v: any(json_equal(v, o) for o in options))
@@ -102,22 +118,16 @@ def compile_schema(schema: dict) -> Predicate | None:
         tests += _object_tests(node, build)
         tests += _array_tests(node, build)
         tests += _scalar_tests(node)
-        for key, combine in (("oneOf", lambda hits: hits == 1), ("anyOf", lambda hits: hits >= 1),
-                             ("allOf", None)):
+        for key in ("oneOf", "anyOf", "allOf"):
             if key in node:
                 branches = [build(b) for b in node[key]]
-                if combine is None:
-                    tests.append(lambda v, bs=branches: all(b(v) for b in bs))
-                elif key == "anyOf":
-                    tests.append(lambda v, bs=branches: any(b(v) for b in bs))
-                else:
-                    tests.append(lambda v, bs=branches: sum(1 for b in bs if b(v)) == 1)
+                tests.append({"allOf": _all, "anyOf": _any, "oneOf": _exactly_one}[key](branches))
         if "not" in node:
             negated = build(node["not"])
             tests.append(lambda v: not negated(v))
         if len(tests) == 1:
             return tests[0]
-        return lambda v: all(t(v) for t in tests)
+        return _all(tests)
 
     try:
         return build(schema)

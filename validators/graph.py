@@ -1,9 +1,12 @@
-"""The map as a graph (networkx): connected, seas joined, islands marked, rings closed."""
+"""The map as a graph: connected, seas joined, islands marked, rings closed.
+
+The checks need only neighbours, connected parts and, on a ring board, where each square leads;
+they are written here on plain dictionaries rather than with networkx, whose import alone takes
+longer than validating a small scenario (`benchmarks/startup.py` measures the start-up).
+"""
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import networkx as nx
+from collections.abc import Iterable, Iterator
 
 from sandtable.diagnostics import Diagnostic, error, warning
 from sandtable.scenario import Scenario
@@ -11,16 +14,54 @@ from sandtable.scenario import Scenario
 from .index import LAND_KINDS, ScenarioIndex
 
 
-def map_graph(scenario: Scenario, index: ScenarioIndex) -> nx.Graph:
-    """Undirected graph of the spaces; each edge keeps its border's kind."""
-    graph = nx.Graph()
+class MapGraph:
+    """Spaces (with their kind) and the undirected borders between them."""
+
+    def __init__(self) -> None:
+        self.kinds: dict[str, object] = {}
+        self.neighbours: dict[str, set[str]] = {}
+
+    def add_space(self, space: str, kind: object) -> None:
+        self.kinds[space] = kind
+        self.neighbours.setdefault(space, set())
+
+    def add_border(self, a: str, b: str) -> None:
+        self.neighbours[a].add(b)
+        self.neighbours[b].add(a)
+
+    def degree(self, space: str) -> int:
+        return len(self.neighbours[space])
+
+    def parts(self, spaces: Iterable[str]) -> list[set[str]]:
+        """The connected parts of the graph that keeps only `spaces` and the borders among them."""
+        keep = set(spaces)
+        seen: set[str] = set()
+        found = []
+        for start in (s for s in self.kinds if s in keep):
+            if start in seen:
+                continue
+            part, frontier = {start}, [start]
+            while frontier:
+                for neighbour in self.neighbours[frontier.pop()]:
+                    if neighbour in keep and neighbour not in part:
+                        part.add(neighbour)
+                        frontier.append(neighbour)
+            seen |= part
+            found.append(part)
+        return found
+
+
+def map_graph(scenario: Scenario, index: ScenarioIndex) -> MapGraph:
+    """The spaces and their borders; a border naming an unknown space, or one space twice, is left
+    out (the reference and border checks report it)."""
+    graph = MapGraph()
     for space_id, entity in index.spaces.items():
-        graph.add_node(space_id, kind=entity.data.get("kind"))
+        graph.add_space(space_id, entity.data.get("kind"))
     for _, border in scenario.entities("map", "borders"):
         pair = border.get("between")
         if isinstance(pair, list) and len(pair) == 2 and all(p in index.spaces for p in pair) \
                 and pair[0] != pair[1]:
-            graph.add_edge(pair[0], pair[1], kind=border.get("kind"))
+            graph.add_border(pair[0], pair[1])
     return graph
 
 
@@ -46,50 +87,51 @@ def _where(scenario, index, space_id, field="id"):
     return scenario.locate("map", f"{index.spaces[space_id].pointer}/{field}")
 
 
-def _isolated(scenario, index, graph) -> Iterator[Diagnostic]:
-    for space_id in graph.nodes:
-        if graph.degree(space_id) == 0 and len(graph) > 1:
+def _isolated(scenario, index, graph: MapGraph) -> Iterator[Diagnostic]:
+    for space_id in graph.kinds:
+        if graph.degree(space_id) == 0 and len(graph.kinds) > 1:
             yield error("MAP007", f"{space_id!r} has no border: no unit can ever reach it",
                         _where(scenario, index, space_id),
                         hint="add its borders, or remove the space")
 
 
-def _cut_off_groups(graph: nx.Graph, index) -> Iterator[tuple[str, str, int]]:
-    """For each group cut off from the largest: its first space, a sample of names, the rest's size."""
-    parts = sorted(nx.connected_components(graph), key=lambda c: (-len(c), min(c)))
+def _cut_off_groups(graph: MapGraph, spaces: list[str], index) -> Iterator[tuple[str, str, int]]:
+    """For each group of `spaces` cut off from the largest: its first space, a sample of names,
+    the largest group's size."""
+    parts = sorted(graph.parts(spaces), key=lambda c: (-len(c), min(c)))
     for part in parts[1:]:
         first = min(part, key=lambda s: index.spaces[s].pointer)
         sample = ", ".join(sorted(part)[:5]) + (" ..." if len(part) > 5 else "")
         yield first, sample, len(parts[0])
 
 
-def _connected(scenario, index, graph) -> Iterator[Diagnostic]:
-    linked = graph.subgraph([n for n in graph.nodes if graph.degree(n) > 0])
+def _connected(scenario, index, graph: MapGraph) -> Iterator[Diagnostic]:
+    linked = [space for space in graph.kinds if graph.degree(space) > 0]
     if len(linked) < 2:
         return
-    for first, sample, rest in _cut_off_groups(linked, index):
+    for first, sample, rest in _cut_off_groups(graph, linked, index):
         yield error("MAP005", f"the map falls apart: {sample} are cut off from the other {rest} "
                     f"space(s)", _where(scenario, index, first),
                     hint="a border is missing between this group and the rest of the map")
 
 
-def _seas_connected(scenario, index, graph) -> Iterator[Diagnostic]:
-    seas = [n for n, kind in graph.nodes(data="kind") if kind == "sea"]
+def _seas_connected(scenario, index, graph: MapGraph) -> Iterator[Diagnostic]:
+    seas = [space for space, kind in graph.kinds.items() if kind == "sea"]
     if len(seas) < 2:
         return
-    for first, sample, rest in _cut_off_groups(graph.subgraph(seas), index):
+    for first, sample, rest in _cut_off_groups(graph, seas, index):
         yield error("MAP006", f"sea spaces {sample} cannot be reached by sea from the other "
                     f"{rest} sea spaces", _where(scenario, index, first),
                     hint="add the sea border (or canal or wrap-around) that joins them")
 
 
-def _islands(scenario, index, graph) -> Iterator[Diagnostic]:
+def _islands(scenario, index, graph: MapGraph) -> Iterator[Diagnostic]:
     for space_id, entity in index.spaces.items():
         kind = entity.data.get("kind")
         if kind not in LAND_KINDS:
             continue
         tags = entity.data.get("tags") if isinstance(entity.data.get("tags"), list) else []
-        neighbour_kinds = [graph.nodes[n]["kind"] for n in graph.neighbors(space_id)]
+        neighbour_kinds = [graph.kinds[n] for n in graph.neighbours[space_id]]
         touches_sea = "sea" in neighbour_kinds
         only_sea = bool(neighbour_kinds) and all(k == "sea" for k in neighbour_kinds)
         if "island" in tags and not touches_sea:
@@ -104,23 +146,39 @@ def _islands(scenario, index, graph) -> Iterator[Diagnostic]:
 
 def _ring(scenario, index) -> Iterator[Diagnostic]:
     """A ring board: every square has one way out and one way in, and they close one cycle."""
-    directed = nx.DiGraph()
-    directed.add_nodes_from(index.spaces)
+    ways_out: dict[str, list[str]] = {space: [] for space in index.spaces}
+    ways_in: dict[str, int] = dict.fromkeys(index.spaces, 0)
+
+    def track(a: str, b: str) -> None:
+        if b not in ways_out[a]:
+            ways_out[a].append(b)
+            ways_in[b] += 1
+
     for _, border in scenario.entities("map", "borders"):
         pair = border.get("between")
         if border.get("kind") == "track" and isinstance(pair, list) and len(pair) == 2 \
                 and all(p in index.spaces for p in pair):
-            directed.add_edge(pair[0], pair[1])
+            track(pair[0], pair[1])
             if not border.get("directed"):
-                directed.add_edge(pair[1], pair[0])
+                track(pair[1], pair[0])
     for space_id in index.spaces:
-        outs, ins = directed.out_degree(space_id), directed.in_degree(space_id)
+        outs, ins = len(ways_out[space_id]), ways_in[space_id]
         if outs != 1 or ins != 1:
             yield error("MAP010", f"on a ring board every square has one way out and one way in; "
                         f"{space_id!r} has {outs} out and {ins} in", _where(scenario, index, space_id),
                         hint="join each square to the next with one directed track border")
             return
-    cycles = list(nx.simple_cycles(directed))
+    # One way out and one way in everywhere: the squares fall into cycles; follow each.
+    cycles, placed = [], set()
+    for start in index.spaces:
+        if start in placed:
+            continue
+        cycle, square = [], start
+        while square not in placed:
+            placed.add(square)
+            cycle.append(square)
+            square = ways_out[square][0]
+        cycles.append(cycle)
     if len(cycles) != 1 or len(cycles[0]) != len(index.spaces):
         sizes = sorted((len(c) for c in cycles), reverse=True)
         first = next(iter(index.spaces))

@@ -6,7 +6,6 @@ from collections.abc import Iterator
 
 from sandtable.diagnostics import Diagnostic, error, warning
 from sandtable.scenario import Scenario, locale_kind
-from sandtable.i18n import State, source_language, translation_units
 from sandtable.texts import catalog, placeholders
 
 
@@ -14,6 +13,7 @@ def check_locales(scenario: Scenario) -> Iterator[Diagnostic]:
     tags = scenario.locale_tags
     if not tags:
         return
+    from sandtable.i18n import State, source_language, translation_units  # only with locales
     texts = catalog(scenario)
     for tag in tags:
         kind = locale_kind(tag)
@@ -36,6 +36,7 @@ def check_locales(scenario: Scenario) -> Iterator[Diagnostic]:
 
 def _entries(scenario, kind, tag, units, texts) -> Iterator[Diagnostic]:
     """Unknown keys, lost placeholders and stale entries, as sandtable.i18n classifies them."""
+    from sandtable.i18n import State
     for unit in units:
         key = unit.key
         pointer = f"/entries/{key}"

@@ -5,9 +5,8 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from xml.sax.saxutils import escape, quoteattr
 
-from sandtable.diagnostics import Diagnostic, Severity, shown_path
+from sandtable.diagnostics import Diagnostic, Severity, one_line, shown_path
 
 
 @dataclass
@@ -113,55 +112,132 @@ def _gh_prop(text: str) -> str:
     return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def render_sarif(results: list[Result], version: str) -> str:
+def render_sarif(results: list[Result], version: str, docs_url: str | None = None) -> str:
+    """SARIF 2.1.0, as GitHub code scanning reads it.
+
+    Rules carry what docs/diagnostics.md says of their code; `helpUri` is given only with an
+    absolute documentation address (`docs_url`, the diagnostics page), since a relative one is
+    invalid SARIF. Paths are relative to the working folder (`%SRCROOT%`), percent-encoded.
+    """
     rules: dict[str, dict] = {}
     sarif_results = []
-    level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+    seen: dict[tuple, int] = {}
     for result in results:
         for d in result.diagnostics:
-            rules.setdefault(d.code, {"id": d.code, "helpUri": f"docs/diagnostics.md#{d.code.lower()}"})
-            location = {"physicalLocation": {"artifactLocation": {"uri": Path(shown_path(d.file)).as_posix()}}}
+            if d.code not in rules:
+                rules[d.code] = _sarif_rule(d, docs_url)
+            file = d.file or result.folder / "scenario.yaml"
+            location: dict = {"physicalLocation": {"artifactLocation": _artifact(file)}}
             if d.line:
                 location["physicalLocation"]["region"] = {"startLine": d.line, "startColumn": max(d.column, 1)}
             if d.pointer:
                 location["logicalLocations"] = [{"fullyQualifiedName": d.pointer}]
-            text = d.message + (f" Hint: {d.hint}" if d.hint else "")
-            sarif_results.append({"ruleId": d.code, "level": level[d.severity],
-                                  "message": {"text": text}, "locations": [location]})
+            text = d.message + (f" (hint: {d.hint})" if d.hint else "")
+            identity = (d.code, shown_path(file), d.message)
+            seen[identity] = seen.get(identity, 0) + 1
+            fingerprint = _fingerprint(identity, seen[identity])
+            sarif_results.append({"ruleId": d.code, "level": _SARIF_LEVEL[d.severity],
+                                  "message": {"text": text}, "locations": [location],
+                                  "partialFingerprints": {"sandtableDiagnostic/v1": fingerprint}})
+    driver = {"name": "sandtable", "version": version,
+              "rules": sorted(rules.values(), key=lambda r: r["id"])}
+    if docs_url:
+        driver["informationUri"] = docs_url
     log = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{"tool": {"driver": {"name": "sandtable", "version": version,
-                                      "rules": sorted(rules.values(), key=lambda r: r["id"])}},
+        "runs": [{"tool": {"driver": driver},
+                  "originalUriBaseIds": {_SRCROOT: {"uri": Path.cwd().as_uri() + "/"}},
                   "results": sarif_results}],
     }
     return json.dumps(log, ensure_ascii=False, indent=2) + "\n"
 
 
+_SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+_SRCROOT = "%SRCROOT%"
+
+
+def _sarif_rule(d: Diagnostic, docs_url: str | None) -> dict:
+    from .codebook import codebook, plain
+    rule: dict = {"id": d.code, "defaultConfiguration": {"level": _SARIF_LEVEL[d.severity]}}
+    entry = codebook().get(d.code)
+    if entry is not None:
+        meaning = plain(entry.meaning)
+        rule["shortDescription"] = {"text": meaning.split(". ")[0].rstrip(".") + "."}
+        rule["fullDescription"] = {"text": meaning}
+        if entry.fix:
+            rule["help"] = {"text": plain(entry.fix), "markdown": entry.fix}
+        rule["properties"] = {"tags": [entry.section]}
+    else:
+        rule["shortDescription"] = {"text": d.code}
+    if docs_url:
+        rule["helpUri"] = f"{docs_url}#{entry.anchor}" if entry else docs_url
+    return rule
+
+
+def _artifact(path: Path | str) -> dict:
+    """An artifact location: relative to the working folder where possible, percent-encoded."""
+    from urllib.parse import quote
+    shown = Path(shown_path(path))
+    if shown.is_absolute():
+        return {"uri": shown.as_uri()}
+    return {"uri": quote(shown.as_posix(), safe="/"), "uriBaseId": _SRCROOT}
+
+
+def _fingerprint(identity: tuple, occurrence: int) -> str:
+    """Stable across runs and edits elsewhere in the file: code, file and message, no line number."""
+    import hashlib
+    text = "\0".join(map(str, identity)) + f"\0{occurrence}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
 def render_junit(results: list[Result], strict: bool = False) -> str:
-    """One test suite per scenario, one test case per file, failures for its diagnostics."""
+    """One test suite per scenario, one test case per file.
+
+    Errors (and warnings, with `strict`) fail the file's case, with the first problem in the
+    failure's message and all of them in its text; the other diagnostics are the case's output,
+    so a warning is seen without failing the build.
+    """
+    from xml.sax.saxutils import escape, quoteattr
     suites = []
     total_failures = total_cases = 0
     for result in results:
         by_file: dict[str, list[Diagnostic]] = {}
         for d in result.diagnostics:
-            by_file.setdefault(shown_path(d.file), []).append(d)
+            by_file.setdefault(shown_path(d.file or result.folder / "scenario.yaml"), []).append(d)
         cases = []
         failures = 0
-        for name in sorted(by_file) or ["scenario.yaml"]:
-            failing = [d for d in by_file.get(name, []) if d.is_error or strict]
+        for name in sorted(by_file) or [shown_path(result.folder / "scenario.yaml")]:
+            failing = [d for d in by_file.get(name, []) if d.is_error or (strict and d.severity is Severity.WARNING)]
+            passing = [d for d in by_file.get(name, []) if d not in failing]
             body = ""
             if failing:
                 failures += 1
-                detail = "\n".join(f"{shown_path(d.file)}:{d.line}:{d.column}: {d.severity.value} "
-                                   f"{d.code}: {d.message}" for d in failing)
-                body = f"<failure message={quoteattr(f'{len(failing)} problem(s)')}>{escape(detail)}</failure>"
+                codes = ", ".join(sorted({d.code for d in failing}))
+                body += (f"<failure message={quoteattr(_failure_message(failing))} type={quoteattr(codes)}>"
+                         f"{escape(_junit_lines(failing))}</failure>")
+            if passing:
+                body += f"<system-out>{escape(_junit_lines(passing))}</system-out>"
             cases.append(f'    <testcase classname={quoteattr(shown_path(result.folder))} '
                          f'name={quoteattr(name)}>{body}</testcase>')
         total_failures += failures
         total_cases += len(cases)
         suites.append(f'  <testsuite name={quoteattr(shown_path(result.folder))} tests="{len(cases)}" '
-                      f'failures="{failures}">\n' + "\n".join(cases) + "\n  </testsuite>")
+                      f'failures="{failures}" errors="0" skipped="0">\n' + "\n".join(cases) + "\n  </testsuite>")
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            f'<testsuites name="sandtable validate" tests="{total_cases}" failures="{total_failures}">\n'
+            f'<testsuites name="sandtable validate" tests="{total_cases}" failures="{total_failures}" errors="0">\n'
             + "\n".join(suites) + "\n</testsuites>\n")
+
+
+def _failure_message(failing: list[Diagnostic]) -> str:
+    first = failing[0]
+    place = f"line {first.line}: " if first.line else ""
+    more = f" (and {_plural(len(failing) - 1, 'more problem')})" if len(failing) > 1 else ""
+    return f"{place}{first.severity.value} {first.code}: {first.message}{more}"
+
+
+def _junit_lines(diagnostics: list[Diagnostic]) -> str:
+    lines = []
+    for d in diagnostics:
+        lines.append(one_line(d) + (f" (hint: {d.hint})" if d.hint else ""))
+    return "\n".join(lines)

@@ -6,9 +6,7 @@ nearest allowed key as a hint), a wrong value at the value, a missing field at t
 from __future__ import annotations
 
 import difflib
-from functools import lru_cache
-
-from jsonschema import Draft202012Validator
+from functools import cache, cached_property
 
 from sandtable.diagnostics import Diagnostic, error
 from sandtable.scenario import Scenario
@@ -34,23 +32,32 @@ DISCRIMINATED = {"effect": ("op", "EFF001", "effect"), "ability": ("kind", "ABL0
 
 
 class SchemaCheck:
-    """A compiled yes/no check for the common case (valid data), and jsonschema to explain."""
+    """A compiled yes/no check for the common case (valid data), and jsonschema to explain.
+
+    jsonschema is imported only when there is something to explain (or a schema the compiler
+    does not know), which keeps it out of the start-up of a clean run.
+    """
 
     def __init__(self, schema: dict):
-        self.explainer = Draft202012Validator(schema)
+        self.schema = schema
         self.is_valid = compile_schema(schema) or self.explainer.is_valid
+
+    @cached_property
+    def explainer(self):
+        from jsonschema import Draft202012Validator
+        return Draft202012Validator(self.schema)
 
     def iter_errors(self, data):
         return iter(()) if self.is_valid(data) else self.explainer.iter_errors(data)
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator_for(schema_file: str, definition: str | None = None) -> SchemaCheck:
     """A check for a schema file (or one of its definitions), with references inlined."""
     return SchemaCheck(bundled_schema(schema_file, definition))
 
 
-@lru_cache(maxsize=None)
+@cache
 def profile(system: str | None) -> dict:
     """The `$defs` of a game system's profile schema, or {} when it has none."""
     if not system:

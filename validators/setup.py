@@ -54,7 +54,8 @@ def _domains_and_stacking(scenario, index) -> Iterator[Diagnostic]:
                             scenario.locate("setup", f"{pointer}/units/{i}/type"))
             owner = stack.get("owner", entry.get("control"))
             side = index.side_of(owner) if isinstance(owner, str) else None
-            count = stack.get("count") if isinstance(stack.get("count"), int) else 0
+            given = stack.get("count")
+            count = given if isinstance(given, int) else 0
             per_side[side or "?"][domain] += count
         limits = index.spaces[space_id].data.get("stacking") if space_id in index.spaces else None
         limits = limits if isinstance(limits, dict) else default_limits

@@ -33,7 +33,8 @@ def spaces_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
     return EntityTableModel(document, "map", "spaces", [
         Column("Id", ("id",), "readonly"),
         Column("Name", ("name",), required=True),
-        Column("Kind", ("kind",), choices=lambda: schema_enum("map.schema.json", "$defs", "space", "properties", "kind"),
+        Column("Kind", ("kind",),
+               choices=lambda: schema_enum("map.schema.json", "$defs", "space", "properties", "kind"),
                required=True),
         Column("Value", ("value",), "number"),
         Column("Original owner", ("original_owner",), choices=partial(owners, document)),
@@ -45,7 +46,8 @@ def spaces_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
 def borders_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
     return EntityTableModel(document, "map", "borders", [
         Column("Between", ("between",), "readonly"),
-        Column("Kind", ("kind",), choices=lambda: schema_enum("map.schema.json", "$defs", "border", "properties", "kind"),
+        Column("Kind", ("kind",),
+               choices=lambda: schema_enum("map.schema.json", "$defs", "border", "properties", "kind"),
                required=True),
         Column("One way", ("directed",), "bool"),
         Column("Canal", ("canal",), choices=partial(ids, document, "map", "canals")),
@@ -61,7 +63,8 @@ def unit_columns(document: ScenarioDocument) -> list[Column]:
     return [
         Column("Id", ("id",), "readonly"),
         Column("Name", ("name",), required=True),
-        Column("Domain", ("domain",), choices=lambda: schema_enum("units.schema.json", "$defs", "unit_type", "properties", "domain"),
+        Column("Domain", ("domain",),
+               choices=lambda: schema_enum("units.schema.json", "$defs", "unit_type", "properties", "domain"),
                required=True),
         Column("Cost", ("cost",), "number"),
         *[Column(name.replace("_", " ").capitalize(), ("stats", name), "number") for name in stats],

@@ -12,10 +12,10 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 
 from sandtable.schemas import SCHEMA_DIR, load_schema
 
+from ..commands import MISSING
 from ..document import ScenarioDocument
 from ..flowtext import parse_mapping, to_text
 from .entity_table import CHOICES_ROLE, dig
-from ..commands import MISSING
 
 HEADERS = ("Operation", "Parameters")
 
@@ -88,8 +88,8 @@ class EffectsModel(QAbstractTableModel):
             return profile_effect_ops(self.document.merged("scenario").get("system"))
         return None
 
-    def setData(self, index, value, role=Qt.EditRole) -> bool:
-        if role != Qt.EditRole or not index.isValid():
+    def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.EditRole or not index.isValid():
             return False
         effects = copy.deepcopy(self.effects)
         effect = effects[index.row()] if isinstance(effects[index.row()], dict) else {}

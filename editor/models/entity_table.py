@@ -16,8 +16,8 @@ from sandtable.yamlsource import resolve_plain
 from ..commands import MISSING
 from ..document import ScenarioDocument
 
-CHOICES_ROLE = Qt.UserRole + 1   # the values a column may take, for the combo-box delegate
-LOCATOR_ROLE = Qt.UserRole + 2   # the row entity's locator
+CHOICES_ROLE = Qt.ItemDataRole.UserRole + 1   # the values a column may take, for the combo-box delegate
+LOCATOR_ROLE = Qt.ItemDataRole.UserRole + 2   # the row entity's locator
 
 
 @dataclass
@@ -169,13 +169,14 @@ class EntityTableModel(QAbstractTableModel):
             return int(Qt.AlignRight | Qt.AlignVCenter)
         return None
 
-    def setData(self, index, value, role=Qt.EditRole) -> bool:
-        if not index.isValid() or not (self.flags(index) & (Qt.ItemIsEditable | Qt.ItemIsUserCheckable)):
+    def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
+        editable = Qt.ItemFlag.ItemIsEditable | Qt.ItemFlag.ItemIsUserCheckable
+        if not index.isValid() or not (self.flags(index) & editable):
             return False
         column = self.columns[index.column()]
-        if role == Qt.CheckStateRole and column.kind == "bool":
-            value = Qt.CheckState(value) == Qt.Checked if not isinstance(value, bool) else value
-        elif role != Qt.EditRole:
+        if role == Qt.ItemDataRole.CheckStateRole and column.kind == "bool":
+            value = Qt.CheckState(value) == Qt.CheckState.Checked if not isinstance(value, bool) else value
+        elif role != Qt.ItemDataRole.EditRole:
             return False
         try:
             parsed = column.parse(value)

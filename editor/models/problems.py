@@ -9,8 +9,9 @@ from PySide6.QtWidgets import QApplication, QStyle
 from sandtable.diagnostics import Diagnostic, Severity
 
 HEADERS = ("Severity", "Code", "Message", "Where")
-_ICONS = {Severity.ERROR: QStyle.SP_MessageBoxCritical, Severity.WARNING: QStyle.SP_MessageBoxWarning,
-          Severity.INFO: QStyle.SP_MessageBoxInformation}
+_ICONS = {Severity.ERROR: QStyle.StandardPixmap.SP_MessageBoxCritical,
+          Severity.WARNING: QStyle.StandardPixmap.SP_MessageBoxWarning,
+          Severity.INFO: QStyle.StandardPixmap.SP_MessageBoxInformation}
 
 
 def where(diagnostic: Diagnostic, root: Path | None) -> str:

@@ -34,7 +34,8 @@ class SetupModel(QAbstractTableModel):
         for entry in self.document.entities("setup", "spaces"):
             if not isinstance(entry.get("space"), str):
                 continue
-            units = entry.get("units") if isinstance(entry.get("units"), list) else []
+            given = entry.get("units")
+            units = given if isinstance(given, list) else []
             stacks = [i for i, u in enumerate(units) if isinstance(u, dict)]
             self.rows += [(entry, i) for i in stacks] or [(entry, None)]
         self.endResetModel()
@@ -82,8 +83,8 @@ class SetupModel(QAbstractTableModel):
             return int(Qt.AlignRight | Qt.AlignVCenter)
         return None
 
-    def setData(self, index, value, role=Qt.EditRole) -> bool:
-        if role != Qt.EditRole or not (self.flags(index) & Qt.ItemIsEditable):
+    def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.EditRole or not (self.flags(index) & Qt.ItemFlag.ItemIsEditable):
             return False
         entry, stack = self.rows[index.row()]
         locator = (("spaces", ("space", entry["space"])),)

@@ -44,7 +44,8 @@ class TableGridModel(QAbstractTableModel):
         self.endResetModel()
 
     def _axis(self, position: int) -> list:
-        axes = self.table.get("axes") if isinstance(self.table.get("axes"), list) else []
+        given = self.table.get("axes")
+        axes = given if isinstance(given, list) else []
         if position < len(axes) and isinstance(axes[position], dict):
             values = axes[position].get("values")
             return values if isinstance(values, list) else []
@@ -101,8 +102,9 @@ class TableGridModel(QAbstractTableModel):
             return int(Qt.AlignCenter)
         return None
 
-    def setData(self, index, value, role=Qt.EditRole) -> bool:
-        if role != Qt.EditRole or not index.isValid():
+    def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
+        locator = self.table_locator()
+        if role != Qt.ItemDataRole.EditRole or not index.isValid() or locator is None:
             return False
         try:
             parsed = parse_value(str(value))
@@ -122,7 +124,7 @@ class TableGridModel(QAbstractTableModel):
             cells[index.row()] = line
         else:
             cells[index.row()] = parsed
-        self.document.set_field("tables", self.table_locator(), ("cells",), cells,
-                                f"Set cell {self.headerData(index.row(), Qt.Vertical)}"
-                                f" / {self.headerData(index.column(), Qt.Horizontal)}")
+        self.document.set_field("tables", locator, ("cells",), cells,
+                                f"Set cell {self.headerData(index.row(), Qt.Orientation.Vertical)}"
+                                f" / {self.headerData(index.column(), Qt.Orientation.Horizontal)}")
         return True

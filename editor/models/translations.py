@@ -4,9 +4,9 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QColor
 
+from sandtable.i18n import State, translation_units
 from sandtable.merge import Tracked
 from sandtable.scenario import FILE_KINDS, Scenario, locale_kind
-from sandtable.i18n import State, translation_units
 from sandtable.texts import fingerprint
 
 from ..commands import MISSING
@@ -44,7 +44,7 @@ class TranslationModel(QAbstractTableModel):
 
     def _scenario(self) -> Scenario:
         scenario = Scenario(root=self.document.root)
-        for kind in list(FILE_KINDS) + [locale_kind(self.tag)]:
+        for kind in list(FILE_KINDS) + ([locale_kind(self.tag)] if self.tag else []):
             scenario.documents[kind] = Tracked(self.document.merged(kind))
         return scenario
 
@@ -61,8 +61,9 @@ class TranslationModel(QAbstractTableModel):
                 wanted = {"all": True, "missing": status == "missing", "stale": status == "stale",
                           "to do": status != "done"}[self.filter]
                 if wanted:
-                    entry = entries.get(unit.key) if isinstance(entries.get(unit.key), dict) else None
-                    self.rows.append((unit.key, unit.source, entry, status))
+                    found = entries.get(unit.key)
+                    entry = found if isinstance(found, dict) else None
+                    self.rows.append((unit.key, unit.source or "", entry, status))
         self.endResetModel()
 
     def rowCount(self, parent=QModelIndex()) -> int:
@@ -93,8 +94,8 @@ class TranslationModel(QAbstractTableModel):
             return _STATUS_COLOURS.get(status)
         return None
 
-    def setData(self, index, value, role=Qt.EditRole) -> bool:
-        if role != Qt.EditRole or index.column() != TRANSLATION or not self.tag:
+    def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.EditRole or index.column() != TRANSLATION or not self.tag:
             return False
         key, source, entry, _ = self.rows[index.row()]
         text = str(value).strip()
@@ -104,7 +105,7 @@ class TranslationModel(QAbstractTableModel):
                 return False
             self.document.set_value(kind, ("entries", key), MISSING, f"Clear {self.tag} text of {key}")
             return True
-        new = {"text": text, "source": fingerprint(source)}
+        new = {"text": text, "source": fingerprint(source), "source_text": source}
         if entry is not None:
             new = {**entry, **new}
         if new == entry:

@@ -13,10 +13,10 @@ from collections import Counter, defaultdict
 from typing import TYPE_CHECKING
 
 from ..system import ATTACKER_WINS, DEFENDER_WINS, BattlePosition, Contingent, Policy
-from .position import AA50Position
 from . import bombing
 from .forces import Piece
 from .movement import enemies_in, hostile_sea
+from .position import AA50Position
 from .single import one_battle
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 RETREAT_CHOICES = (0, 1, 2, 3)
 
 
-def enter_combat(game: "AA50Game") -> None:
+def enter_combat(game: AA50Game) -> None:
     _raids(game)
     _rockets(game)
     board = game.data.board
@@ -36,44 +36,44 @@ def enter_combat(game: "AA50Game") -> None:
     game.battle_queue = seas + lands
 
 
-def combat_done(game: "AA50Game") -> bool:
+def combat_done(game: AA50Game) -> bool:
     """Battles that need no decision (nothing left to fight) are settled on the way."""
     while game.battle_queue and not _needs_decision(game, game.battle_queue[0]):
         fight(game, game.battle_queue.pop(0), 0)
     return not game.battle_queue
 
 
-def combat_actions(game: "AA50Game") -> list[tuple]:
+def combat_actions(game: AA50Game) -> list[tuple]:
     space = game.battle_queue[0]
     choices = RETREAT_CHOICES if retreat_space(game, space) else (0,)
     return [("fight", space, r) for r in choices]
 
 
-def combat_apply(game: "AA50Game", action: tuple) -> None:
+def combat_apply(game: AA50Game, action: tuple) -> None:
     _, space, retreat_at = action
     game.battle_queue.pop(0)
     fight(game, space, retreat_at)
 
 
 # -- who fights ----------------------------------------------------------------------------------
-def _on_board(game: "AA50Game", piece: Piece) -> bool:
+def _on_board(game: AA50Game, piece: Piece) -> bool:
     kind = game.data.types[piece.type]
     return kind.domain in ("land", "sea", "air") and not kind.has("capturable") \
         and not kind.has("factory")
 
 
-def _attackers(game: "AA50Game", space: str) -> list[Piece]:
+def _attackers(game: AA50Game, space: str) -> list[Piece]:
     return [p for p in game.pieces[space] if p.owner == game.seat and _on_board(game, p)
             and p.target != "raid"]
 
 
-def _landing(game: "AA50Game", territory: str) -> list[Piece]:
+def _landing(game: AA50Game, territory: str) -> list[Piece]:
     """Transports of the attacker that carry an assault on `territory` (§5.4.3)."""
     return [p for sea in game.data.board.coasts.get(territory, ()) for p in game.pieces[sea]
             if p.owner == game.seat and p.target == territory and p.cargo]
 
 
-def _needs_decision(game: "AA50Game", space: str) -> bool:
+def _needs_decision(game: AA50Game, space: str) -> bool:
     nation = game.seat
     defenders = [p for p in enemies_in(game, space, nation) if _on_board(game, p)]
     attackers = _attackers(game, space)
@@ -82,7 +82,7 @@ def _needs_decision(game: "AA50Game", space: str) -> bool:
     return bool(defenders) and bool(attackers) and bool(retreat_space(game, space))
 
 
-def retreat_space(game: "AA50Game", space: str) -> str | None:
+def retreat_space(game: AA50Game, space: str) -> str | None:
     """Where the attacker's land or sea units may retreat: a friendly neighbour from which one
     of them came (§5.5.3.5); None when they cannot, or when only aircraft attack."""
     board = game.data.board
@@ -102,7 +102,7 @@ def retreat_space(game: "AA50Game", space: str) -> str | None:
 
 
 # -- one battle ----------------------------------------------------------------------------------
-def fight(game: "AA50Game", space: str, retreat_at: int) -> None:
+def fight(game: AA50Game, space: str, retreat_at: int) -> None:
     nation = game.seat
     board = game.data.board
     landed = _unload_assault(game, space) if space in board.land else []
@@ -150,12 +150,12 @@ def fight(game: "AA50Game", space: str, retreat_at: int) -> None:
 
 def _left(side_model, final) -> Counter:
     left: Counter = Counter()
-    for kind, count in zip(side_model.kinds, final):
+    for kind, count in zip(side_model.kinds, final, strict=True):
         left[(kind.owner, kind.type)] += int(count)
     return left
 
 
-def _remove_losses(game: "AA50Game", pieces: list[Piece], left: Counter) -> None:
+def _remove_losses(game: AA50Game, pieces: list[Piece], left: Counter) -> None:
     """Remove the pieces beyond the survivors of each owner and type (the last ones listed:
     empty transports before loaded ones)."""
     by_kind: dict[tuple[str, str], list[Piece]] = defaultdict(list)
@@ -167,7 +167,7 @@ def _remove_losses(game: "AA50Game", pieces: list[Piece], left: Counter) -> None
             game.destroy(piece)
 
 
-def _conclude(game: "AA50Game", space: str, survivors: list[Piece], won: bool) -> None:
+def _conclude(game: AA50Game, space: str, survivors: list[Piece], won: bool) -> None:
     """Take the territory with a land unit (§5.5.3.6); otherwise land and sea units that may
     not stay go back where they came from (§5.5.3.5)."""
     board = game.data.board
@@ -199,7 +199,7 @@ def _conclude(game: "AA50Game", space: str, survivors: list[Piece], won: bool) -
 
 
 # -- amphibious assaults (§5.5.2) ----------------------------------------------------------------
-def _unload_assault(game: "AA50Game", territory: str) -> list[Piece]:
+def _unload_assault(game: AA50Game, territory: str) -> list[Piece]:
     """Cargo of transports still afloat in a zone without enemy warships comes ashore."""
     landed = []
     for transport in _landing(game, territory):
@@ -217,10 +217,10 @@ def _unload_assault(game: "AA50Game", territory: str) -> list[Piece]:
     return landed
 
 
-def _bombardment(game: "AA50Game", territory: str, landed: list[Piece]) -> list[Piece]:
+def _bombardment(game: AA50Game, territory: str, landed: list[Piece]) -> list[Piece]:
     """Battleships and cruisers in the landing zones that fought no sea battle this turn, at
     most one per landing unit (§5.5.2.2)."""
-    zones = {p.came_from for p in landed}
+    zones = {p.came_from for p in landed if p.came_from is not None}
     ships = [p for zone in sorted(zones) for p in game.pieces[zone]
              if p.owner == game.seat and game.data.types[p.type].has("offshore_bombardment")
              and not p.fought and not p.bombarded]
@@ -228,7 +228,7 @@ def _bombardment(game: "AA50Game", territory: str, landed: list[Piece]) -> list[
 
 
 # -- strategic bombing and rockets ---------------------------------------------------------------
-def _raids(game: "AA50Game") -> None:
+def _raids(game: AA50Game) -> None:
     nation = game.seat
     for space in sorted(game.data.board.land):
         bombers = [p for p in game.pieces[space] if p.owner == nation and p.target == "raid"]
@@ -255,7 +255,7 @@ def _raids(game: "AA50Game") -> None:
                               len(bombers), 0, f"raid {damage}")
 
 
-def _rockets(game: "AA50Game") -> None:
+def _rockets(game: AA50Game) -> None:
     """Rockets: each gun may strike an enemy factory within 3 spaces for 1d6 damage (§5.2.3);
     it strikes the one with the most room for damage, then the most valuable."""
     nation = game.seat

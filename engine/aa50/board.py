@@ -57,8 +57,13 @@ def read_board(scenario, start_control: dict[str, str]) -> Board:
     index = build_index(scenario)
     spaces = sorted(index.spaces)
     number = {s: i for i, s in enumerate(spaces)}
-    land, sea, neutral, islands = set(), set(), set(), set()
-    value, cities, original = {}, set(), {}
+    land: set[str] = set()
+    sea: set[str] = set()
+    neutral: set[str] = set()
+    islands: set[str] = set()
+    value: dict[str, int] = {}
+    cities: set[str] = set()
+    original: dict[str, str] = {}
     for sid, entity in index.spaces.items():
         data = entity.data
         (land if data.get("kind") in LAND_KINDS else sea).add(sid)

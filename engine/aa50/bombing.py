@@ -58,10 +58,10 @@ def exact(raid: Raid) -> ExactOutcome:
         for total, p in capped.items():
             rows.append((p_over * p, over, total))
     rows = [row for row in rows if row[0] > 0]
-    over = np.array([r[1] for r in rows])
+    getting_through = np.array([r[1] for r in rows])
     return ExactOutcome(
         probability=np.array([r[0] for r in rows]),
-        result=np.where(over > 0, ATTACKER_WINS, DEFENDER_WINS).astype(np.int8),
-        attacker_survivors=over, defender_survivors=np.full(len(rows), raid.defenders),
-        attacker_loss=(raid.bombers - over) * raid.bomber_cost,
+        result=np.where(getting_through > 0, ATTACKER_WINS, DEFENDER_WINS).astype(np.int8),
+        attacker_survivors=getting_through, defender_survivors=np.full(len(rows), raid.defenders),
+        attacker_loss=(raid.bombers - getting_through) * raid.bomber_cost,
         defender_loss=np.array([float(r[2]) for r in rows]), mean_rounds=1.0, states=len(rows))

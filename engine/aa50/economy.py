@@ -17,13 +17,13 @@ MAX_RESEARCH_TOKENS = 10      # offered per turn; enough for any sensible budget
 
 
 # -- what research changes -----------------------------------------------------------------------
-def _changes(game: "AA50Game", nation: str, op: str) -> list[dict]:
+def _changes(game: AA50Game, nation: str, op: str) -> list[dict]:
     return [change for tech in sorted(game.tech[nation])
             for change in game.data.breakthroughs.get(tech, {}).get("changes") or []
             if change.get("op") == op]
 
 
-def movement(game: "AA50Game", nation: str, type_: str) -> int:
+def movement(game: AA50Game, nation: str, type_: str) -> int:
     """A unit type's movement, with Long-range Aircraft (§5.2.3)."""
     value = game.data.types[type_].movement
     for change in _changes(game, nation, "set_stat"):
@@ -32,18 +32,18 @@ def movement(game: "AA50Game", nation: str, type_: str) -> int:
     return value
 
 
-def production_bonus(game: "AA50Game", nation: str) -> int:
+def production_bonus(game: AA50Game, nation: str) -> int:
     """Units a factory mobilizes beyond its territory's value (Increased Factory Production)."""
     return sum(int(c.get("units", 0)) for c in _changes(game, nation, "factory_production_bonus"))
 
 
-def repair_rate(game: "AA50Game", nation: str) -> int:
+def repair_rate(game: AA50Game, nation: str) -> int:
     """Damage markers one IPC removes (§5.3.2; 2 with Increased Factory Production)."""
     rates = [int(c.get("markers_per_ipc", 1)) for c in _changes(game, nation, "repair_rate")]
     return max(rates, default=1)
 
 
-def production(game: "AA50Game", nation: str) -> int:
+def production(game: AA50Game, nation: str) -> int:
     """The IPCs a nation collects: its territories' values, nothing while its capital is
     held by the enemy (§5.5.3.8); China collects none (§4)."""
     if game.is_china(nation) or not game.capital_held(nation):
@@ -52,7 +52,7 @@ def production(game: "AA50Game", nation: str) -> int:
     return sum(board.value[s] for s, holder in game.control.items() if holder == nation)
 
 
-def army_values(game: "AA50Game") -> dict[str, float]:
+def army_values(game: AA50Game) -> dict[str, float]:
     values = {side: 0.0 for side in game.data.sides}
     for found in game.pieces.values():
         for piece in found:
@@ -63,28 +63,28 @@ def army_values(game: "AA50Game") -> dict[str, float]:
     return values
 
 
-def may_spend(game: "AA50Game", nation: str) -> bool:
+def may_spend(game: AA50Game, nation: str) -> bool:
     """A nation whose capital is lost buys nothing and researches nothing (§5.5.3.8)."""
     return not game.is_china(nation) and game.capital_held(nation)
 
 
 # -- research (§5.2) -----------------------------------------------------------------------------
-def enter_research(game: "AA50Game") -> None:
+def enter_research(game: AA50Game) -> None:
     game.step = ""
 
 
-def _research_on(game: "AA50Game") -> bool:
+def _research_on(game: AA50Game) -> bool:
     return bool(game.options.get("research")) and may_spend(game, game.seat) \
         and bool(game.data.charts)
 
 
-def research_done(game: "AA50Game") -> bool:
+def research_done(game: AA50Game) -> bool:
     if not _research_on(game):
         return True
     return game.step == "done"
 
 
-def research_actions(game: "AA50Game") -> list[tuple]:
+def research_actions(game: AA50Game) -> list[tuple]:
     if game.step == "chart":
         return [("chart", chart["id"]) for chart in _open_charts(game, game.seat)]
     cost = int(game.data.research.get("token_cost", 5))
@@ -92,12 +92,12 @@ def research_actions(game: "AA50Game") -> list[tuple]:
     return [("research", k) for k in range(most + 1)]
 
 
-def _open_charts(game: "AA50Game", nation: str) -> list[dict]:
+def _open_charts(game: AA50Game, nation: str) -> list[dict]:
     return [chart for chart in game.data.charts
             if any(b["id"] not in game.tech[nation] for b in chart.get("breakthroughs") or [])]
 
 
-def research_apply(game: "AA50Game", action: tuple) -> None:
+def research_apply(game: AA50Game, action: tuple) -> None:
     nation = game.seat
     if action[0] == "chart":
         chart = next(c for c in game.data.charts if c["id"] == action[1])
@@ -107,7 +107,7 @@ def research_apply(game: "AA50Game", action: tuple) -> None:
     cost = int(game.data.research.get("token_cost", 5))
     game.money[nation] -= action[1] * cost
     game.tokens[nation] += action[1]
-    dice = game.rng.integers(1, 7, size=game.tokens[nation]) if game.tokens[nation] else []
+    dice = list(game.rng.integers(1, 7, size=game.tokens[nation])) if game.tokens[nation] else []
     success = int(game.data.research.get("success_roll", 6))
     if any(int(face) == success for face in dice) and _open_charts(game, nation):
         game.tokens[nation] = 0                       # all tokens are spent (§5.2.2)
@@ -116,7 +116,7 @@ def research_apply(game: "AA50Game", action: tuple) -> None:
         game.step = "done"
 
 
-def _breakthrough(game: "AA50Game", nation: str, chart: dict) -> None:
+def _breakthrough(game: AA50Game, nation: str, chart: dict) -> None:
     """Roll on the chosen chart until the roll names a breakthrough not yet made (§5.2.3)."""
     left = [b for b in chart.get("breakthroughs") or [] if b["id"] not in game.tech[nation]]
     while True:
@@ -129,32 +129,34 @@ def _breakthrough(game: "AA50Game", nation: str, chart: dict) -> None:
 
 
 # -- purchase (§5.3) -----------------------------------------------------------------------------
-def enter_purchase(game: "AA50Game") -> None:
+def enter_purchase(game: AA50Game) -> None:
     china = game.data.china
     if china is not None and game.seat == china.nation:
         game.pool[china.nation][china.unit] += china_infantry(game)
 
 
-def china_infantry(game: "AA50Game") -> int:
+def china_infantry(game: AA50Game) -> int:
     """One infantry for every two Chinese territories not held by the Axis (§4, note 14)."""
     china = game.data.china
+    if china is None:
+        return 0
     held = sum(1 for space in china.territories
                if game.side(game.control.get(space)) == game.side(china.nation))
     return held // china.per_territories
 
 
-def purchase_done(game: "AA50Game") -> bool:
+def purchase_done(game: AA50Game) -> bool:
     return not may_spend(game, game.seat) or game.step == "bought"
 
 
-def buyable(game: "AA50Game", nation: str) -> list[str]:
+def buyable(game: AA50Game, nation: str) -> list[str]:
     return [t for t, kind in game.data.types.items() if kind.cost > 0]
 
 
-def purchase_actions(game: "AA50Game") -> list[tuple]:
+def purchase_actions(game: AA50Game) -> list[tuple]:
     nation = game.seat
     money = game.money[nation]
-    actions = [("end",)]
+    actions: list[tuple] = [("end",)]
     actions += [("buy", t, 1) for t in buyable(game, nation) if game.cost(nation, t) <= money]
     if money:
         actions += [("repair", space, 1) for space in sorted(game.damage)
@@ -162,7 +164,7 @@ def purchase_actions(game: "AA50Game") -> list[tuple]:
     return actions
 
 
-def purchase_legal(game: "AA50Game", action: tuple) -> bool:
+def purchase_legal(game: AA50Game, action: tuple) -> bool:
     nation = game.seat
     if action == ("end",):
         return True
@@ -179,7 +181,7 @@ def purchase_legal(game: "AA50Game", action: tuple) -> bool:
     return False
 
 
-def purchase_apply(game: "AA50Game", action: tuple) -> None:
+def purchase_apply(game: AA50Game, action: tuple) -> None:
     nation = game.seat
     if action == ("end",):
         game.step = "bought"
@@ -194,15 +196,15 @@ def purchase_apply(game: "AA50Game", action: tuple) -> None:
 
 
 # -- mobilize (§5.7) -----------------------------------------------------------------------------
-def enter_mobilize(game: "AA50Game") -> None:
+def enter_mobilize(game: AA50Game) -> None:
     game.step = "placing"
 
 
-def mobilize_done(game: "AA50Game") -> bool:
+def mobilize_done(game: AA50Game) -> bool:
     return game.step == "placed" or not _placements(game)
 
 
-def _factories(game: "AA50Game", nation: str) -> dict[str, int]:
+def _factories(game: AA50Game, nation: str) -> dict[str, int]:
     """Factory territory -> units it may still mobilize this turn (§5.7.1, §7.1.5): held by
     the nation since the start of the turn, not taken this turn, value less damage."""
     found = {}
@@ -218,7 +220,7 @@ def _factories(game: "AA50Game", nation: str) -> dict[str, int]:
     return found
 
 
-def placement_spaces(game: "AA50Game", nation: str, type_: str) -> list[str]:
+def placement_spaces(game: AA50Game, nation: str, type_: str) -> list[str]:
     kind = game.data.types[type_]
     china = game.data.china
     if china is not None and nation == china.nation:
@@ -234,17 +236,17 @@ def placement_spaces(game: "AA50Game", nation: str, type_: str) -> list[str]:
     return sorted(factories)
 
 
-def _placements(game: "AA50Game") -> list[tuple[str, str]]:
+def _placements(game: AA50Game) -> list[tuple[str, str]]:
     nation = game.seat
     return [(t, s) for t in sorted(game.pool[nation]) if game.pool[nation][t] > 0
             for s in placement_spaces(game, nation, t)]
 
 
-def mobilize_actions(game: "AA50Game") -> list[tuple]:
+def mobilize_actions(game: AA50Game) -> list[tuple]:
     return [("end",)] + [("place", t, s, 1) for t, s in _placements(game)]
 
 
-def mobilize_legal(game: "AA50Game", action: tuple) -> bool:
+def mobilize_legal(game: AA50Game, action: tuple) -> bool:
     if action == ("end",):
         return True
     if len(action) != 4 or action[0] != "place" or not isinstance(action[3], int) \
@@ -257,7 +259,7 @@ def mobilize_legal(game: "AA50Game", action: tuple) -> bool:
     return count <= _room(game, nation, type_, space)
 
 
-def _room(game: "AA50Game", nation: str, type_: str, space: str) -> int:
+def _room(game: AA50Game, nation: str, type_: str, space: str) -> int:
     kind = game.data.types[type_]
     china = game.data.china
     if china is not None and nation == china.nation:
@@ -270,7 +272,7 @@ def _room(game: "AA50Game", nation: str, type_: str, space: str) -> int:
     return factories.get(space, 0)
 
 
-def mobilize_apply(game: "AA50Game", action: tuple) -> None:
+def mobilize_apply(game: AA50Game, action: tuple) -> None:
     if action == ("end",):
         game.step = "placed"
         return
@@ -296,12 +298,12 @@ def mobilize_apply(game: "AA50Game", action: tuple) -> None:
 
 
 # -- income (§5.8) -------------------------------------------------------------------------------
-def collect_income(game: "AA50Game") -> None:
+def collect_income(game: AA50Game) -> None:
     nation = game.seat
     if not may_spend(game, nation):
         return
     game.money[nation] += production(game, nation)
-    for change in _changes(game, nation, "bonus_income_roll"):         # War Bonds
+    for _change in _changes(game, nation, "bonus_income_roll"):        # War Bonds
         game.money[nation] += int(game.rng.integers(1, 7))
     if not game.options.get("national_objectives"):
         return
@@ -318,7 +320,7 @@ def collect_income(game: "AA50Game") -> None:
 
 
 # -- aircraft at the end of the noncombat move (§5.6.1.2) ----------------------------------------
-def land_aircraft(game: "AA50Game") -> None:
+def land_aircraft(game: AA50Game) -> None:
     """Aircraft not on a territory friendly since the start of the turn, nor on a carrier of
     their side with room, are lost."""
     nation = game.seat

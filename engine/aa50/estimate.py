@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 # Fitted on exact odds of random land and sea battles of 2 to 12 units a side
 # (tests/test_aa50_estimate.py refits and compares).
@@ -64,8 +65,9 @@ def expected_losses(attackers: list[tuple[Fighter, float]], defenders: list[tupl
                     rounds: int = 8) -> tuple[float, float]:
     """(attacker's expected loss, defender's expected loss) in cost, following the battle in
     expectation until one side is gone or `rounds` pass."""
-    a = sorted(([f, float(n * f.hit_points)] for f, n in attackers), key=lambda x: x[0].cost)
-    d = sorted(([f, float(n * f.hit_points)] for f, n in defenders), key=lambda x: x[0].cost)
+    # [kind, hit points left] per kind, cheapest first; the hit points fall as hits are taken
+    a: list[list[Any]] = sorted(([f, float(n * f.hit_points)] for f, n in attackers), key=lambda x: x[0].cost)
+    d: list[list[Any]] = sorted(([f, float(n * f.hit_points)] for f, n in defenders), key=lambda x: x[0].cost)
     start_a = sum(f.cost * hp / f.hit_points for f, hp in a)
     start_d = sum(f.cost * hp / f.hit_points for f, hp in d)
     for _ in range(rounds):

@@ -70,7 +70,7 @@ class SideStates:
         self.vectors: list[np.ndarray] = []
         self.potential: list[int] = []
         self.detects: list[bool] = []           # has a destroyer (§7.3.4)
-        self._targets: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+        self._targets: dict[tuple, tuple[np.ndarray, np.ndarray, tuple[int, ...]]] = {}
         self._next: dict[tuple, np.ndarray] = {}
 
     def number(self, vector: np.ndarray) -> int:
@@ -118,8 +118,8 @@ class SideStates:
             return np.array([state]), np.ones(1)
         classes = tuple(sorted(pmfs, key=str))
         unique, inverse, caps = self._table(state, classes)
-        joint = None
-        for c, cap in zip(classes, caps):
+        joint: np.ndarray | None = None
+        for c, cap in zip(classes, caps, strict=True):
             pmf = pmfs[c]
             if len(pmf) > cap + 1:
                 pmf = pmf[:cap + 1].copy()
@@ -127,6 +127,7 @@ class SideStates:
             elif len(pmf) < cap + 1:
                 pmf = np.concatenate((pmf, np.zeros(cap + 1 - len(pmf))))
             joint = pmf if joint is None else np.multiply.outer(joint, pmf)
+        assert joint is not None  # there is at least one hit class
         return unique, np.bincount(inverse, weights=joint.ravel(), minlength=len(unique))
 
 
@@ -184,8 +185,8 @@ class Chain:
             (a2, pa2), (d2, pd2) = self.stage(int(atts[0]), int(defs[0]), "general", first_round)
             return [(a2, d2, np.multiply.outer(pa2, pd2))]
         outcome = []
-        for i1, p1 in zip(atts, pa):
-            for j1, q1 in zip(defs, pd):
+        for i1, p1 in zip(atts, pa, strict=True):
+            for j1, q1 in zip(defs, pd, strict=True):
                 if p1 * q1 > 0:
                     (a2, pa2), (d2, pd2) = self.stage(int(i1), int(j1), "general", first_round)
                     outcome.append((a2, d2, p1 * q1 * np.multiply.outer(pa2, pd2)))
@@ -234,7 +235,7 @@ class Chain:
         # Anti-aircraft fire before the first round (§7.1.4).
         groups = rounds.anti_aircraft_fire(model, model.attacker.start[None, :])
         atts, probs = self.att.after_hits(i0, hit_distributions(groups))
-        for i, p in zip(atts, probs):
+        for i, p in zip(atts, probs, strict=True):
             if p > 0:
                 self.level([(int(i), j0)], np.array([p]), first_round=True)
         while True:
@@ -246,7 +247,7 @@ class Chain:
             rows, cols = rows[top], cols[top]
             masses = self.mass[rows, cols].copy()
             self.mass[rows, cols] = 0.0
-            self.level(list(zip(rows.tolist(), cols.tolist())), masses, first_round=False)
+            self.level(list(zip(rows.tolist(), cols.tolist(), strict=True)), masses, first_round=False)
 
     def level(self, states: list[tuple[int, int]], masses: np.ndarray, first_round: bool) -> None:
         """Process states of equal potential: the checks before the round, then the round."""
@@ -257,7 +258,7 @@ class Chain:
         d = np.array([self.dfd.vectors[j] for _, j in states])
         a, d, results = rounds.start_of_round(self.model, a, d, first_round)
         batch = []
-        for (i, j), mass, a_row, d_row, result in zip(states, masses, a, d, results):
+        for (i, j), mass, a_row, d_row, result in zip(states, masses, a, d, results, strict=True):
             i1, j1 = self.att.number(a_row), self.dfd.number(d_row)
             if result != rounds.CONTINUES:
                 self.end(i1, j1, int(result), float(mass))
@@ -285,7 +286,7 @@ class Chain:
         state by number of hits (numbering the states met)."""
         other, target_states = (self.dfd, self.dfd) if attacking else (self.att, self.att)
         found = []
-        for shooter, target in zip(shooters, targets):
+        for shooter, target in zip(shooters, targets, strict=True):
             fire = self.fire(attacking, "general", int(shooter),
                              self.model.undetected_only_first(other.detects[target], False), False)
             if fire:
@@ -325,7 +326,7 @@ class Chain:
         attacker_next, defender_next = self._rows(on_attacker, rows), self._rows(on_defender, cols)
         stay = attacker_next[np.arange(len(i)), i] * defender_next[np.arange(len(j)), j]
         stuck = stay >= 1 - 1e-15
-        for a_state, d_state, m in zip(i[stuck], j[stuck], mass[stuck]):
+        for a_state, d_state, m in zip(i[stuck], j[stuck], mass[stuck], strict=True):
             self.end(int(a_state), int(d_state), rounds.DRAW, float(m))
         scale = np.where(stuck, 0.0, mass / np.where(stuck, 1.0, 1.0 - stay))
         self.rounds += float(scale.sum())

@@ -28,6 +28,7 @@ from ..game import Chronicle, GameResult, GameState, IllegalAction, as_action
 from . import battles, economy, movement
 from .forces import Piece, cargo_tag
 from .gamedata import GameData
+from .movement import Destinations
 
 PHASES = ("research", "purchase", "combat-move", "conduct-combat", "noncombat-move",
           "mobilize", "collect-income")
@@ -272,22 +273,23 @@ class AA50Game(GameState):
         version, cached = self._group_cache
         if version == self._version:
             return cached
-        best, best_key = None, None
+        best: Piece | None = None
+        best_key: tuple | None = None
         for piece in self._candidates:
             if piece.owner != self.seat or not self.movable(piece):
                 continue
             key = (movement.rank(self, piece), piece.space, piece.type, self.group_tag(piece))
             if best_key is None or key < best_key:
                 best_key, best = key, piece
-        found = []
-        if best is not None:
+        found: list[Piece] = []
+        if best is not None and best_key is not None:
             _, space, type_, tag = best_key
             found = [p for p in self.pieces[space] if p.owner == self.seat and p.type == type_
                      and self.movable(p) and self.group_tag(p) == tag]
         self._group_cache = (self._version, found)
         return found
 
-    def group_destinations(self, group: list[Piece]) -> movement.Destinations:
+    def group_destinations(self, group: list[Piece]) -> Destinations:
         key = (group[0].space, group[0].type, self.group_tag(group[0]), len(group))
         version, cached_key, cached = self._destination_cache
         if version == self._version and cached_key == key:
@@ -362,8 +364,7 @@ class AA50Game(GameState):
         transport.cargo.clear()
 
     def destroy(self, piece: Piece) -> None:
-        for cargo in list(piece.cargo):
-            self.destroyed += 1
+        self.destroyed += len(piece.cargo)
         piece.cargo.clear()
         if piece.aboard is not None:
             piece.aboard.cargo.remove(piece)
@@ -381,7 +382,8 @@ class AA50Game(GameState):
         if original and original != taker and self.side(original) == self.side(taker):
             if self.capital_held(original) or space == self.data.nations[original].capital:
                 new = original
-        if self.is_china(taker) and space in self.data.china.recapture_only and original:
+        china = self.data.china
+        if china is not None and self.is_china(taker) and space in china.recapture_only and original:
             new = original
         if new == old:
             return
@@ -562,7 +564,7 @@ def _movement_actions(game: AA50Game) -> list[tuple]:
     group = game.current_group()
     first = group[0]
     tag = game.group_tag(first)
-    actions = [("hold", first.space, first.type, tag)]
+    actions: list[tuple] = [("hold", first.space, first.type, tag)]
     for to, (_, _, targets) in sorted(game.group_destinations(group).items()):
         for target in targets:
             for count in range(1, game.most_movers(group, to, target) + 1):

@@ -62,7 +62,8 @@ class GameData:
     start_control: dict[str, str]
     start_units: list[tuple[str, str, str, str | None, int]]   # space, owner, type, aboard, count
     start_money: dict[str, int]
-    position_base: Position = field(repr=False, default=None)   # the static parts of a Position
+    # the static parts of a Position (set once the scenario is read)
+    position_base: Position = field(repr=False, default_factory=lambda: Position({}, {}, {}))
 
     def side(self, nation: str | None) -> str | None:
         found = self.nations.get(nation) if nation else None
@@ -81,7 +82,7 @@ def read_game_data(scenario) -> GameData:
             continue
         abilities = [a for a in entry.get("abilities") or [] if isinstance(a, dict)]
         raw_abilities[entry["id"]] = abilities
-        kinds = {a.get("kind") for a in abilities}
+        kinds = {a["kind"] for a in abilities if isinstance(a.get("kind"), str)}
         by_kind = {a.get("kind"): a for a in abilities}
         stats = entry.get("stats") or {}
         types[entry["id"]] = UnitType(

@@ -167,7 +167,7 @@ def _consume(moves, key, to, count, available) -> None:
 
 
 # -- what the player reads off the board ---------------------------------------------------------
-def naval_power(state, nation: str, survey: "Survey | None" = None) -> bool:
+def naval_power(state, nation: str, survey: Survey | None = None) -> bool:
     """A power that must cross the sea to fight: its capital is an island, or none of its
     factories has an enemy territory within three land moves."""
     board = state.data.board
@@ -197,7 +197,7 @@ def forces(state, pieces: list[Piece], nation_of=None, attacking=True) -> list[t
         counts[(piece.owner, piece.type)] += 1
     infantry = sum(n for (_, t), n in counts.items() if t == "infantry")
     artillery = sum(n for (_, t), n in counts.items() if t == "artillery")
-    found = []
+    found: list[tuple[Fighter, float]] = []
     for (owner, type_), n in counts.items():
         support = min(infantry, artillery) / infantry if attacking and type_ == "infantry" \
             and infantry else 0.0
@@ -224,6 +224,7 @@ def calculated_chance(state, nation: str, space: str, attackers: list[Piece],
                       defenders: list[Piece], rng: np.random.Generator) -> float:
     """The battle calculator's answer: exact where the battle is small, else 500 battles."""
     from collections import Counter
+
     from ..system import Contingent
     from . import montecarlo
     from .position import AA50Position
@@ -408,7 +409,6 @@ class CombatPlan:
         self.wanted = objective_spaces(state, self.nation)
 
     def plan(self):
-        state = self.state
         self.reach = self._reach()
         self._keep_home()
         targets = self._targets()
@@ -558,7 +558,7 @@ class CombatPlan:
         state = self.state
         board = state.data.board
         odds = self.player.options["odds"]
-        for uid, (transport, dest) in sorted(self.reach.items()):
+        for uid, (transport, _dest) in sorted(self.reach.items()):
             kind = state.data.types[transport.type]
             if not kind.capacity or uid in self.used:
                 continue
@@ -641,7 +641,7 @@ class NoncombatPlan:
                 if piece.owner == self.nation and state.movable(piece):
                     groups[(space, piece.type, state.group_tag(piece))].append(piece)
         boarding: dict[str, int] = defaultdict(int)        # sea zone -> room taken
-        for (space, type_, tag), group in sorted(groups.items()):
+        for (space, type_, _tag), group in sorted(groups.items()):
             if state.data.types[type_].domain == "land":
                 self._march(space, type_, group, boarding)
         convoy = self._transports(groups, boarding)
@@ -743,7 +743,7 @@ class NoncombatPlan:
     def _warships(self, groups, convoy: dict[str, str]) -> None:
         """Warships escort the transports, or keep with the nation's largest fleet."""
         state = self.state
-        for (space, type_, tag), group in sorted(groups.items()):
+        for (space, type_, _tag), group in sorted(groups.items()):
             kind = state.data.types[type_]
             if kind.domain != "sea" or kind.capacity or kind.has("submerge"):
                 continue

@@ -71,6 +71,7 @@ class SideModel:
         self.defenceless = flags(lambda k: k.profile.defenceless) & self.active
         self.landed = flags(lambda k: k.landed) & self.active
         self.capable = self.active & (self.value > 0)
+        self.all_capable = bool(np.array_equal(self.capable, self.active))
         self.twin_damaged = self._twins(lambda k: Kind(k.type, k.owner, k.profile, True, False,
                                                        k.landed) if k.profile.two_hits
                                         and not k.damaged and not k.submerged else None)
@@ -100,7 +101,7 @@ class SideModel:
     def units(self, counts: np.ndarray) -> dict[str, int]:
         """Unit type -> count for one state vector (damaged and submerged units included)."""
         found: dict[str, int] = {}
-        for kind, count in zip(self.kinds, counts):
+        for kind, count in zip(self.kinds, counts, strict=True):
             if count:
                 found[kind.type] = found.get(kind.type, 0) + int(count)
         return found
@@ -136,6 +137,13 @@ class BattleModel:
         destroyer is there, and after the first round when the strike comes only once (then
         they fire with the other units)."""
         return detected | (self.surprise_once and not first_round)
+
+    @property
+    def changes_between_rounds(self) -> bool:
+        """Whether units can change before a round's dice: submarines submerge, defenceless
+        transports are sunk (rounds.start_of_round)."""
+        sides = (self.attacker, self.defender)
+        return any((s.twin_submerged >= 0).any() or s.defenceless.any() for s in sides)
 
     @property
     def may_stall(self) -> bool:

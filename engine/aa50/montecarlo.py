@@ -24,6 +24,8 @@ def roll(groups: list[rounds.FireGroup], rng: np.random.Generator) -> dict[objec
             merged[key] = merged[key] + dice if key in merged else dice
     hits: dict[object, np.ndarray] = {}
     for (hit_class, p), dice in merged.items():
+        if not dice.any():
+            continue                        # no die of this group is rolled in any battle
         drawn = dice if p >= 1 else rng.binomial(dice, p)
         hits[hit_class] = hits[hit_class] + drawn if hit_class in hits else drawn
     return hits
@@ -50,28 +52,28 @@ def simulate(model: BattleModel, runs: int, rng: np.random.Generator) -> Outcome
     a_side, d_side = model.attacker, model.defender
     attacker = np.repeat(a_side.start[None, :], runs, axis=0)
     defender = np.repeat(d_side.start[None, :], runs, axis=0)
-    final_a, final_d = attacker.copy(), defender.copy()
+    final_a, final_d = np.empty_like(attacker), np.empty_like(defender)  # every row is written
     result = np.full(runs, DRAW, dtype=np.int8)
-    rounds_fought = np.zeros(runs, dtype=np.int64)
+    rounds_fought = np.full(runs, MAX_ROUNDS, dtype=np.int64)
     live = np.arange(runs)
 
     hits = roll(rounds.anti_aircraft_fire(model, attacker), rng)
     attacker = rounds.take_hits(a_side, attacker, hits)
-    first_round = True
-    for _ in range(MAX_ROUNDS):
+    for fought in range(MAX_ROUNDS):
+        first_round = fought == 0
         attacker, defender, ended_as = rounds.start_of_round(model, attacker, defender, first_round)
-        ended = ended_as != rounds.CONTINUES
-        if ended.any():
+        ended = np.flatnonzero(ended_as != rounds.CONTINUES)
+        if ended.size:
+            # Row indices and take() rather than boolean masks: several times faster on 2-D arrays.
             where = live[ended]
-            final_a[where], final_d[where] = attacker[ended], defender[ended]
+            final_a[where], final_d[where] = attacker.take(ended, axis=0), defender.take(ended, axis=0)
             result[where] = ended_as[ended]
-            going = ~ended
-            live, attacker, defender = live[going], attacker[going], defender[going]
+            rounds_fought[where] = fought  # written once, as a battle ends
+            going = np.flatnonzero(ended_as == rounds.CONTINUES)
+            live, attacker, defender = live[going], attacker.take(going, axis=0), defender.take(going, axis=0)
         if live.size == 0:
             break
         attacker, defender = fight_round(model, attacker, defender, first_round, rng)
-        rounds_fought[live] += 1
-        first_round = False
     if live.size:
         final_a[live], final_d[live] = attacker, defender
     return OutcomeBatch(result, rounds_fought, rounds.survivors(a_side, final_a),

@@ -33,7 +33,7 @@ LAND_RANK, WARSHIP_RANK, TRANSPORT_RANK, AIR_RANK, GUN_RANK = range(5)
 Destinations = dict[str, tuple[int, str | None, tuple[str, ...]]]
 
 
-def rank(game: "AA50Game", piece: Piece) -> int:
+def rank(game: AA50Game, piece: Piece) -> int:
     kind = game.data.types[piece.type]
     if kind.domain == "air":
         return AIR_RANK
@@ -45,22 +45,22 @@ def rank(game: "AA50Game", piece: Piece) -> int:
 
 
 # -- who holds what ------------------------------------------------------------------------------
-def enemy_territory(game: "AA50Game", space: str, nation: str) -> bool:
+def enemy_territory(game: AA50Game, space: str, nation: str) -> bool:
     holder = game.control.get(space)
     return holder is not None and game.data.side(holder) != game.data.side(nation)
 
 
-def friendly_territory(game: "AA50Game", space: str, nation: str) -> bool:
+def friendly_territory(game: AA50Game, space: str, nation: str) -> bool:
     holder = game.control.get(space)
     return holder is not None and game.data.side(holder) == game.data.side(nation)
 
 
-def enemies_in(game: "AA50Game", space: str, nation: str) -> list[Piece]:
+def enemies_in(game: AA50Game, space: str, nation: str) -> list[Piece]:
     side = game.data.side(nation)
     return [p for p in game.pieces[space] if game.data.side(p.owner) != side]
 
 
-def hostile_sea(game: "AA50Game", space: str, nation: str) -> bool:
+def hostile_sea(game: AA50Game, space: str, nation: str) -> bool:
     """A sea zone with enemy surface warships (§2.3): submarines and transports do not count."""
     side = game.data.side(nation)
     types = game.data.types
@@ -68,13 +68,13 @@ def hostile_sea(game: "AA50Game", space: str, nation: str) -> bool:
                and not types[p.type].capacity for p in game.pieces[space])
 
 
-def enemy_destroyer(game: "AA50Game", space: str, nation: str) -> bool:
+def enemy_destroyer(game: AA50Game, space: str, nation: str) -> bool:
     side = game.data.side(nation)
     return any(game.data.side(p.owner) != side and game.data.types[p.type].has("anti_submarine")
                for p in game.pieces[space])
 
 
-def canal_open(game: "AA50Game", a: str, b: str, nation: str) -> bool:
+def canal_open(game: AA50Game, a: str, b: str, nation: str) -> bool:
     canal = game.data.board.canal_borders.get(frozenset((a, b)))
     if canal is None:
         return True
@@ -84,7 +84,7 @@ def canal_open(game: "AA50Game", a: str, b: str, nation: str) -> bool:
                                  for t in holders)
 
 
-def allowed_for(game: "AA50Game", nation: str, space: str) -> bool:
+def allowed_for(game: AA50Game, nation: str, space: str) -> bool:
     """China's units stay in China's territories, and enter Kwangtung only to retake it from
     the Axis (rulebook §4)."""
     china = game.data.china
@@ -98,7 +98,7 @@ def allowed_for(game: "AA50Game", nation: str, space: str) -> bool:
 
 
 # -- sea -----------------------------------------------------------------------------------------
-def sea_reach(game: "AA50Game", start: str, nation: str, steps: int, combat: bool,
+def sea_reach(game: AA50Game, start: str, nation: str, steps: int, combat: bool,
               submarine: bool) -> dict[str, int]:
     """Sea zones within `steps` moves, with their distance. Hostile zones stop a move (and are
     closed in the noncombat move); submarines pass them unless an enemy destroyer is there
@@ -127,14 +127,14 @@ def sea_reach(game: "AA50Game", start: str, nation: str, steps: int, combat: boo
     return found
 
 
-def _stops(game: "AA50Game", space: str, nation: str, submarine: bool) -> bool:
+def _stops(game: AA50Game, space: str, nation: str, submarine: bool) -> bool:
     if submarine:
         return enemy_destroyer(game, space, nation)
     return hostile_sea(game, space, nation)
 
 
 # -- land ----------------------------------------------------------------------------------------
-def land_reach(game: "AA50Game", start: str, nation: str, steps: int, combat: bool,
+def land_reach(game: AA50Game, start: str, nation: str, steps: int, combat: bool,
                blitz: bool) -> dict[str, tuple[int, str | None, list[str]]]:
     """Territories a land unit may end its move in: distance, a friendly territory it may pass
     on the way (None: none needed, or none there), and the empty enemy territories it may take
@@ -175,7 +175,7 @@ def land_reach(game: "AA50Game", start: str, nation: str, steps: int, combat: bo
 
 
 # -- air -----------------------------------------------------------------------------------------
-def landing_spots(game: "AA50Game", nation: str, fighter: bool) -> np.ndarray:
+def landing_spots(game: AA50Game, nation: str, fighter: bool) -> np.ndarray:
     """Where an aircraft may land at the end of the turn (§5.6.1.2): territories friendly since
     the start of the turn, and, for fighters, sea zones with room on a carrier of its side."""
     board = game.data.board
@@ -188,13 +188,13 @@ def landing_spots(game: "AA50Game", nation: str, fighter: bool) -> np.ndarray:
                 game.data.side(game.start_control.get(space)) == side and \
                 allowed_for(game, nation, space):
             mask[board.number[space]] = True
-    if fighter:
+    if fighter and side is not None:
         for space in game.carrier_zones(side):
             mask[board.number[space]] = True
     return mask
 
 
-def air_reach(game: "AA50Game", piece: Piece, combat: bool) -> dict[str, int]:
+def air_reach(game: AA50Game, piece: Piece, combat: bool) -> dict[str, int]:
     """Spaces an aircraft may fly to now, keeping the range to land afterwards."""
     board = game.data.board
     kind = game.data.types[piece.type]
@@ -215,7 +215,7 @@ def air_reach(game: "AA50Game", piece: Piece, combat: bool) -> dict[str, int]:
 
 
 # -- destinations of a group ---------------------------------------------------------------------
-def destinations(game: "AA50Game", pieces: list[Piece], combat: bool) -> Destinations:
+def destinations(game: AA50Game, pieces: list[Piece], combat: bool) -> Destinations:
     """Where the group (pieces of one type in one space, same tag) may go now."""
     first = pieces[0]
     nation, space = first.owner, first.space
@@ -256,8 +256,8 @@ def destinations(game: "AA50Game", pieces: list[Piece], combat: bool) -> Destina
     steps = game.movement(nation, first.type)
     blitz = kind.has("blitz")
     for to, (distance, plain, vias) in land_reach(game, space, nation, steps, combat, blitz).items():
-        targets = (("",) if distance == 1 or plain else ()) + tuple(f"blitz:{v}" for v in vias)
-        found[to] = (distance, plain, targets)
+        ways = (("",) if distance == 1 or plain else ()) + tuple(f"blitz:{v}" for v in vias)
+        found[to] = (distance, plain, ways)
     if kind.size and not game.is_china(nation):
         for sea in board.coasts.get(space, ()):
             if game.room_to_board(sea, nation, kind.size, combat):
@@ -265,7 +265,7 @@ def destinations(game: "AA50Game", pieces: list[Piece], combat: bool) -> Destina
     return found
 
 
-def _battle_for_air(game: "AA50Game", to: str, nation: str) -> bool:
+def _battle_for_air(game: AA50Game, to: str, nation: str) -> bool:
     """Whether an aircraft flying to `to` in the combat move has something to fight there."""
     board = game.data.board
     if to in board.sea:
@@ -277,7 +277,7 @@ def _battle_for_air(game: "AA50Game", to: str, nation: str) -> bool:
         for p in game.pieces[to]) or game.assault_target(to, nation)
 
 
-def _transport_moves(game: "AA50Game", transport: Piece, reach: dict[str, int],
+def _transport_moves(game: AA50Game, transport: Piece, reach: dict[str, int],
                      combat: bool) -> Destinations:
     board = game.data.board
     nation = transport.owner

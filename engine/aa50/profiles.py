@@ -7,6 +7,7 @@ abilities (the vocabulary is the `ability` list of schemas/systems/aa50.schema.j
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..system import EngineError
 
@@ -113,7 +114,8 @@ def with_ability(profile: UnitProfile, ability: dict) -> UnitProfile:
     """The profile with one ability (from units.yaml, or granted or changed by research)."""
     kind = ability.get("kind")
     if kind in _FLAGS:
-        return replace(profile, **{_FLAGS[kind]: True})
+        flag: dict[str, Any] = {_FLAGS[kind]: True}
+        return replace(profile, **flag)
     if kind == "artillery_support":
         return replace(profile, support=Support(
             frozenset(ability.get("types") or ()), int(ability.get("per_unit", 1)),
@@ -173,7 +175,8 @@ def _set_stat(profile: UnitProfile, change: dict) -> UnitProfile:
         return profile
     if when == "strategic_bombing":
         return profile
-    return replace(profile, **{stat: value})
+    changed: dict[str, Any] = {stat: value}
+    return replace(profile, **changed)
 
 
 def _change_ability(profile: UnitProfile, change: dict, current: list[dict]) -> UnitProfile:

@@ -64,7 +64,7 @@ def surprise_fire(side: SideModel, own: np.ndarray, detected: np.ndarray) -> lis
 
     `detected`: per battle, whether the enemy has a destroyer."""
     undetected = ~detected
-    groups = []
+    groups: list[FireGroup] = []
     for k in np.flatnonzero(side.surprise & (side.value > 0)):
         groups.append((SEA, own[:, k] * side.dice[k] * undetected, chance(side.value[k])))
     return groups
@@ -78,7 +78,7 @@ def general_fire(model: BattleModel, side: SideModel, own: np.ndarray, detected:
     own_destroyer = _has(own, side.detector)
     supported = _supported(side, own)
     for k in np.flatnonzero(side.capable):
-        dice = own[:, k] * side.dice[k]
+        dice = own[:, k] if side.dice[k] == 1 else own[:, k] * side.dice[k]   # read, never written
         if side.surprise[k]:
             dice = dice * detected          # fired already in the surprise stage
         if side.cannot_hit_air[k]:
@@ -87,11 +87,17 @@ def general_fire(model: BattleModel, side: SideModel, own: np.ndarray, detected:
             targets = [(ANY, dice * own_destroyer), (NOT_SUBMARINE, dice * ~own_destroyer)]
         else:
             targets = [(ANY, dice)]
-        lifted, bonus = supported.get(k, (None, 0))
-        lifted_dice = None if lifted is None else lifted * side.dice[k]
+        lifted, bonus = supported.get(int(k), (None, 0))
+        if lifted is None or side.dice[k] == 1:
+            lifted_dice = lifted
+        else:
+            lifted_dice = lifted * side.dice[k]
+        # With one target and all its dice rolled, every lifted die is among them (lifted units
+        # are the side's own units), so no minimum is needed.
+        whole = len(targets) == 1 and not side.surprise[k]
         for hit_class, n in targets:
             if lifted_dice is not None:
-                boosted = np.minimum(lifted_dice, n)
+                boosted = lifted_dice if whole else np.minimum(lifted_dice, n)
                 groups.append((hit_class, boosted, chance(side.value[k] + bonus)))
                 n, lifted_dice = n - boosted, lifted_dice - boosted
             groups.append((hit_class, n, chance(side.value[k])))
@@ -110,44 +116,51 @@ def _supported(side: SideModel, own: np.ndarray) -> dict[int, tuple[np.ndarray, 
     """
     if not side.attacking:
         return {}
-    found = {}
+    found: dict[int, tuple[np.ndarray, int]] = {}
     for supporter in np.flatnonzero(side.active):
         support = side.kinds[supporter].profile.support
         if support is None:
             continue
-        capacity = own[:, supporter] * support.per_unit
+        capacity = own[:, supporter] if support.per_unit == 1 else own[:, supporter] * support.per_unit
         for k in np.flatnonzero(side.capable):
             if side.kinds[k].type in support.types:
                 lifted = np.minimum(capacity, own[:, k])
-                previous, _ = found.get(k, (0, 0))
-                found[k] = (previous + lifted, support.bonus)
+                previous = found.get(int(k))
+                found[int(k)] = (lifted if previous is None else previous[0] + lifted, support.bonus)
                 capacity = capacity - lifted
     return found
 
 
 def _has(counts: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    if not mask.any():
+    """Per battle, whether any unit of the kinds in `mask` is there (counts are never negative)."""
+    kinds = np.flatnonzero(mask)
+    if kinds.size == 0:
         return np.zeros(counts.shape[0], dtype=bool)
+    if kinds.size == 1:
+        return counts[:, kinds[0]] > 0      # one column: no matrix product needed
     return counts @ mask.astype(np.int64) > 0
 
 
 # -- taking hits -------------------------------------------------------------------------------
 def take_hits(side: SideModel, counts: np.ndarray, hits: dict[object, np.ndarray]) -> np.ndarray:
     """Assign hits by the side's casualty order; restricted hit classes first."""
+    if not hits:
+        return counts
     counts = counts.copy()
     for hit_class in sorted(hits, key=lambda key: (side.mask_rank[key], str(key))):
-        left = hits[hit_class].astype(np.int64, copy=True)
+        left = hits[hit_class]
         if not left.any():
             continue
         eligible = side.masks[hit_class]
         for kind, reserve, damage in side.slots:
             if not eligible[kind]:
                 continue
-            taken = np.minimum(left, np.maximum(counts[:, kind] - reserve, 0))
-            counts[:, kind] -= taken
+            column = counts[:, kind]
+            taken = np.minimum(left, np.maximum(column - reserve, 0) if reserve else column)
+            column -= taken
             if damage:
                 counts[:, side.twin_damaged[kind]] += taken
-            left -= taken
+            left = left - taken
             if not left.any():
                 break
     return counts
@@ -162,7 +175,8 @@ def start_of_round(model: BattleModel, attacker: np.ndarray, defender: np.ndarra
     a_side, d_side = model.attacker, model.defender
     rows = attacker.shape[0]
     result = np.full(rows, CONTINUES, dtype=np.int8)
-    attacker, defender = attacker.copy(), defender.copy()
+    if model.changes_between_rounds:  # units may submerge or be sunk here: work on copies
+        attacker, defender = attacker.copy(), defender.copy()
 
     # Press attack or retreat (§5.5.3.5 condition B); units that came ashore cannot retreat.
     if not first_round and model.retreat_at > 0:
@@ -176,25 +190,27 @@ def start_of_round(model: BattleModel, attacker: np.ndarray, defender: np.ndarra
     _submerge_facing_only_air(d_side, defender, a_side, attacker)
 
     # Defenceless transports: defenders with no combat value left are sunk (§5.5.3.2).
-    defenceless = np.zeros(rows, dtype=bool) if not d_side.defenceless.any() else (_has(defender, d_side.active) & ~_has(defender, d_side.active & ~d_side.defenceless)
-                   & _has(attacker, a_side.capable) & (result == CONTINUES))
-    defender[np.ix_(defenceless, d_side.defenceless)] = 0
+    if d_side.defenceless.any():
+        defenceless = (_has(defender, d_side.active) & ~_has(defender, d_side.active & ~d_side.defenceless)
+                       & _has(attacker, a_side.capable) & (result == CONTINUES))
+        defender[np.ix_(defenceless, d_side.defenceless)] = 0
 
     attacker_in = _has(attacker, a_side.active)
-    attacker_can_fire = _has(attacker, a_side.capable)
     defender_in = _has(defender, d_side.active)
-    defender_can_fire = _has(defender, d_side.capable)
+    # Where every unit in the battle can fire, the two questions have one answer.
+    attacker_can_fire = attacker_in if a_side.all_capable else _has(attacker, a_side.capable)
+    defender_can_fire = defender_in if d_side.all_capable else _has(defender, d_side.capable)
     open_ = result == CONTINUES
     # Condition A: a side without units that can fire is done (§5.5.3.5).
-    result[open_ & ~defender_in & attacker_in] = ATTACKER_WINS
-    result[open_ & ~defender_in & ~attacker_in] = DRAW
+    no_defender = open_ & ~defender_in
+    result[no_defender] = np.where(attacker_in[no_defender], ATTACKER_WINS, DRAW)
     done = open_ & defender_in & ~attacker_can_fire
-    result[done & attacker_in & ~defender_can_fire] = DRAW        # transports facing transports
-    result[done & ~(attacker_in & ~defender_can_fire)] = DEFENDER_WINS
-    # Neither side can hit the other (say, air units against submarines without a destroyer).
-    open_ = result == CONTINUES
+    # transports facing transports draw; otherwise the defender holds
+    result[done] = np.where((attacker_in & ~defender_can_fire)[done], DRAW, DEFENDER_WINS)
     if not model.may_stall:
         return attacker, defender, result
+    # Neither side can hit the other (say, air units against submarines without a destroyer).
+    open_ = result == CONTINUES
     stuck = open_ & ~_can_hit(model, a_side, attacker, d_side, defender) \
         & ~_can_hit(model, d_side, defender, a_side, attacker)
     result[stuck] = DRAW
@@ -227,7 +243,7 @@ def _can_hit(model: BattleModel, side: SideModel, own: np.ndarray, enemy: SideMo
 
 # -- the end -----------------------------------------------------------------------------------
 def survivors(side: SideModel, counts: np.ndarray) -> np.ndarray:
-    return counts.sum(axis=1)
+    return counts @ np.ones(counts.shape[1], dtype=counts.dtype)  # faster than sum(axis=1)
 
 
 def losses(side: SideModel, counts: np.ndarray) -> np.ndarray:

@@ -53,7 +53,7 @@ class Table:
     def dice(self, side: SideModel, own: list[int], detected: bool, stage: str,
              first_round: bool) -> list[tuple[object, int, int]]:
         """(hit class, value, dice) for what fires in a stage."""
-        found = []
+        found: list[tuple[object, int, int]] = []
         if stage == "surprise":
             if not detected:       # §7.3.5: no enemy destroyer
                 for k, n in enumerate(own):

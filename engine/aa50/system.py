@@ -7,8 +7,7 @@ import numpy as np
 
 from validators.index import LAND_KINDS, build_index
 
-from ..system import (BattleOutcome, BattlePosition, EngineError, ExactOutcome, GameSystem,
-                      OutcomeBatch)
+from ..system import BattleOutcome, BattlePosition, EngineError, ExactOutcome, GameSystem, OutcomeBatch
 from . import bombing, exact, montecarlo, single
 from .model import BattleModel, compile_battle
 from .position import SURPRISE_READINGS, AA50Position
@@ -43,7 +42,7 @@ class AA50(GameSystem):
         from ..system import _plain
         entities = {"nation": self.index.nations, "unit type": self.index.unit_types,
                     "space": self.index.spaces}.get(what, {})
-        found = {}
+        found: dict[str, str] = {}
         for uid, entity in entities.items():
             for field in ("name", "short_name") + (("capital",) if what == "nation" else ()):
                 value = entity.data.get(field)
@@ -67,7 +66,7 @@ class AA50(GameSystem):
     # -- profiles ----------------------------------------------------------------------------
     def profiles_for(self, nation: str, research: dict[str, frozenset[str]]) -> dict[str, UnitProfile]:
         """The nation's unit profiles, with the breakthroughs it has made (§5.2.4)."""
-        changes = []
+        changes: list = []
         for option in sorted(research.get(nation, ())):
             if option not in self.breakthroughs:
                 raise self.unknown("research option", option, self.research_options())
@@ -144,7 +143,7 @@ class AA50(GameSystem):
                               "can reach it (§5.5.2)")
 
     def _neighbours(self, space: str) -> set[str]:
-        found = set()
+        found: set[str] = set()
         for _, border in self.scenario.entities("map", "borders"):
             pair = border.get("between") or []
             if space in pair and len(pair) == 2:
@@ -159,9 +158,10 @@ class AA50(GameSystem):
     def raid(self, position: BattlePosition) -> bombing.Raid:
         """A strategic bombing raid on the factory in the position's space (§5.5.1)."""
         self.check_position(position)
-        (attacker,) = [c for c in position.attackers if c.total()] or [None]
-        if attacker is None:
+        attacking = [c for c in position.attackers if c.total()]
+        if not attacking:
             raise EngineError("a raid needs bombers")
+        (attacker,) = attacking
         profiles = self.profiles_for(attacker.owner, position.research)
         bombers = [(u, n) for u, n in attacker.units.items() if n]
         kinds = {profiles[u].bombing_dice for u, _ in bombers}

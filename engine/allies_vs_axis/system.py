@@ -15,8 +15,16 @@ import numpy as np
 
 from validators.index import build_index
 
-from ..system import (ATTACKER_WINS, DEFENDER_WINS, BattleOutcome, BattlePosition, EngineError,
-                      ExactOutcome, GameSystem, UnknownName)
+from ..system import (
+    ATTACKER_WINS,
+    DEFENDER_WINS,
+    BattleOutcome,
+    BattlePosition,
+    EngineError,
+    ExactOutcome,
+    GameSystem,
+    UnknownName,
+)
 from .formulas import Formulas
 
 

@@ -120,14 +120,14 @@ class Attack:
         """Indexes of the carriers that roll a save (§11.6: damage from an air attack)."""
         if strike.mode != "air":
             return []
-        return [i for i, (p, g) in enumerate(zip(pieces, given)) if g and p.profile.is_carrier]
+        return [i for i, (p, g) in enumerate(zip(pieces, given, strict=True)) if g and p.profile.is_carrier]
 
     def apply(self, side_state: tuple, targets: tuple, pieces: list[Piece], given: list[int],
               saved: set[int]) -> tuple:
         counts: dict = defaultdict(int)
         for key, n in side_state:
             counts[key] += n
-        for index, (piece, points) in enumerate(zip(pieces, given)):
+        for index, (piece, points) in enumerate(zip(pieces, given, strict=True)):
             if index in saved:
                 points -= 1
             result = result_of(ladder(piece, self.land_area), points)
@@ -171,7 +171,7 @@ class Attack:
             for outcome in product((True, False), repeat=len(rolling)):
                 p = p_hits
                 saved = set()
-                for index, success in zip(rolling, outcome):
+                for index, success in zip(rolling, outcome, strict=True):
                     chance = Fraction(pieces[index].profile.air_power or 0, 6)
                     p *= chance if success else 1 - chance
                     if success:

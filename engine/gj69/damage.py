@@ -80,7 +80,7 @@ def allocate(pieces: list[Piece], points: int, land_area: bool, owner_allocates:
     # best[j]: best score giving j points to the pieces seen so far; choice[i][j]: points to piece i
     best = [0.0] + [float("inf")] * total
     choices = []
-    for piece, steps, cap in zip(pieces, ladders, caps):
+    for piece, steps, cap in zip(pieces, ladders, caps, strict=True):
         new = [float("inf")] * (total + 1)
         chosen = [0] * (total + 1)
         for j in range(total + 1):

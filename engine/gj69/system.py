@@ -2,15 +2,14 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from fractions import Fraction
 
 import numpy as np
 
 from validators.index import LAND_KINDS, build_index
 
-from ..system import (BattleOutcome, BattlePosition, EngineError, ExactOutcome, GameSystem,
-                      OutcomeBatch, UnknownName)
-from .attack import (IN, Attack, Strike, check_firing, eliminated, ending, make_state,
-                     survivors)
+from ..system import BattleOutcome, BattlePosition, EngineError, ExactOutcome, GameSystem, OutcomeBatch, UnknownName
+from .attack import IN, Attack, Strike, check_firing, eliminated, ending, make_state, survivors
 from .damage import READY, USED
 from .position import GJ69Position, extras
 from .units import read_profiles
@@ -139,7 +138,10 @@ class GJ69(GameSystem):
                 strikes += [Strike("defender", "counter", selection)] * int(counter.get("times", 1))
         strikes += [Strike("attacker", mode)] * times
 
-        (defending_side,) = defending_sides if len(defending_sides) == 1 else (sorted(defending_sides)[0],)
+        known = sorted(side for side in defending_sides if side is not None)
+        if not known:
+            raise EngineError("the defenders belong to no side of the scenario")
+        defending_side = known[0]
         can_retreat = found.defender_can_retreat
         if can_retreat is None:
             can_retreat = bool(self.retreat_areas(found.space, defending_side))
@@ -191,13 +193,13 @@ class GJ69(GameSystem):
             end = self._outcome(a, d, found, len(attack.strikes))
             rows.append((float(p), end.result, sum(end.attacker_survivors.values()),
                          sum(end.defender_survivors.values()), end.attacker_loss, end.defender_loss))
-        columns = list(zip(*rows))
+        columns = list(zip(*rows, strict=True))
         return ExactOutcome(np.array(columns[0]), np.array(columns[1], dtype=np.int8),
                             np.array(columns[2], dtype=np.int64), np.array(columns[3], dtype=np.int64),
                             np.array(columns[4], dtype=float), np.array(columns[5], dtype=float),
                             mean_rounds=float(len(attack.strikes)), states=len(rows))
 
-    def distribution(self, position: BattlePosition) -> dict[tuple, object]:
+    def distribution(self, position: BattlePosition) -> dict[tuple, Fraction] | None:
         """(attacker state, defender state) -> exact probability, as Fractions."""
         attack, attacker, defender, _ = self.compile(position)
         return attack.exact(attacker, defender, 10**9)

@@ -59,7 +59,7 @@ class AirCombat(OCSChart):
             cell = cells[range_index(rows, total + modifier)]
             returning = list(cell["returns"])
             for rolled in product(losses.items(), repeat=len(returning)):
-                lost = {side: steps for side, (steps, _) in zip(returning, rolled)}
+                lost = {side: steps for side, (steps, _) in zip(returning, rolled, strict=True)}
                 chance = p
                 for _, q in rolled:
                     chance *= q
@@ -72,7 +72,7 @@ class AirCombat(OCSChart):
         return ChartAnswer(self.id, self.title, self.source, {}, collect(cases), [
             ("modified roll", "2d6 " + _modified(applied)),
             ("loss roll", "1d6 for each side that returns, without the modifiers: " + ", ".join(
-                f"{row['id']} {cell['printed'].lower()}" for row, cell in zip(loss_rows, loss_cells)))])
+                f"{row['id']} {cell['printed'].lower()}" for row, cell in zip(loss_rows, loss_cells, strict=True)))])
 
 
 def loss_roll(charts) -> dict[int, Fraction]:
@@ -138,7 +138,7 @@ class Flak(OCSChart):
         modifier = sum(value for _, value in applied)
         rows, cells = self.charts.axis(self.id, "roll"), self.charts.cells(self.id)
         picks = mission_loss(self.charts, chosen.aircraft)
-        cases = []
+        cases: list[tuple] = []
         for total, p in self.charts.dice(self.id).items():
             steps = int(cells[range_index(rows, total + modifier)]["steps"])
             if not steps:
@@ -264,7 +264,7 @@ class AirTransport(OCSChart):
         modifier = sum(value for _, value in applied)
         cases = []
         for total, p in self.charts.dice(self.id).items():
-            found = next((o for o, cell in zip(outcomes, ranges) if in_range(total + modifier, cell)),
+            found = next((o for o, cell in zip(outcomes, ranges, strict=True) if in_range(total + modifier, cell)),
                          None)
             if found is None:
                 raise EngineError(f"the {self.id} table gives no result for a roll of {total + modifier}")
@@ -272,7 +272,8 @@ class AirTransport(OCSChart):
                           {"success": bool(found["success"])}))
         return ChartAnswer(self.id, self.title, self.source, {}, collect(cases), [
             ("row", f"{chosen.hex} hex, {kind} terrain: " + ", ".join(
-                f"{o['id']} {c['printed']}" for o, c in zip(self.charts.axis(self.id, "outcome"), ranges))),
+                f"{o['id']} {c['printed']}"
+                for o, c in zip(self.charts.axis(self.id, "outcome"), ranges, strict=True))),
             ("modified roll", "2d6 " + _modified(applied))])
 
 

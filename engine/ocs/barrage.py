@@ -37,7 +37,7 @@ class Barrage:
         if position.hedgehog < 0:
             raise EngineError(f"hedgehog is a level of 0 (none) or more, not {position.hedgehog}")
         self.charts, self.position = charts, position
-        firing = {}
+        firing: dict[str, int] = {}
         for contingent in position.attackers:
             for unit, count in contingent.units.items():
                 firing[unit] = firing.get(unit, 0) + count
@@ -123,4 +123,4 @@ def density(target: Force) -> Fraction:
     """RE in the hex: multi-step units count in full, other units at most 3 RE in all."""
     multi = sum(Fraction(str(p.re)) * n for p, n in target.units if p.steps > 1)
     single = sum(Fraction(str(p.re)) * n for p, n in target.units if p.steps <= 1)
-    return multi + min(single, Fraction(3))
+    return Fraction(multi + min(single, Fraction(3)))

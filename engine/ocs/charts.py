@@ -91,13 +91,13 @@ class Charts:
             raise EngineError(f"unknown kind of attack {attack!r}; the surprise table knows {', '.join(kinds)}")
         outcomes = [v["result"]["surprise"] for v in self.axis("surprise", "outcome")]
         cells = self.table("surprise")["cells"][kinds.index(attack)]
-        ranges = dict(zip(outcomes, cells))
+        ranges = dict(zip(outcomes, cells, strict=True))
         return ranges["attacker"], ranges["defender"]
 
     def rating_modifiers(self) -> dict[str, dict]:
         """Mode -> {add: n} or {set: n}, for action ratings (9.6)."""
         modes = [v["id"] for v in self.axis("action-rating-modifiers", "mode")]
-        return dict(zip(modes, self.table("action-rating-modifiers")["cells"]))
+        return dict(zip(modes, self.table("action-rating-modifiers")["cells"], strict=True))
 
     def anti_armour(self, attacker_level: str, defender_level: str) -> float:
         """The terrain effect (x2 or x1.5) armour attacking gets against the hex's anti-armour (9.4e)."""

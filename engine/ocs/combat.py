@@ -274,7 +274,7 @@ class Combat:
         surprise_rolls = dice[:, 0] + dice[:, 1]
         result_rolls = dice[:, 3] + dice[:, 4]
         return [self.fight(int(s), int(d), int(r))
-                for s, d, r in zip(surprise_rolls, dice[:, 2], result_rolls)]
+                for s, d, r in zip(surprise_rolls, dice[:, 2], result_rolls, strict=True)]
 
 
 def odds_column(columns: list[tuple[int, int]], attack: Fraction, defence: Fraction) -> int:

@@ -21,8 +21,8 @@ def _spread(totals: dict) -> dict[str, float]:
 
 
 def combat_details(combat: Combat, tokens_per_sp: int) -> dict:
-    steps = {side: defaultdict(Fraction) for side in SIDES}
-    retreat = {side: defaultdict(Fraction) for side in SIDES}
+    steps: dict[str, defaultdict[int, Fraction]] = {side: defaultdict(Fraction) for side in SIDES}
+    retreat: dict[str, defaultdict[int, Fraction]] = {side: defaultdict(Fraction) for side in SIDES}
     dg = {side: Fraction(0) for side in SIDES}
     exploit, exploiting = Fraction(0), Fraction(0)
     surprise = {side: Fraction(0) for side in SIDES}

@@ -34,7 +34,7 @@ class Attrition(OCSChart):
         cases = []
         for total, p in self.charts.dice(self.id).items():
             modified = total + modifier
-            found = next((r for r, cell in zip(results, column)
+            found = next((r for r, cell in zip(results, column, strict=True)
                           if not cell.get("never") and in_range(modified, cell)), None)
             if found is None:
                 raise EngineError(f"the attrition table gives no result for a roll of {modified} "
@@ -48,7 +48,7 @@ class Attrition(OCSChart):
                 text += f" ({plural(lost, 'step')}, all there are)"
             cases.append((p, text, {"result": found["id"], "steps_lost": lost}))
         ranges = ", ".join(f"{cell['printed']} {str(r.get('name', r['id'])).lower()}"
-                           for r, cell in zip(results, column))
+                           for r, cell in zip(results, column, strict=True))
         return ChartAnswer(self.id, self.title, self.source, {}, collect(cases), [
             ("column", f"action rating {chosen.rating}: {ranges}"),
             ("modified roll", f"2d6 {signed(modifier)}"
@@ -94,7 +94,7 @@ class SupplyDumpDestruction(OCSChart):
         rows, cells = self.charts.axis(self.id, "roll"), self.charts.cells(self.id)
         cases = []
         for die, p in self.charts.dice(self.id).items():
-            cell = next(c for r, c in zip(rows, cells) if in_range(die, r))
+            cell = next(c for r, c in zip(rows, cells, strict=True) if in_range(die, r))
             cases.append((p, f"{cell['percent']}% destroyed", {"percent": int(cell["percent"])}))
         return ChartAnswer(self.id, self.title, self.source, {}, collect(cases), [
             ("roll", "1d6; may be tried in each of the player's three movement segments"),

@@ -8,8 +8,7 @@ import numpy as np
 
 from validators.index import build_index
 
-from ..system import (BattleOutcome, BattlePosition, ExactOutcome, GameSystem, OutcomeBatch,
-                      UnknownName)
+from ..system import BattleOutcome, BattlePosition, ExactOutcome, GameSystem, OutcomeBatch, UnknownName
 from .air import AirbaseCapture, AirCombat, AirTransport, Flak, MissionLoss
 from .barrage import Barrage
 from .charts import Charts
@@ -80,9 +79,9 @@ class OCS(GameSystem):
         if position.raid:
             barrage = self.barrage(position)
             roll = int(rng.integers(1, 7) + rng.integers(1, 7))
-            end = barrage.outcome(roll, int(rng.integers(1, 7)))
-            return BattleOutcome(end.result, 1, {}, end.defender_left, 0.0, float(end.steps_lost),
-                                 end.events)
+            shot = barrage.outcome(roll, int(rng.integers(1, 7)))
+            return BattleOutcome(shot.result, 1, {}, shot.defender_left, 0.0, float(shot.steps_lost),
+                                 shot.events)
         combat = self.combat(position)
         (end,) = combat.sample(1, rng)
         return BattleOutcome(end.result, 1, end.attacker_left, end.defender_left,
@@ -92,12 +91,12 @@ class OCS(GameSystem):
         if position.raid:
             barrage = self.barrage(position)
             dice = rng.integers(1, 7, size=(runs, 3))
-            ends = [barrage.outcome(int(a + b), int(c)) for a, b, c in dice]
+            shots = [barrage.outcome(int(a + b), int(c)) for a, b, c in dice]
             return OutcomeBatch(
-                np.array([e.result for e in ends], dtype=np.int8), np.ones(runs, dtype=np.int64),
+                np.array([e.result for e in shots], dtype=np.int8), np.ones(runs, dtype=np.int64),
                 np.zeros(runs, dtype=np.int64),
-                np.array([sum(e.defender_left.values()) for e in ends], dtype=np.int64),
-                np.zeros(runs), np.array([e.steps_lost for e in ends], dtype=float))
+                np.array([sum(e.defender_left.values()) for e in shots], dtype=np.int64),
+                np.zeros(runs), np.array([e.steps_lost for e in shots], dtype=float))
         ends = self.combat(position).sample(runs, rng)
         return OutcomeBatch(
             np.array([e.result for e in ends], dtype=np.int8), np.ones(runs, dtype=np.int64),
@@ -132,7 +131,7 @@ class OCS(GameSystem):
             return barrage_details(self.barrage(position))
         return combat_details(self.combat(position), int(self.rules.get("tokens_per_sp", 4)))
 
-    def render_battle(self, report, forces: list[str], space: str) -> str | None:
+    def render_battle(self, report, forces: list, space: str) -> str | None:
         return render(report, [str(f) for f in forces], space) if report.details else None
 
     def chart_resolvers(self) -> dict:

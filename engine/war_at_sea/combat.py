@@ -110,7 +110,7 @@ class Battle:
         survivors = [b for b in boats if b.in_battle]   # sunk and disabled ones do not strike (§8.4)
         targets = sorted(escorts, key=lambda s: (not s.type.is_convoy, s.type.armour - s.damage, s.name))
         shots = []
-        for index, boat in enumerate(survivors):  # one target each, chosen before rolling (§8.4)
+        for index in range(len(survivors)):  # one target each, chosen before rolling (§8.4)
             shot = Shot(targets[index % len(targets)])
             self.settle(shot, self.roll(1))
             shots.append(shot)

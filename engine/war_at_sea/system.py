@@ -5,8 +5,7 @@ import numpy as np
 
 from validators.index import build_index
 
-from ..system import (ATTACKER_WINS, DEFENDER_WINS, DRAW, BattleOutcome, BattlePosition,
-                      EngineError, GameSystem)
+from ..system import ATTACKER_WINS, DEFENDER_WINS, DRAW, BattleOutcome, BattlePosition, EngineError, GameSystem
 from .combat import Battle, CombatRules
 from .position import WaSPosition, extras
 from .ships import Ship, read_types

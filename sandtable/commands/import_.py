@@ -138,8 +138,8 @@ def run_map(args) -> int:
     diagnostics = board.diagnostics + apply_board(spaces, board, lambda name: by_id.get(territory_id(name)))
     extent = board_extent(board)
     if extent:
-        existing = data.get("board") if isinstance(data.get("board"), dict) else {}
-        data["board"] = {**extent, **existing}
+        existing = data.get("board")
+        data["board"] = {**extent, **(existing if isinstance(existing, dict) else {})}
     for diagnostic in diagnostics:
         if not (args.quiet and diagnostic.severity.value == "info"):
             _print(diagnostic)

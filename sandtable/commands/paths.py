@@ -4,10 +4,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..cli import UsageError
-from ..scenario import find_scenarios
 
 
 def scenario_folders(paths: list[str]) -> list[Path]:
+    from ..scenario import find_scenarios  # imported here: building the parser must stay light
     folders: list[Path] = []
     for text in paths:
         path = Path(text)

@@ -79,7 +79,7 @@ def run(args) -> int:
         defenders = [parse_force(text) for text in args.defender]
         landing = parse_force(f"{attacker.owner}: {args.landing}").units if args.landing else None
         bombard = parse_force(args.bombard) if args.bombard else None
-        research = {}
+        research: dict[str, set[str]] = {}
         for text in args.research:
             nation, _, options = text.partition(":")
             research.setdefault(nation.strip(), set()).update(

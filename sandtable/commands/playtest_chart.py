@@ -46,7 +46,7 @@ def run(args) -> int:
     return EXIT_OK
 
 
-def _list(resolvers: dict, system: str, as_json: bool) -> int:
+def _list(resolvers: dict, system: str | None, as_json: bool) -> int:
     if as_json:
         print(json.dumps([{"chart": r.id, "title": r.title, "source": r.source}
                           for r in resolvers.values()], indent=2))

@@ -117,9 +117,9 @@ def run_games(args) -> int:
 def _checked_scenario(folder: str):
     """The loaded scenario, or None after printing its errors (a scenario with errors cannot
     be played)."""
+    from sandtable.scenario import load_scenario
     from validators import validate
     from validators.reporters import Result, render_text
-    from sandtable.scenario import load_scenario
 
     if not Path(folder).is_dir():
         raise UsageError(f"{folder} is not a folder")
@@ -168,9 +168,15 @@ class _progress:
     def __enter__(self):
         if not self.active:
             return None
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeElapsedColumn, TimeRemainingColumn)
         from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
         self.bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
                             TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
                             console=Console(stderr=True), transient=True)

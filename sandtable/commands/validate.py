@@ -1,34 +1,42 @@
 """`sandtable validate`: check scenario folders and report in the format CI wants."""
 from __future__ import annotations
 
+import os
 import sys
 
 from .. import __version__
-from ..cli import EXIT_OK, EXIT_PROBLEMS
+from ..cli import EXIT_OK, EXIT_PROBLEMS, UsageError
 from .paths import scenario_folders
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
+DOCS_URL_VARIABLE = "SANDTABLE_DOCS_URL"
 
 
 def register(commands) -> None:
     parser = commands.add_parser("validate", help="check scenarios and report problems",
                                  description="Check scenario folders. Exit 0 when clean, 1 when "
                                  "there are problems, 2 on a usage or I/O error.")
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="a scenario folder or a folder of them")
+    parser.add_argument("paths", nargs="*", default=["."], metavar="PATH",
+                        help="a scenario folder or a folder of them (default: the current folder)")
     parser.add_argument("--format", choices=FORMATS, default="text")
     parser.add_argument("--strict", action="store_true", help="warnings fail too")
     parser.add_argument("--explain", action="store_true",
                         help="also explain rules-specific evaluations (e.g. national objectives)")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    parser.add_argument("--docs-url", metavar="URL", default=os.environ.get(DOCS_URL_VARIABLE),
+                        help="absolute address of the diagnostics page (docs/diagnostics.md) for "
+                        f"SARIF rules' help links; default ${DOCS_URL_VARIABLE}, else no links")
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
-    from validators import explain, validate
-    from validators.reporters import (Result, render_github, render_json, render_junit,
-                                      render_sarif, render_text)
-    from sandtable.scenario import load_scenario
+    from urllib.parse import urlsplit
 
+    from sandtable.scenario import load_scenario
+    from validators import explain, validate
+    from validators.reporters import Result, render_github, render_json, render_junit, render_sarif, render_text
+    if args.docs_url and not urlsplit(args.docs_url).scheme:
+        raise UsageError(f"--docs-url must be an absolute address such as https://..., not {args.docs_url!r}")
     results = []
     explanations = []
     for folder in scenario_folders(args.paths):
@@ -48,7 +56,7 @@ def run(args) -> int:
     elif args.format == "github":
         sys.stdout.write(render_github(results))
     elif args.format == "sarif":
-        sys.stdout.write(render_sarif(results, __version__))
+        sys.stdout.write(render_sarif(results, __version__, args.docs_url or None))
     else:
         sys.stdout.write(render_junit(results, strict=args.strict))
     failing = any(d.is_error or (args.strict and d.severity.value == "warning")

@@ -6,6 +6,7 @@ they agree on what counts as translated, missing, stale or unknown.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from enum import Enum
 
@@ -75,6 +76,14 @@ def translation_units(scenario: Scenario, tag: str) -> list[Unit]:
             units.append(Unit(key, None, translation if isinstance(translation, str) else None,
                               State.UNKNOWN, note=_note(entry)))
     return units
+
+
+def where_written(scenario: Scenario, unit: Unit) -> tuple[str, str] | None:
+    """(file relative to the scenario folder, line) of a unit's source text."""
+    if unit.where is None or unit.where.file is None or not unit.where.line:
+        return None
+    relative = os.path.relpath(unit.where.file, scenario.root).replace(os.sep, "/")
+    return relative, str(unit.where.line)
 
 
 def _translated_from(entry: dict) -> str | None:

@@ -1,33 +1,13 @@
-"""Locale tags: the fallback chain for display, and the plural rule a PO file declares."""
+"""Locale tags: the fallback chain for display, the plural rule a PO file declares, and which of
+a scenario's locales a translator's file means (`zh_CN` is the scenario's `zh-Hans`).
+
+CLDR's data, through Babel, answers the questions that need knowledge of languages: plural
+rules, likely subtags (Chinese in China is written in Simplified script) and language names.
+Babel is imported only when one of them is asked, so commands that never ask start faster.
+"""
 from __future__ import annotations
 
 from ..scenario import LOCALE_TAG
-
-# gettext Plural-Forms by primary language, as the GNU gettext manual and CLDR give them.
-_ONE_FORM = "nplurals=1; plural=0;"
-_ONE_OTHER = "nplurals=2; plural=(n != 1);"
-_ZERO_ONE_OTHER = "nplurals=2; plural=(n > 1);"
-_EAST_SLAVIC = ("nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "
-                "(n%100<10 || n%100>=20) ? 1 : 2);")
-_POLISH = "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);"
-_CZECH = "nplurals=3; plural=(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2;"
-_ROMANIAN = "nplurals=3; plural=(n==1 ? 0 : (n==0 || (n%100 > 0 && n%100 < 20)) ? 1 : 2);"
-_LITHUANIAN = ("nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && "
-               "(n%100<10 || n%100>=20) ? 1 : 2);")
-
-PLURAL_FORMS = {
-    **dict.fromkeys(("zh", "ja", "ko", "vi", "th", "id", "ms", "lo", "km", "my"), _ONE_FORM),
-    **dict.fromkeys(("en", "de", "nl", "sv", "da", "nb", "nn", "no", "fi", "et", "it", "es",
-                     "pt", "el", "hu", "bg", "ca", "eo", "af"), _ONE_OTHER),
-    **dict.fromkeys(("fr", "oc", "br"), _ZERO_ONE_OTHER),
-    **dict.fromkeys(("ru", "uk", "be", "sr", "hr", "bs"), _EAST_SLAVIC),
-    "pl": _POLISH,
-    **dict.fromkeys(("cs", "sk"), _CZECH),
-    "ro": _ROMANIAN,
-    "lt": _LITHUANIAN,
-}
-# Where a region changes the rule (Brazilian Portuguese counts 0 and 1 alike, as French does).
-_REGIONAL_PLURAL_FORMS = {"pt-BR": _ZERO_ONE_OTHER}
 
 
 def is_locale_tag(tag: str) -> bool:
@@ -45,11 +25,13 @@ def fallback_chain(tag: str, source_language: str = "en") -> list[str]:
 
 
 def plural_forms(tag: str) -> str | None:
-    """The gettext Plural-Forms header for a locale, or None for a language not in the table."""
+    """The gettext Plural-Forms header for a locale (CLDR's, via Babel), or None when unknown."""
+    from babel.messages.plurals import PLURALS
     for candidate in fallback_chain(tag, source_language=tag):
-        if candidate in _REGIONAL_PLURAL_FORMS:
-            return _REGIONAL_PLURAL_FORMS[candidate]
-    return PLURAL_FORMS.get(tag.split("-")[0])
+        rule = PLURALS.get(candidate.replace("-", "_"))
+        if rule is not None:
+            return f"nplurals={rule[0]}; plural={rule[1]};"
+    return None
 
 
 def gettext_language(tag: str) -> str:
@@ -59,4 +41,57 @@ def gettext_language(tag: str) -> str:
 
 def tag_from_gettext(language: str) -> str:
     """The BCP 47 tag for a PO `Language:` value such as `zh_Hans` or `pt_BR`."""
-    return language.strip().split("@")[0].replace("_", "-")
+    return language.strip().split("@")[0].split(".")[0].replace("_", "-")
+
+
+def language_name(tag: str) -> str:
+    """The language's English name, e.g. 'Chinese (Simplified)'; the tag itself if unknown."""
+    from babel import Locale, UnknownLocaleError
+    try:
+        return Locale.parse(tag, sep="-").english_name or tag
+    except (UnknownLocaleError, ValueError):
+        return tag
+
+
+def _likely(tag: str) -> tuple[str, str | None, str | None] | None:
+    """(language, script, region) with CLDR's likely subtags filled in: zh-CN -> zh, Hans, CN."""
+    from babel import Locale, UnknownLocaleError
+    from babel.core import get_global
+    try:
+        locale = Locale.parse(tag, sep="-")
+    except (UnknownLocaleError, ValueError):
+        return None
+    likely = get_global("likely_subtags")
+    parts = [locale.language, locale.script, locale.territory]
+    for probe in ("_".join(p for p in parts if p), locale.language):
+        if probe in likely:
+            full = Locale.parse(likely[probe])
+            return (locale.language, locale.script or full.script, locale.territory or full.territory)
+    return (locale.language, locale.script, locale.territory)
+
+
+def matching_locale(tag: str, existing: list[str]) -> str | None:
+    """The scenario locale a file's language means, when it is not one of them by name.
+
+    Tags match when CLDR's likely subtags make them the same language in the same script,
+    and the region agrees where the scenario's tag names one: `zh-CN` is `zh-Hans`, `zh-TW` is
+    `zh-Hant`, `pt-BR` is `pt` (but not `pt-PT`); of several that fit, the most specific
+    (`zh-Hans` rather than `zh`). None when none fits, or two fit equally.
+    """
+    if tag in existing:
+        return tag
+    wanted = _likely(tag)
+    if wanted is None:
+        return None
+    found: dict[int, list[str]] = {}
+    for candidate in existing:
+        have = _likely(candidate)
+        if have is None or have[:2] != wanted[:2]:
+            continue
+        last = candidate.split("-")[-1]
+        names_region = "-" in candidate and (last.isupper() or last.isdigit())
+        if names_region and have[2] != wanted[2]:
+            continue
+        found.setdefault(candidate.count("-"), []).append(candidate)
+    best = found[max(found)] if found else []  # the most specific: zh-Hans before zh
+    return best[0] if len(best) == 1 else None

@@ -1,22 +1,28 @@
 """XLIFF 1.2 files, the same model as the PO files, for tools that prefer XML.
 
 A trans-unit is one text: its id is the stable key, <source> the source text, <target> the
-translation with a state (translated, or needs-review-translation for a stale one, whose old
-source is given in an <alt-trans>). Reading goes through sandtable.safexml, which refuses every
-entity declaration and never reads a DTD or an external entity.
+translation with a state (translated and approved, or needs-review-translation for a stale one,
+whose old source is given in an <alt-trans>). Reading goes through sandtable.safexml, which
+refuses every entity declaration and never reads a DTD or an external entity.
+
+XLIFF 1.1 is read too, as translate-toolkit's po2xliff writes it: its header unit is skipped, and
+its units, whose ids are numbers, are matched by source text and the place their `po-reference`
+context gives (see exchange.py).
 """
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from ..safexml import Element, XmlRefused, read_xml_file
 from ..scenario import Scenario
 from .exchange import ExchangeError, Incoming
-from .model import State, describe, source_language, translation_units
-from .po import where_written
+from .model import State, describe, source_language, translation_units, where_written
+from .tags import tag_from_gettext
 
 XLIFF_NS = "urn:oasis:names:tc:xliff:document:1.2"
+VERSIONS = ("1.2", "1.1")
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 MAX_FILE_BYTES = 16 * 1024 * 1024
 REVIEW_STATES = {"needs-review-translation", "needs-review-adaptation", "needs-review-l10n",
@@ -38,6 +44,8 @@ def export_xliff(scenario: Scenario, tag: str) -> str:
         ET.SubElement(element, "source").text = unit.source
         if unit.translation is not None:
             state = "needs-review-translation" if unit.state is State.STALE else "translated"
+            if unit.state is State.TRANSLATED:
+                element.set("approved", "yes")  # xliff2po marks every unapproved unit fuzzy
             ET.SubElement(element, "target", {"state": state}).text = unit.translation
         if unit.state is State.STALE and unit.previous_source is not None:
             previous = ET.SubElement(element, "alt-trans", {"origin": "previous-source"})
@@ -70,16 +78,17 @@ def read_xliff(path: Path) -> tuple[str | None, list[Incoming]]:
     except XmlRefused as refused:
         d = refused.diagnostic
         raise ExchangeError(f"{path}:{d.line}:{d.column}: {d.message}") from None
-    if _name(root) != "xliff" or root.attrs.get("version") != "1.2":
-        raise ExchangeError(f"{path}: not an XLIFF 1.2 file")
+    if _name(root) != "xliff" or root.attrs.get("version") not in VERSIONS:
+        raise ExchangeError(f"{path}: not an XLIFF 1.2 (or 1.1) file")
     languages = set()
     incoming = []
     for file in (c for c in root.children if _name(c) == "file"):
         if file.attrs.get("target-language"):
-            languages.add(file.attrs["target-language"])
+            languages.add(tag_from_gettext(file.attrs["target-language"]))
         body = _child(file, "body")
         for unit in _trans_units(body) if body else []:
-            incoming.append(_incoming(unit))
+            if unit.attrs.get("restype") != "x-gettext-domain-header":  # po2xliff's PO header
+                incoming.append(_incoming(unit))
     if len(languages) > 1:
         raise ExchangeError(f"{path}: the file has several target languages "
                             f"({', '.join(sorted(languages))}); give one per file")
@@ -100,12 +109,47 @@ def _incoming(unit: Element) -> Incoming:
     if any(part is not None and part.children for part in (source, target)):
         unsupported = "inline markup in <source> or <target> is not used by scenario texts"
     state = target.attrs.get("state", "translated") if target is not None else "new"
-    translation = target.text if target is not None and state not in UNTRANSLATED_STATES else ""
-    notes = [n.text for n in unit.children if _name(n) == "note" and n.attrs.get("from") == "translator"]
+    notes = [n for n in unit.children if _name(n) == "note"]
+    translator_notes = [n.text for n in notes if n.attrs.get("from") in ("translator", "po-translator")]
+    developer_notes = "\n".join(n.text for n in notes if n.attrs.get("from") == "developer")
     return Incoming(
         key=unit.attrs.get("id") or None, source=source.text if source is not None else "",
-        translation=translation, needs_review=state in REVIEW_STATES,
-        note="\n".join(notes) or None, line=unit.line, column=unit.column,
+        translation=target.text if target is not None else "",
+        needs_review=state in REVIEW_STATES,
+        untranslated_state=state if state in UNTRANSLATED_STATES else None,
+        note="\n".join(translator_notes) or None, line=unit.line, column=unit.column,
         translation_line=target.line if target is not None else 0,
         translation_column=target.column if target is not None else 0,
-        unsupported=unsupported)
+        unsupported=unsupported, places=_places(unit, developer_notes),
+        previous_key=_previous_key(unit))
+
+
+def _contexts(node: Element, group_name: str) -> list[dict[str, str]]:
+    """The <context>s of each <context-group> of a name, as {context-type: text}."""
+    groups = []
+    for group in node.children:
+        if _name(group) == "context-group" and group.attrs.get("name") == group_name:
+            groups.append({c.attrs.get("context-type", ""): c.text for c in group.children
+                           if _name(c) == "context"})
+    return groups
+
+
+def _places(unit: Element, developer_notes: str) -> tuple[tuple[str, int], ...]:
+    """Where the unit's text is written: po2xliff's `po-reference` contexts, or the place our
+    developer note starts with."""
+    found = [(group["sourcefile"], int(group["linenumber"])) for group in _contexts(unit, "po-reference")
+             if group.get("sourcefile") and group.get("linenumber", "").isdigit()]
+    found += [(file, int(line)) for file, line in _PLACE_IN_NOTE.findall(developer_notes)]
+    return tuple(found)
+
+
+_PLACE_IN_NOTE = re.compile(r"^(\S+\.ya?ml):(\d+): ", re.MULTILINE)
+
+
+def _previous_key(unit: Element) -> str | None:
+    """The msgctxt po2xliff keeps with a fuzzy entry's previous source."""
+    for alternative in (c for c in unit.children if _name(c) == "alt-trans"):
+        for group in _contexts(alternative, "po-entry"):
+            if group.get("x-po-msgctxt"):
+                return group["x-po-msgctxt"]
+    return None

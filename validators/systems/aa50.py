@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from sandtable.diagnostics import Diagnostic, error, warning
 from sandtable.scenario import Scenario
 
-from ..conditions import VICTORY_TAG, Position, evaluate
+from ..conditions import VICTORY_TAG, Evaluation, Position, evaluate
 from ..index import SEA_KINDS, ScenarioIndex
 from ..walk import find
 
@@ -274,10 +274,10 @@ def _fighters_at_sea(scenario, index, pointer, entry, space, stacks) -> Iterator
 
 
 # -- explain: national objectives on the starting position (§5.8.1) --------------------------
-def objective_report(scenario: Scenario, index: ScenarioIndex) -> list[tuple[dict, object]]:
+def objective_report(scenario: Scenario, index: ScenarioIndex) -> list[tuple[dict, Evaluation]]:
     """(objective, evaluation) for each objective, on the starting position."""
     position = Position.starting(scenario, index)
-    found = []
+    found: list[tuple[dict, Evaluation]] = []
     for _, objective in scenario.entities("objectives", "objectives"):
         when = objective.get("when")
         if isinstance(when, dict):

@@ -33,7 +33,8 @@ MODE_GROUP = "game-mode"
 def category(space: dict) -> str | None:
     """What a square is on the board: territory, fortune, strategy, secret, special, or None."""
     kind = space.get("kind")
-    tags = space.get("tags") if isinstance(space.get("tags"), list) else []
+    given = space.get("tags")
+    tags = given if isinstance(given, list) else []
     if kind == "square":
         return "fortune" if "fortune" in tags else "strategy" if "strategy" in tags else None
     if kind == "land":
@@ -77,7 +78,7 @@ def _board(scenario: Scenario) -> Iterator[Diagnostic]:
     if len(spaces) != BOARD_SQUARES:
         yield error("AVA001", f"the board has {len(spaces)} squares; Allies vs. Axis has {BOARD_SQUARES}",
                     squares, hint="24 territories, 3 fortune, 3 strategy, 4 secret and 2 special squares")
-    counts = Counter()
+    counts: Counter[str | None] = Counter()
     for pointer, space in spaces:
         kind = category(space)
         if kind is None:
@@ -100,12 +101,14 @@ def _board(scenario: Scenario) -> Iterator[Diagnostic]:
                         "the secret territories are squares 5, 14, 23 and 32",
                         scenario.locate("map", pointer + "/index"))
     for number in SECRET_SQUARES:
-        pointer, space = by_index.get(number, (None, None))
-        if space is not None and category(space) != "secret":
+        if number not in by_index:
+            continue
+        pointer, space = by_index[number]
+        if category(space) != "secret":
             yield error("AVA004", f"square {number} is {space.get('id')!r}, which is not a secret territory",
                         scenario.locate("map", pointer + "/id"), hint="tag the secret territory: tags: [secret]")
-    pointer, first = by_index.get(1, (None, None))
-    if first is not None and first.get("id") != FIRST_SQUARE:
+    if 1 in by_index and by_index[1][1].get("id") != FIRST_SQUARE:
+        pointer, first = by_index[1]
         yield error("AVA005", f"square 1 is {first.get('id')!r}; the United Kingdom is square 1",
                     scenario.locate("map", pointer + "/id"))
 

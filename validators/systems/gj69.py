@@ -214,7 +214,7 @@ def _hand_sizes(scenario, index) -> Iterator[Diagnostic]:
     for pointer, deck in _decks(scenario):
         owner = deck.get("owner")
         side = index.side_of(owner) if isinstance(owner, str) else None
-        wanted = HAND_SIZES.get(side)
+        wanted = HAND_SIZES.get(side) if side else None
         hand = deck.get("hand_size")
         if wanted is not None and hand != wanted:
             where = scenario.locate("decks", pointer + ("/hand_size" if "hand_size" in deck else "/id"))
@@ -298,7 +298,8 @@ def _rules_parameters(scenario, index) -> Iterator[Diagnostic]:
         yield error("GJX011", f"the first player {first!r} is not a side",
                     scenario.locate("scenario", "/rules/first_player"),
                     hint="name one of: " + ", ".join(index.sides))
-    sources = rules.get("supply_sources") if isinstance(rules.get("supply_sources"), dict) else {}
+    given = rules.get("supply_sources")
+    sources = given if isinstance(given, dict) else {}
     listed = set()
     for side, spaces in sources.items():
         if side not in index.sides:
@@ -319,10 +320,10 @@ def _rules_parameters(scenario, index) -> Iterator[Diagnostic]:
                         hint="add it to rules.supply_sources, or remove the tag")
 
 
-def victory_points_at_start(scenario: Scenario, index: ScenarioIndex) -> dict[tuple[str, str], float]:
+def victory_points_at_start(scenario: Scenario, index: ScenarioIndex) -> dict[tuple, float]:
     """(side, timing) -> VP its objectives pay on the starting position (§15.0)."""
     position = Position.starting(scenario, index)
-    totals: dict[tuple[str, str], float] = {}
+    totals: dict[tuple, float] = {}
     for objective in index.objectives.values():
         data = objective.data
         award = data.get("award") or {}

@@ -63,7 +63,7 @@ def check(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
 def explain(scenario: Scenario, index: ScenarioIndex) -> str:
     """The points each side can earn from the sea areas, and each port's repair value."""
     lines = ["War at Sea: sea areas (Allied / Axis points)"]
-    totals = Counter()
+    totals: Counter[str] = Counter()
     for space_id, entity in index.spaces.items():
         stats = entity.data.get("stats") or {}
         if entity.data.get("kind") == "sea":
@@ -158,8 +158,9 @@ def _counter_mix(scenario, index) -> Iterator[Diagnostic]:
     first: dict[str, str] = {}
     for pointer, stack, _ in _placements(scenario):
         type_id, count = stack.get("type"), stack.get("count")
-        unit = index.unit_types.get(type_id)
-        if unit is None or not isinstance(count, int) or type_id == _uboat_type(scenario):
+        unit = index.unit_types.get(type_id) if isinstance(type_id, str) else None
+        if unit is None or not isinstance(type_id, str) or not isinstance(count, int) \
+                or type_id == _uboat_type(scenario):
             continue
         limit = unit.data.get("limit") if isinstance(unit.data.get("limit"), int) else 1
         placed[type_id] += count
@@ -243,7 +244,7 @@ def _option_values(scenario, index) -> Iterator[Diagnostic]:
         if not isinstance(change, dict) or change.get("op") != "set_stat":
             continue
         stat, before = change.get("stat"), change.get("from")
-        for i, type_id in enumerate(change.get("units") or []):
+        for type_id in change.get("units") or []:
             unit = index.unit_types.get(type_id)
             if unit is None:
                 continue  # an unknown unit is reported by the reference check

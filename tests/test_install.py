@@ -1,0 +1,107 @@
+"""The command-line tools install and run without Qt; the pre-commit hooks work as shipped.
+
+`pre-commit try-repo` installs this repository into a fresh environment the way a scenario
+repository's hook would (the command-line install only), and runs the hooks there.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from helpers import FIXTURES, REPO
+
+# Runs a sandtable command with Qt made impossible to import, then says whether Qt was imported.
+WITHOUT_QT = textwrap.dedent("""
+    import importlib.abc, sys
+
+    class NoQt(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path=None, target=None):
+            if name.split(".")[0] in ("PySide6", "shiboken6"):
+                raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+            return None
+
+    sys.meta_path.insert(0, NoQt())
+    from sandtable.cli import main
+    code = main(sys.argv[1:])
+    print("exit", code, "Qt imported:", any(m.split(".")[0] == "PySide6" for m in sys.modules))
+""")
+
+
+def without_qt(*args, cwd=REPO) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-c", WITHOUT_QT, *map(str, args)], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("args, exit_code", [
+    (["validate", "scenarios/aa50-1942"], 0),
+    (["validate", "--format", "sarif", "tests/fixtures/core/ref001-unknown-reference"], 1),
+    (["format", "--check", "scenarios/ocs-charts-demo"], 0),
+    (["i18n", "status", "scenarios/gj69-southern-operation"], 0),
+    (["playtest", "battle", "scenarios/aa50-1941", "--attacker", "germany: 3 infantry",
+      "--defender", "soviet-union: 2 infantry", "--at", "karelia-ssr"], 0),
+])
+def test_command_line_tools_run_without_qt(args, exit_code):
+    done = without_qt(*args)
+    assert done.stdout.splitlines()[-1] == f"exit {exit_code} Qt imported: False", done.stderr
+
+
+def test_edit_says_what_to_install_when_the_editor_is_missing(tmp_path):
+    done = without_qt("edit", "scenarios/aa50-1941")
+    assert done.stdout.splitlines()[-1] == "exit 2 Qt imported: False"
+    assert 'python3 -m pip install "sandtable[editor]"' in done.stderr
+    assert "needs Qt for Python (PySide6)" in done.stderr
+
+
+def test_validate_and_format_default_to_the_current_folder(tmp_path):
+    shutil.copytree(FIXTURES / "core" / "base", tmp_path / "scenarios" / "base")
+    done = without_qt("validate", cwd=tmp_path)
+    assert "1 scenario checked: 0 errors, 0 warnings" in done.stdout
+    done = without_qt("format", "--check", cwd=tmp_path)
+    assert done.stdout.splitlines()[-1] == "exit 0 Qt imported: False", done.stdout + done.stderr
+
+
+def consumer_repository(root):
+    """A scenario repository: a clean scenario and one with an unknown unit type, both canonical."""
+    shutil.copytree(FIXTURES / "core" / "base", root / "scenarios" / "base")
+    shutil.copytree(FIXTURES / "core" / "base", root / "scenarios" / "broken")
+    manifest = root / "scenarios" / "broken" / "scenario.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("id: base", "id: broken"), encoding="utf-8")
+    setup = root / "scenarios" / "broken" / "setup.yaml"
+    text = setup.read_text(encoding="utf-8")
+    assert "type: infantry" in text
+    setup.write_text(text.replace("type: infantry", "type: infantery", 1), encoding="utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True)
+
+
+NETWORK_TROUBLE = ("Could not find a version", "NewConnectionError", "Temporary failure in name resolution",
+                   "No matching distribution", "Network is unreachable", "ConnectTimeout")
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_pre_commit_try_repo_runs_the_hooks_without_args(tmp_path):
+    pytest.importorskip("pre_commit", reason="pre-commit is not installed")
+    consumer = tmp_path / "consumer"
+    consumer_repository(consumer)
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "PYTHONPROFILEIMPORTTIME": "1"}
+    env.pop("PYTHONPATH", None)
+    done = subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "--all-files", "--verbose"],
+                          cwd=consumer, env=env, capture_output=True, text=True, timeout=600)
+    if done.returncode == 3 or any(sign in done.stdout + done.stderr for sign in NETWORK_TROUBLE):
+        pytest.skip("the hook's environment could not be installed (no package index reachable?): "
+                    + (done.stdout + done.stderr).strip().splitlines()[-1])
+    out = done.stdout
+    assert done.returncode == 1, out
+    assert "sandtable format --check....." in out and "0 file(s) would reformat, 0 unreadable" in out
+    assert "scenarios/broken/setup.yaml:" in out and "error REF001: unknown unit type 'infantery'" in out
+    assert "2 scenarios checked: 1 error, 0 warnings" in out
+    # The hooks ran in the fresh environment pre-commit installed (their imports are traced), without Qt.
+    imported = set(re.findall(r"^import time:.*\|\s+([\w.]+)$", out, re.MULTILINE))
+    assert {"yaml", "sandtable.cli", "validators"} <= imported and not any(m.startswith("PySide6") for m in imported)
