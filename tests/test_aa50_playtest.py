@@ -149,3 +149,13 @@ def test_replays_play_back_to_the_identical_end(capsys, tmp_path):
     replay.write_text("\n".join(lines) + "\n")
     code, out, _ = run(capsys, "playtest", "replay", str(replay))
     assert code == 1 and "action 1: germany may not ['fly'" in out
+
+
+def test_report_without_matplotlib_says_what_to_install(capsys, tmp_path, monkeypatch):
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    code, out, err = run(capsys, "playtest", "games", str(SCENARIOS / "aa50-1941"), "--games", "1",
+                         "--report", str(tmp_path / "r"))
+    assert code == 2 and 'pip install "sandtable[report]"' in err and not out

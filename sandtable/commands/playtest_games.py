@@ -94,6 +94,7 @@ def run_games(args) -> int:
         _writable_folder(args.replays, "--replays")
     if args.report:
         _writable_folder(args.report, "--report")
+        _needs_matplotlib()
     study = Study(scenario, options, players, args.games, args.seed, args.max_rounds,
                   check=args.check, replays=args.replays)
     workers = args.workers or min(available_cores(), args.games)
@@ -156,6 +157,13 @@ def _writable_folder(path: str, flag: str) -> None:
         raise UsageError(f"{flag} {path}: cannot create the folder ({problem.strerror})") from None
     if not folder.is_dir():
         raise UsageError(f"{flag} {path} is not a folder")
+
+
+def _needs_matplotlib() -> None:
+    import importlib.util
+    if importlib.util.find_spec("matplotlib") is None:
+        raise UsageError('--report draws its plots with Matplotlib, which is not installed: '
+                         'python3 -m pip install "sandtable[report]"')
 
 
 class _progress:
