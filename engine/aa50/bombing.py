@@ -23,13 +23,15 @@ class Raid:
     anti_aircraft: int       # the gun's hit roll; 0 when there is no gun
     damage_room: int         # markers the factory can still take
     defenders: int           # units in the territory (they are not hit)
+    sides: int = 6           # the sides of the bombing dice (six in AA50)
+    gun_sides: int = 6       # the sides of the gun's die
 
 
 def simulate(raid: Raid, runs: int, rng: np.random.Generator) -> OutcomeBatch:
-    shot = (rng.binomial(raid.bombers, chance(raid.anti_aircraft), size=runs)
+    shot = (rng.binomial(raid.bombers, chance(raid.anti_aircraft, raid.gun_sides), size=runs)
             if raid.anti_aircraft else np.zeros(runs, dtype=np.int64))
     over = raid.bombers - shot
-    dice = rng.integers(1, 7, size=(runs, raid.bombers * raid.dice_each))
+    dice = rng.integers(1, raid.sides + 1, size=(runs, raid.bombers * raid.dice_each))
     rolled = np.where(np.arange(dice.shape[1])[None, :] < (over * raid.dice_each)[:, None], dice, 0)
     damage = np.minimum(rolled.sum(axis=1), raid.damage_room)
     return OutcomeBatch(np.where(over > 0, ATTACKER_WINS, DEFENDER_WINS).astype(np.int8),
@@ -37,20 +39,20 @@ def simulate(raid: Raid, runs: int, rng: np.random.Generator) -> OutcomeBatch:
                         shot * raid.bomber_cost, damage.astype(float))
 
 
-def dice_sum_pmf(dice: int) -> np.ndarray:
-    """pmf of the sum of `dice` six-sided dice, indexed by the sum."""
+def dice_sum_pmf(dice: int, sides: int = 6) -> np.ndarray:
+    """pmf of the sum of `dice` dice of `sides` sides, indexed by the sum."""
     pmf = np.ones(1)
-    face = np.r_[0.0, np.full(6, 1 / 6)]
+    face = np.r_[0.0, np.full(sides, 1 / sides)]
     for _ in range(dice):
         pmf = np.convolve(pmf, face)
     return pmf
 
 
 def exact(raid: Raid) -> ExactOutcome:
-    through = binomial_pmf(raid.bombers, 1 - chance(raid.anti_aircraft))  # bombers getting through
+    through = binomial_pmf(raid.bombers, 1 - chance(raid.anti_aircraft, raid.gun_sides))  # getting through
     rows = []
     for over, p_over in enumerate(through):
-        damage = dice_sum_pmf(over * raid.dice_each)
+        damage = dice_sum_pmf(over * raid.dice_each, raid.sides)
         capped: dict[int, float] = {}
         for total, p in enumerate(damage):
             if p > 0:

@@ -48,10 +48,13 @@ class SideModel:
     start: np.ndarray                       # counts at the start
     slots: list[tuple[int, int, bool]]      # casualty order: (kind, reserve, damage)
     masks: dict[object, np.ndarray] = field(default_factory=dict)  # hit class -> eligible kinds
+    sides: int = 6                          # the sides of the battle's dice
 
     def __post_init__(self):
         kinds = self.kinds
+        # a marine coming ashore attacks higher (other rule families than AA50)
         self.value = np.array([0 if k.submerged else k.profile.value(self.attacking)
+                               + (k.profile.marine if k.landed and self.attacking else 0)
                                for k in kinds], dtype=np.int64)
         self.dice = np.array([k.profile.dice(self.attacking) for k in kinds], dtype=np.int64)
         self.cost = np.array([k.profile.cost for k in kinds], dtype=float)
@@ -125,6 +128,12 @@ class BattleModel:
     anti_aircraft: int                      # hits attacking air on this roll or less; 0: no gun
     bombard: list[tuple[int, int]]          # (value, ships) firing before the first round
     retreat_at: int
+    anti_aircraft_sides: int = 6            # the sides of the gun's die
+
+    @property
+    def sides(self) -> int:
+        """The sides of the battle's dice (6 in AA50)."""
+        return self.attacker.sides
 
     @property
     def surprise_once(self) -> bool:
@@ -153,8 +162,9 @@ class BattleModel:
         return any(s.submarine.any() or s.cannot_hit_air.any() for s in sides)
 
 
-def compile_battle(position: BattlePosition, profiles_of, land_battle: bool) -> BattleModel:
-    """Build the model of `position`. `profiles_of(nation)` gives that nation's unit profiles."""
+def compile_battle(position: BattlePosition, profiles_of, land_battle: bool, sides: int = 6) -> BattleModel:
+    """Build the model of `position`. `profiles_of(nation)` gives that nation's unit profiles;
+    the dice have `sides` sides (six in AA50)."""
     policy = position.policy
     attacking_nations = {c.owner for c in position.attackers if c.total()}
     if len(attacking_nations) > 1:
@@ -174,24 +184,26 @@ def compile_battle(position: BattlePosition, profiles_of, land_battle: bool) -> 
         raise EngineError("landing units must be among the attacker's units: "
                           + ", ".join(landing_left))
     defender_counts = []
-    anti_aircraft = 0
+    anti_aircraft, gun_sides = 0, sides
     for contingent in position.defenders:
         profiles = profiles_of(contingent.owner)
         for unit, count in contingent.units.items():
             profile = profiles[unit]
             if profile.anti_aircraft and count and land_battle:
                 # one gun fires, the best one if the defenders' guns differ (§7.1.4)
-                anti_aircraft = max(anti_aircraft, profile.anti_aircraft)
+                own_sides = profile.anti_aircraft_sides or sides
+                if profile.anti_aircraft * gun_sides > anti_aircraft * own_sides:
+                    anti_aircraft, gun_sides = profile.anti_aircraft, own_sides
             if profile.on_battle_board and count:
                 defender_counts.append((Kind(unit, contingent.owner, profile), count))
     attacker_counts = [(k, c) for k, c in attacker_counts if c and k.profile.on_battle_board]
     attacker = _side(attacker_counts, attacking=True, policy=policy,
                      keep_land=(policy.keep_land_unit if policy.keep_land_unit is not None
-                                else land_battle))
-    defender = _side(defender_counts, attacking=False, policy=policy, keep_land=False)
+                                else land_battle), sides=sides)
+    defender = _side(defender_counts, attacking=False, policy=policy, keep_land=False, sides=sides)
     bombard = _bombardment(position, profiles_of, land_battle)
     return BattleModel(position, attacker, defender, land_battle,
-                       anti_aircraft if attacker.air.any() else 0, bombard, policy.retreat_at)
+                       anti_aircraft if attacker.air.any() else 0, bombard, policy.retreat_at, gun_sides)
 
 
 def _bombardment(position: BattlePosition, profiles_of, land_battle: bool) -> list[tuple[int, int]]:
@@ -214,7 +226,7 @@ def _bombardment(position: BattlePosition, profiles_of, land_battle: bool) -> li
 
 
 def _side(counted: list[tuple[Kind, int]], attacking: bool, policy: Policy,
-          keep_land: bool) -> SideModel:
+          keep_land: bool, sides: int = 6) -> SideModel:
     kinds: list[Kind] = []
     for kind, _ in counted:
         if kind not in kinds:
@@ -229,7 +241,7 @@ def _side(counted: list[tuple[Kind, int]], attacking: bool, policy: Policy,
     for kind, count in counted:
         start[kinds.index(kind)] += count
     slots = casualty_slots(kinds, start, attacking, policy, keep_land)
-    return SideModel(attacking, kinds, start, slots)
+    return SideModel(attacking, kinds, start, slots, sides=sides)
 
 
 def casualty_slots(kinds: list[Kind], start: np.ndarray, attacking: bool, policy: Policy,

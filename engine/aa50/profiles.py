@@ -14,11 +14,17 @@ from ..system import EngineError
 
 @dataclass(frozen=True)
 class Support:
-    """artillery_support: each supporting unit lifts `per_unit` units of `types` by `bonus`."""
+    """artillery_support: each supporting unit lifts `per_unit` units of `types` by `bonus`,
+    in attack (AA50's artillery) and, for other rule families, in defense too."""
 
     types: frozenset[str]
     per_unit: int
     bonus: int
+    attack: bool = True
+    defense: bool = False
+
+    def applies(self, attacking: bool) -> bool:
+        return self.attack if attacking else self.defense
 
 
 @dataclass(frozen=True)
@@ -45,7 +51,10 @@ class UnitProfile:
     max_damage_factor: int | None = None
     bombing_dice: int = 0        # strategic bombing dice per unit (0: cannot bomb)
     anti_aircraft: int = 0       # hits attacking air units on this roll or less (0: not a gun)
+    anti_aircraft_sides: int = 0  # the gun's die, when not the battle's (0: the battle's)
     support: Support | None = None
+    other_supports: tuple[Support, ...] = ()   # more supports (other rule families: one per side)
+    marine: int = 0              # attack bonus when it comes ashore from a transport
 
     @property
     def is_air(self) -> bool:
@@ -68,6 +77,13 @@ class UnitProfile:
     def on_battle_board(self) -> bool:
         """AA guns and factories stay with the territory (§7.1.4, §7.1.5)."""
         return not (self.capturable or self.factory or self.domain == "structure")
+
+    def support_for(self, attacking: bool) -> Support | None:
+        """The support this unit gives when its side attacks (or defends), if any."""
+        for support in ((self.support,) if self.support else ()) + self.other_supports:
+            if support.applies(attacking):
+                return support
+        return None
 
     def value(self, attacking: bool) -> int:
         value = self.attack if attacking else self.defense

@@ -39,9 +39,10 @@ CONTINUES = -1
 FireGroup = tuple[object, np.ndarray, float]
 
 
-def chance(value: int) -> float:
-    """A die hits on a roll at or below the unit's value (§5.5.3.2)."""
-    return min(max(value, 0), 6) / 6.0
+def chance(value: int, sides: int = 6) -> float:
+    """A die hits on a roll at or below the unit's value (§5.5.3.2); AA50's dice have six
+    sides, other rule families' may have more."""
+    return min(max(value, 0), sides) / sides
 
 
 # -- what fires --------------------------------------------------------------------------------
@@ -50,7 +51,7 @@ def anti_aircraft_fire(model: BattleModel, attacker: np.ndarray) -> list[FireGro
     if not model.anti_aircraft:
         return []
     side = model.attacker
-    return [(("kind", k), attacker[:, k], chance(model.anti_aircraft))
+    return [(("kind", k), attacker[:, k], chance(model.anti_aircraft, model.anti_aircraft_sides))
             for k in np.flatnonzero(side.air & side.active)]
 
 
@@ -66,7 +67,7 @@ def surprise_fire(side: SideModel, own: np.ndarray, detected: np.ndarray) -> lis
     undetected = ~detected
     groups: list[FireGroup] = []
     for k in np.flatnonzero(side.surprise & (side.value > 0)):
-        groups.append((SEA, own[:, k] * side.dice[k] * undetected, chance(side.value[k])))
+        groups.append((SEA, own[:, k] * side.dice[k] * undetected, chance(side.value[k], side.sides)))
     return groups
 
 
@@ -98,27 +99,25 @@ def general_fire(model: BattleModel, side: SideModel, own: np.ndarray, detected:
         for hit_class, n in targets:
             if lifted_dice is not None:
                 boosted = lifted_dice if whole else np.minimum(lifted_dice, n)
-                groups.append((hit_class, boosted, chance(side.value[k] + bonus)))
+                groups.append((hit_class, boosted, chance(side.value[k] + bonus, side.sides)))
                 n, lifted_dice = n - boosted, lifted_dice - boosted
-            groups.append((hit_class, n, chance(side.value[k])))
+            groups.append((hit_class, n, chance(side.value[k], side.sides)))
     if first_round and side.attacking:
         rows = own.shape[0]
         for value, ships in model.bombard:
-            groups.append((LAND, np.full(rows, ships, dtype=np.int64), chance(value)))
+            groups.append((LAND, np.full(rows, ships, dtype=np.int64), chance(value, side.sides)))
     return groups
 
 
 def _supported(side: SideModel, own: np.ndarray) -> dict[int, tuple[np.ndarray, int]]:
     """Kind -> (units lifted by support, bonus): one supported unit per supporter (§7.1.1-2).
 
-    Support lifts units only in attack; supporters' capacity goes to the supported kinds in
-    the side's own order.
+    AA50's support lifts units only in attack (other rule families' may in defense too);
+    supporters' capacity goes to the supported kinds in the side's own order.
     """
-    if not side.attacking:
-        return {}
     found: dict[int, tuple[np.ndarray, int]] = {}
     for supporter in np.flatnonzero(side.active):
-        support = side.kinds[supporter].profile.support
+        support = side.kinds[supporter].profile.support_for(side.attacking)
         if support is None:
             continue
         capacity = own[:, supporter] if support.per_unit == 1 else own[:, supporter] * support.per_unit

@@ -30,8 +30,10 @@ class Table:
         """Whether any unit of the kinds in `mask` is on the board."""
         return any(n and mask[k] for k, n in enumerate(counts))
 
-    def roll(self, dice: int) -> list[int]:
-        return [int(x) for x in self.rng.integers(1, 7, size=dice)] if dice else []
+    def roll(self, dice: int, sides: int | None = None) -> list[int]:
+        """Dice of the battle's size (six in AA50), or of `sides`."""
+        top = (sides or self.model.sides) + 1
+        return [int(x) for x in self.rng.integers(1, top, size=dice)] if dice else []
 
     # -- fire --------------------------------------------------------------------------------
     def fire(self, side: SideModel, own: list[int], detected: bool, stage: str,
@@ -84,12 +86,10 @@ class Table:
 
     @staticmethod
     def supported(side: SideModel, own: list[int]) -> dict[int, tuple[int, int]]:
-        """Kind -> (units lifted by artillery, bonus); in attack only (§7.1.2)."""
-        if not side.attacking:
-            return {}
+        """Kind -> (units lifted by artillery, bonus); in attack only in AA50 (§7.1.2)."""
         found: dict[int, tuple[int, int]] = {}
         for supporter, n in enumerate(own):
-            support = side.kinds[supporter].profile.support
+            support = side.kinds[supporter].profile.support_for(side.attacking)
             if not n or not side.active[supporter] or support is None:
                 continue
             capacity = n * support.per_unit
@@ -170,7 +170,7 @@ class Table:
         if model.anti_aircraft:                                   # §7.1.4
             for k in range(len(self.attacker)):
                 if a_side.air[k] and a_side.active[k] and self.attacker[k]:
-                    faces = self.roll(self.attacker[k])
+                    faces = self.roll(self.attacker[k], model.anti_aircraft_sides)
                     down = sum(1 for face in faces if face <= model.anti_aircraft)
                     self.attacker[k] -= down
                     self.events.append(f"anti-aircraft fire at {a_side.kinds[k].type}: {faces}: "

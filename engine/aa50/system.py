@@ -17,6 +17,7 @@ from .profiles import UnitProfile, apply_research, breakthroughs, read_profiles
 class AA50(GameSystem):
     system = "aa50"
     position_type = AA50Position
+    dice_sides = 6      # other rule families built on this one roll bigger dice
 
     def __init__(self, scenario):
         super().__init__(scenario)
@@ -153,7 +154,7 @@ class AA50(GameSystem):
     def model(self, position: BattlePosition) -> BattleModel:
         self.check_position(position)
         return compile_battle(position, lambda nation: self.profiles_for(nation, position.research),
-                              self.is_land(position.space))
+                              self.is_land(position.space), self.dice_sides)
 
     def raid(self, position: BattlePosition) -> bombing.Raid:
         """A strategic bombing raid on the factory in the position's space (§5.5.1)."""
@@ -168,24 +169,27 @@ class AA50(GameSystem):
         if any(not profiles[u].bombing_dice for u, _ in bombers) or len(bombers) != 1:
             raise EngineError("a strategic bombing raid is flown by bombers of one type only (§5.5.1)")
         unit, count = bombers[0]
-        gun, factory, defenders = 0, None, 0
+        gun, gun_sides, factory, defenders = 0, self.dice_sides, None, 0
         for contingent in position.defenders:
             own = self.profiles_for(contingent.owner, position.research)
             for other, n in contingent.units.items():
                 if not n:
                     continue
                 defenders += n
-                gun = max(gun, own[other].anti_aircraft)
+                sides = own[other].anti_aircraft_sides or self.dice_sides
+                if own[other].anti_aircraft * gun_sides > gun * sides:
+                    gun, gun_sides = own[other].anti_aircraft, sides
                 if own[other].factory:
                     factory = own[other]
         if factory is None:
             raise EngineError(f"there is no factory to bomb in {position.space}")
         if factory.max_damage_factor is None:      # the data sets no cap
-            room = count * profiles[unit].bombing_dice * 6
+            room = count * profiles[unit].bombing_dice * self.dice_sides
         else:
             room = max(factory.max_damage_factor * self.space_value(position.space)
                        - position.damage, 0)
-        return bombing.Raid(count, kinds.pop(), profiles[unit].cost, gun, room, defenders)
+        return bombing.Raid(count, kinds.pop(), profiles[unit].cost, gun, room, defenders,
+                            self.dice_sides, gun_sides)
 
     # -- whole games -------------------------------------------------------------------------
     def game_data(self):
