@@ -40,6 +40,7 @@ class Position:
     resources: dict[tuple[str, str], float] = field(default_factory=dict)
     turn: int = 1
     phase: str | None = None
+    city_weights: dict[str, int] = field(default_factory=dict)  # spaces that count as several cities
 
     @classmethod
     def starting(cls, scenario, index: ScenarioIndex) -> Position:
@@ -68,7 +69,7 @@ class Position:
             unit_domains={u: e.data.get("domain") for u, e in index.unit_types.items()},
             unit_tags={u: set(e.data.get("tags") or []) for u, e in index.unit_types.items()},
             options={o: e.data.get("default") for o, e in index.options.items()},
-            resources=resources)
+            resources=resources, city_weights=_city_weights(index))
 
     # -- questions about the position ------------------------------------------------------
     def side(self, owner: str | None) -> str | None:
@@ -89,6 +90,20 @@ class Position:
     def victory_cities(self, side: str) -> list[str]:
         return sorted(s for s, tags in self.space_tags.items()
                       if VICTORY_TAG in tags and self.side(self.control.get(s)) == side)
+
+    def victory_city_count(self, side: str) -> int:
+        """The victory cities a side holds; a space with stats.victory_cities counts that many."""
+        return sum(self.city_weights.get(s, 1) for s in self.victory_cities(side))
+
+
+def _city_weights(index: ScenarioIndex) -> dict[str, int]:
+    weights = {}
+    for space, entity in index.spaces.items():
+        stats = entity.data.get("stats")
+        weight = stats.get("victory_cities") if isinstance(stats, dict) else None
+        if isinstance(weight, int) and not isinstance(weight, bool) and weight != 1:
+            weights[space] = weight
+    return weights
 
 
 @dataclass(frozen=True)
@@ -195,8 +210,8 @@ def _units_present(body, position):
 
 
 def _victory_cities(body, position):
-    held = position.victory_cities(body["side"])
-    return Evaluation(len(held) >= body["count"], f"{body['side']} hold {len(held)} victory cities, "
+    held = position.victory_city_count(body["side"])
+    return Evaluation(held >= body["count"], f"{body['side']} hold {held} victory cities, "
                       f"{body['count']} needed")
 
 

@@ -3,6 +3,9 @@
 The checks need only neighbours, connected parts and, on a ring board, where each square leads;
 they are written here on plain dictionaries rather than with networkx, whose import alone takes
 longer than validating a small scenario (`benchmarks/startup.py` measures the start-up).
+
+Spaces tagged `off_board` (boxes for notes and markers beside the board) need no border, and
+waters tagged `lake` (lakes, rivers, inland seas) need no sea passage to the other seas.
 """
 from __future__ import annotations
 
@@ -31,6 +34,17 @@ class MapGraph:
 
     def degree(self, space: str) -> int:
         return len(self.neighbours[space])
+
+    def __contains__(self, space: object) -> bool:
+        return space in self.kinds
+
+    def remove(self, spaces: set[str]) -> None:
+        """Leave out spaces and their borders."""
+        for space in spaces & set(self.kinds):
+            for neighbour in self.neighbours.pop(space):
+                if neighbour in self.neighbours:
+                    self.neighbours[neighbour].discard(space)
+            del self.kinds[space]
 
     def parts(self, spaces: Iterable[str]) -> list[set[str]]:
         """The connected parts of the graph that keeps only `spaces` and the borders among them."""
@@ -70,10 +84,18 @@ def topology(scenario: Scenario) -> str:
     return value if isinstance(value, str) else "areas"
 
 
+OFF_BOARD, LAKE = "off_board", "lake"
+
+
+def _tagged(index: ScenarioIndex, tag: str) -> set[str]:
+    return {s for s, e in index.spaces.items() if isinstance(e.data.get("tags"), list) and tag in e.data["tags"]}
+
+
 def check_graph(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
     if not index.spaces or "map" in scenario.failed_kinds:
         return
     graph = map_graph(scenario, index)
+    graph.remove(_tagged(index, OFF_BOARD))
     yield from _isolated(scenario, index, graph)
     yield from _connected(scenario, index, graph)
     if topology(scenario) in ("areas", "sea-areas"):
@@ -116,7 +138,8 @@ def _connected(scenario, index, graph: MapGraph) -> Iterator[Diagnostic]:
 
 
 def _seas_connected(scenario, index, graph: MapGraph) -> Iterator[Diagnostic]:
-    seas = [space for space, kind in graph.kinds.items() if kind == "sea"]
+    lakes = _tagged(index, LAKE)
+    seas = [space for space, kind in graph.kinds.items() if kind == "sea" and space not in lakes]
     if len(seas) < 2:
         return
     for first, sample, rest in _cut_off_groups(graph, seas, index):
@@ -128,7 +151,7 @@ def _seas_connected(scenario, index, graph: MapGraph) -> Iterator[Diagnostic]:
 def _islands(scenario, index, graph: MapGraph) -> Iterator[Diagnostic]:
     for space_id, entity in index.spaces.items():
         kind = entity.data.get("kind")
-        if kind not in LAND_KINDS:
+        if kind not in LAND_KINDS or space_id not in graph:
             continue
         tags = entity.data.get("tags") if isinstance(entity.data.get("tags"), list) else []
         neighbour_kinds = [graph.kinds[n] for n in graph.neighbours[space_id]]

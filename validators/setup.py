@@ -29,7 +29,8 @@ def domain_spaces(system: str | None) -> dict[str, set[str]]:
 def check_setup(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
     yield from _domains_and_stacking(scenario, index)
     yield from _turn_order(scenario, index)
-    yield from _capitals(scenario, index)
+    if not getattr(system_module(scenario.system), "CAPITALS_FREE", False):
+        yield from _capitals(scenario, index)
 
 
 def _domains_and_stacking(scenario, index) -> Iterator[Diagnostic]:
@@ -84,10 +85,11 @@ def _turn_order(scenario, index) -> Iterator[Diagnostic]:
                         hint="each nation plays once a round")
         seen.setdefault(nation, i)
     for nation_id, nation in index.nations.items():
-        if nation_id not in seen and "played_by" not in nation.data:
+        if nation_id not in seen and "played_by" not in nation.data and nation.data.get("passive") is not True:
             yield error("SET003", f"nation {nation_id!r} never plays: it is not in the turn order",
                         scenario.locate("scenario", nation.pointer + "/id"),
-                        hint="add it to turn_order, or set played_by to the nation whose player moves it")
+                        hint="add it to turn_order, set played_by to the nation whose player moves it, "
+                        "or mark it passive (a neutral power)")
 
 
 def _capitals(scenario, index) -> Iterator[Diagnostic]:
