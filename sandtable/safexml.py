@@ -5,7 +5,8 @@ document type definition is read, parameter entities are never parsed, and any d
 could define an entity (an internal DTD subset, an ENTITY or NOTATION declaration) stops the parse
 at once, before anything is expanded. That refuses "billion laughs" expansions and external entity
 tricks alike. A bare `<!DOCTYPE game SYSTEM "game.dtd">` line, as game files carry, only names a
-DTD; it is noted and never fetched. Size, depth and element count are limited.
+DTD; it is noted and never fetched; so is one with an empty internal subset (`"game.dtd"[]`),
+which declares nothing. Size, depth and element count are limited.
 """
 from __future__ import annotations
 
@@ -87,7 +88,7 @@ def parse_xml(data: bytes, path: Path | str, max_bytes: int = MAX_XML_BYTES) -> 
     if len(data) > max_bytes:
         raise XmlRefused(error("TPL003", f"the document is {len(data)} bytes; the limit is {max_bytes}",
                                Location(path, 0, 0)))
-    builder = _Builder(path)
+    builder = _Builder(path, _has_empty_subset(data))
     parser = builder.parser
     try:
         parser.Parse(data, True)
@@ -103,6 +104,15 @@ def parse_xml(data: bytes, path: Path | str, max_bytes: int = MAX_XML_BYTES) -> 
     if builder.root is None:
         raise XmlRefused(error("TPL001", "malformed XML: no root element", Location(path, 1, 1)))
     return XmlDocument(path, builder.root, builder.notes)
+
+
+_EMPTY_SUBSET = re.compile(rb"<!DOCTYPE[^\[>]*\[\s*\]\s*>")
+
+
+def _has_empty_subset(data: bytes) -> bool:
+    """Whether the document type declaration's internal subset is `[]`: nothing declared."""
+    start = data.find(b"<!DOCTYPE")
+    return start >= 0 and _EMPTY_SUBSET.match(data, start) is not None
 
 
 _PREDEFINED = r"(?:lt|gt|amp|quot|apos|#[0-9]+|#x[0-9a-fA-F]+)"
@@ -132,8 +142,9 @@ def _refuse_unresolved_entities(data: bytes, path: Path) -> None:
 class _Builder:
     """Builds Elements from expat's callbacks and refuses every kind of declaration."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, empty_subset: bool = False):
         self.path = path
+        self.empty_subset = empty_subset
         self.root: Element | None = None
         self.stack: list[Element] = []
         self.count = 0
@@ -156,7 +167,7 @@ class _Builder:
         return Location(self.path, self.parser.CurrentLineNumber, self.parser.CurrentColumnNumber + 1)
 
     def doctype(self, name, system_id, public_id, has_internal_subset):
-        if has_internal_subset:
+        if has_internal_subset and not self.empty_subset:
             raise _Stop("TPL002", f"the document type declaration of <{name}> has an internal "
                         "subset; declarations inside a document are refused",
                         "entity declarations can expand without bound or read local files; "

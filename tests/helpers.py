@@ -26,3 +26,15 @@ def place(diagnostic, relative_to: Path) -> tuple[str, int, int]:
     """(file relative to a folder, line, column) of a diagnostic."""
     file = Path(os.path.abspath(diagnostic.file)).relative_to(os.path.abspath(relative_to)).as_posix()
     return file, diagnostic.line, diagnostic.column
+
+
+def scenario_from_files(root: Path, files: dict):
+    """A Scenario made in memory from the data of each file kind (as an import gives), with no
+    source lines: what load_scenario would give for the files once written."""
+    from sandtable.merge import Tracked
+    from sandtable.scenario import Scenario
+    scenario = Scenario(root=Path(root))
+    scenario.lineage = [Path(root)]
+    for kind, data in files.items():
+        scenario.documents[kind] = Tracked(data, {}, {})
+    return scenario

@@ -80,7 +80,6 @@ def test_untranslated_items_are_reported_with_their_lines():
     imported = import_game(TRIPLEA / "small-game.xml")
     lines = {d.line: d.message for d in imported.diagnostics if d.code == "TPL005"}
     assert "isMarine" in lines[79]
-    assert "turns=1-3" in lines[129]
     assert "Low Luck" in lines[158]
     assert "productionShipyards" in lines[59]
 
@@ -177,6 +176,7 @@ def test_objectives_become_conditions(small):
     assert objectives["soviet-union-1"]["when"] == {"all": [
         {"controls": {"owner": "soviet-union", "spaces": ["russia"]}},
         {"not": {"units_present": {"owner": "china", "controller": "soviet-union"}}},
+        {"turn": {"min": 1, "max": 3}},     # TripleA's legacy option turns, read as rounds
     ]}
 
 

@@ -33,6 +33,10 @@ def register(commands) -> None:
     triplea.add_argument("--id", help="the scenario id (default: from the name of OUTDIR)")
     triplea.add_argument("--force", action="store_true", help="overwrite files already in OUTDIR")
     triplea.add_argument("--quiet", action="store_true", help="report warnings and errors only")
+    triplea.add_argument("--system", choices=["aa50", "triplea"],
+                         help="the rule family (default: aa50 for a game on AA50's rules, else triplea)")
+    triplea.add_argument("--map-dir", metavar="DIR", help="a TripleA map folder whose centers.txt, "
+                         "polygons.txt and name_place.txt give the spaces their positions and outlines")
     triplea.set_defaults(run=run)
     board = formats.add_parser(
         "triplea-map", help="a TripleA map folder's board geometry, into a scenario",
@@ -52,6 +56,7 @@ def register(commands) -> None:
 def run(args) -> int:
     from ..safexml import XmlRefused
     from ..triplea import import_game, plain_id
+    from ..triplea.mapfolder import NotAMapFolder
     from ..yamlwrite import save_yaml
 
     game, outdir = Path(args.game), Path(args.outdir)
@@ -60,16 +65,21 @@ def run(args) -> int:
         return EXIT_USAGE
     scenario_id = args.id or plain_id(outdir.name or game.stem)
     try:
-        imported = import_game(game, scenario_id)
+        imported = import_game(game, scenario_id, args.system)
+        if args.map_dir and not imported.has_errors:
+            _add_board(imported, args.map_dir)
     except XmlRefused as refused:
-        _print(refused.diagnostic)
+        print_diagnostic(refused.diagnostic)
         return EXIT_PROBLEMS
+    except NotAMapFolder as problem:
+        print(f"sandtable import: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     except OSError as problem:
-        print(f"sandtable import: {game}: {problem.strerror or problem}", file=sys.stderr)
+        print(f"sandtable import: {problem.filename or game}: {problem.strerror or problem}", file=sys.stderr)
         return EXIT_USAGE
     for diagnostic in imported.diagnostics:
         if not (args.quiet and diagnostic.severity.value == "info"):
-            _print(diagnostic)
+            print_diagnostic(diagnostic)
     if imported.has_errors:
         print("nothing was written: the game file has errors", file=sys.stderr)
         return EXIT_PROBLEMS
@@ -95,11 +105,24 @@ def run(args) -> int:
     return EXIT_OK
 
 
+def _add_board(imported, map_dir: str) -> None:
+    """Positions, outlines and the board's size from a map folder, matched by TripleA's names."""
+    from ..triplea.mapfolder import apply_board, board_extent, read_board
+    board = read_board(map_dir)
+    spaces = imported.files["map"]["spaces"]
+    by_id = {space["id"]: space for space in spaces}
+    imported.diagnostics += board.diagnostics + apply_board(
+        spaces, board, lambda name: by_id.get(imported.territories.get(name)))
+    extent = board_extent(board)
+    if extent:
+        imported.files["map"]["board"] = extent
+
+
 def run_map(args) -> int:
     """Add a TripleA map folder's geometry to the map.yaml of an existing scenario."""
     from ..geometry import DEFAULT_TOLERANCE
     from ..triplea import territory_id
-    from ..tripleamap import NotAMapFolder, apply_board, board_extent, read_board
+    from ..triplea.mapfolder import NotAMapFolder, apply_board, board_extent, read_board
     from ..yamlsource import YamlRefused, read_yaml_file
     from ..yamlwrite import dump_canonical, leading_comments, save_yaml
 
@@ -112,7 +135,7 @@ def run_map(args) -> int:
         manifest = read_yaml_file(folder / "scenario.yaml").data if (folder / "scenario.yaml").is_file() else {}
         doc = read_yaml_file(map_path)
     except YamlRefused as refused:
-        _print(refused.diagnostic)
+        print_diagnostic(refused.diagnostic)
         return EXIT_PROBLEMS
     if isinstance(manifest, dict) and manifest.get("extends"):
         print(f"sandtable import: {folder} extends {manifest['extends']}: give the geometry to the "
@@ -142,7 +165,7 @@ def run_map(args) -> int:
         data["board"] = {**extent, **(existing if isinstance(existing, dict) else {})}
     for diagnostic in diagnostics:
         if not (args.quiet and diagnostic.severity.value == "info"):
-            _print(diagnostic)
+            print_diagnostic(diagnostic)
     try:
         save_yaml(map_path, data, header, "map")
     except OSError as problem:
@@ -153,9 +176,10 @@ def run_map(args) -> int:
     return EXIT_OK
 
 
-def _print(diagnostic) -> None:
-    place = f"{diagnostic.file}:{diagnostic.line}:{diagnostic.column}"
-    text = f"{place}: {diagnostic.severity.value} {diagnostic.code}: {diagnostic.message}"
+def print_diagnostic(diagnostic) -> None:
+    """One diagnostic on stderr, as `file:line:column: severity CODE: message (hint: ...)`."""
+    from ..diagnostics import one_line
+    text = one_line(diagnostic)
     if diagnostic.hint:
         text += f" (hint: {diagnostic.hint})"
     print(text, file=sys.stderr)

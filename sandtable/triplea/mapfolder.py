@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import Diagnostic, Location, info, warning
-from .geometry import DEFAULT_TOLERANCE, extent, simplify_ring
+from ..diagnostics import Diagnostic, Location, info, warning
+from ..geometry import DEFAULT_TOLERANCE, extent, simplify_ring
 
 CENTERS, POLYGONS, LABELS = "centers.txt", "polygons.txt", "name_place.txt"
 MAX_MAP_FILE_BYTES = 16 * 1024 * 1024
