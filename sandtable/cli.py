@@ -8,7 +8,7 @@ import sys
 from . import __version__
 
 # Each module has register(subparsers); the parser it adds sets `run(args) -> exit code`.
-COMMAND_MODULES = ["validate", "format", "import_", "i18n", "edit", "playtest"]
+COMMAND_MODULES = ["validate", "format", "import_", "export", "i18n", "edit", "playtest"]
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
