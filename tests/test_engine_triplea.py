@@ -111,3 +111,9 @@ def test_the_battle_command_fights_a_triplea_battle(capsys):
                  "--at", "field"]) == 0
     out = capsys.readouterr().out
     assert "attacker wins  20.00%" in out and "defender wins  60.00%" in out and "PU" in out
+
+
+def test_whole_games_are_refused_by_name(d12):
+    with pytest.raises(EngineError, match="whole games of the triplea rule family are not played yet"):
+        d12.new_game({}, np.random.default_rng(1))
+    assert d12.players() == {}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..aa50.profiles import UnitProfile
 from ..aa50.system import AA50
-from ..system import BattlePosition, EngineError
+from ..system import BattlePosition, EngineError, GameSystem
 from .profiles import profile_for, read_units
 
 
@@ -29,6 +29,18 @@ class TripleA(AA50):
         self.profiles = {uid: unit.profile for uid, unit in self.units.items()}
         self.breakthroughs = {}
 
+    # -- whole games: AA50's turn is not a TripleA game's ------------------------------------------
+    def new_game(self, options, rng, max_rounds=None):
+        raise EngineError("whole games of the triplea rule family are not played yet: its battles are "
+                          "(sandtable playtest battle)")
+
+    def players(self) -> dict[str, type]:
+        return {}
+
+    def game_settings(self) -> list:
+        return GameSystem.game_settings(self)
+
+    # -- battles -------------------------------------------------------------------------------
     def profiles_for(self, nation: str, research: dict[str, frozenset[str]]) -> dict[str, UnitProfile]:
         if research.get(nation):
             raise EngineError("research is not part of the triplea rule family's battles")
