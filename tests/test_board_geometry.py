@@ -198,3 +198,18 @@ def test_aa50_1941_carries_the_world_war_ii_v3_board():
     assert "label" not in spaces["urals"]["shape"]  # name_place.txt spells it "Uralss"
     assert spaces["caroline-islands"]["shape"]["polygons"][0] == [
         [2849, 1076], [2853, 1079], [2853, 1084], [2850, 1088], [2847, 1088], [2843, 1082]]
+
+
+def test_import_reads_the_geometry_with_the_game(tmp_path, capsys):
+    out = tmp_path / "small"
+    assert main(["import", "triplea", str(TRIPLEA / "small-game.xml"), str(out), "--map-dir", str(MAP_FOLDER)]) == 0
+    err = capsys.readouterr().err
+    assert "centers.txt:8:1: warning TPM002: 'Atlantis' is not a territory of the game" in err
+    spaces = {s["id"]: s for s in load_scenario(out).doc("map")["spaces"]}
+    assert spaces["germany"]["shape"] == {"polygons": [[[80, 80], [120, 80], [120, 120], [80, 120]]],
+                                          "label": [85, 105]}
+    assert spaces["sz-5"]["position"] == [60, 120]
+    assert load_scenario(out).doc("map")["board"] == {"width": 241, "height": 221}
+    assert main(["import", "triplea", str(TRIPLEA / "small-game.xml"), str(tmp_path / "x"), "--map-dir",
+                 str(tmp_path / "nowhere")]) == 2
+    assert "no centers.txt or polygons.txt" in capsys.readouterr().err and not (tmp_path / "x").exists()
