@@ -86,7 +86,7 @@ def test_the_simulation_agrees_with_the_exact_answer(d12):
     exact = odds(d12, battle)
     runs = 40_000
     batch = d12.simulate(battle, runs, np.random.default_rng(2024))
-    for outcome, p in zip((ATTACKER_WINS, DEFENDER_WINS, DRAW), exact):
+    for outcome, p in zip((ATTACKER_WINS, DEFENDER_WINS, DRAW), exact, strict=True):
         share = float(np.mean(batch.result == outcome))
         assert abs(share - p) < 4 * np.sqrt(p * (1 - p) / runs) + 1e-9
     single = [d12.resolve_battle(battle, np.random.default_rng(seed)).result for seed in range(2000)]

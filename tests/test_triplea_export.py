@@ -61,7 +61,8 @@ def game(files: dict) -> dict:
         "resources": sorted(r["id"] for r in scenario.get("resources", [])),
         "options": {o["id"]: o["default"] for o in scenario.get("options", [])},
         "victory": _by_id(scenario.get("victory", []), drop=("name",)),
-        "units": {u["id"]: dict(_plain(u), abilities=sets(u.get("abilities", []))) for u in units.get("unit_types", [])},
+        "units": {u["id"]: dict(_plain(u), abilities=sets(u.get("abilities", [])))
+                  for u in units.get("unit_types", [])},
         "setup": {e["space"]: dict(_plain(e), units=sets(e.get("units", []))) for e in setup.get("spaces", [])},
         "given": sets(setup.get("resources", [])),
         "objectives": _by_id(objectives, drop=("name",)),

@@ -143,8 +143,8 @@ def test_territory_keywords_are_expanded_as_triplea_does(lists):
     # original: what Blue and its ally Green held at the start
     assert objectives["blue-1"]["when"] == {"controls": {"owner": "blue", "spaces": ["ardennes", "meuse", "sambre"],
                                                          "allied": True}}
-    assert objectives["red-1"]["when"] == {"all": [{"controls": {"owner": "red", "spaces": ["lys", "meuse"], "count": 1}},
-                                                   {"turn": {"min": 2}}]}
+    assert objectives["red-1"]["when"] == {"all": [
+        {"controls": {"owner": "red", "spaces": ["lys", "meuse"], "count": 1}}, {"turn": {"min": 2}}]}
     assert objectives["hold"]["when"] == {"controls_count": {"owner": "red", "count": 3, "kind": "land"}}
     assert objectives["hold-2"]["when"] == {"any": [
         {"controls": {"owner": "green", "spaces": ["ardennes", "lys", "meuse", "sambre", "bight"], "count": 2}},
@@ -213,8 +213,8 @@ def test_abilities_and_purchases_name_what_exists(tmp_path):
     units.write_text(units.read_text(encoding="utf-8").replace("types: [spearman]", "types: [spearmen]"),
                      encoding="utf-8")
     scenario = out / "scenario.yaml"
-    scenario.write_text(scenario.read_text(encoding="utf-8").replace("{count: 2, unit: knight}", "{count: 2, unit: knigt}"),
-                        encoding="utf-8")
+    text = scenario.read_text(encoding="utf-8")
+    scenario.write_text(text.replace("{count: 2, unit: knight}", "{count: 2, unit: knigt}"), encoding="utf-8")
     found = [(d.code, Path(d.file).name, d.hint) for d in diagnostics_of(out) if d.code == "TRP001"]
     assert found == [("TRP001", "scenario.yaml", "did you mean 'knight'?"),
                      ("TRP001", "units.yaml", "did you mean 'spearman'?")]

@@ -236,7 +236,7 @@ class _Exporter:
             ElementTree.SubElement(rule, "result", {"resourceOrUnit": name, "quantity": "1"})
         frontier = ElementTree.SubElement(production, "productionFrontier", {"name": "production"})
         for rule in production.findall("productionRule"):
-            ElementTree.SubElement(frontier, "frontierRules", {"name": rule.get("name")})
+            ElementTree.SubElement(frontier, "frontierRules", {"name": rule.get("name", "")})
         for nation in buyers:
             ElementTree.SubElement(production, "playerProduction",
                                    {"player": self.player_names[nation["id"]], "frontier": "production"})
@@ -423,7 +423,7 @@ class _Exporter:
     # -- objectives --------------------------------------------------------------------------------
     def _objective(self, objective: dict) -> None:
         oid, owner = objective["id"], objective.get("owner")
-        if owner not in self.player_names:
+        if not isinstance(owner, str) or owner not in self.player_names:
             return self.problem(f"objective {oid!r}: its owner {owner!r} is no nation")
         award = objective.get("award") or {}
         if award.get("resource", self.money) != self.money or objective.get("kind", "national_objective") \

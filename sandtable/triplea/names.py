@@ -104,5 +104,9 @@ class Ids:
     def get(self, name: str) -> str | None:
         return self.by_name.get(name)
 
+    def __getitem__(self, name: str) -> str:
+        """The id of a name already added."""
+        return self.by_name[name]
+
     def __contains__(self, name: str) -> bool:
         return name in self.by_name

@@ -72,7 +72,7 @@ def translate_objectives(game: Game, context: Context, report: Report, money: st
                          option: str | None) -> list[dict]:
     rules = {a.name: a for a in game.attachments if a.java_class == "RulesAttachment"}
     ids = Ids("objective")
-    objectives = []
+    objectives: list[dict] = []
     for attachment in game.attachments:
         if attachment.java_class != "RulesAttachment" or not attachment.name.startswith(OBJECTIVE_PREFIX) \
                 or attachment.kind != "player":
@@ -206,6 +206,7 @@ def _check(option: Option, player: str, context: Context) -> dict | None:
         allies = [context.nation_of(p) for p in context.allies_of(player)]
         if not allies:
             return None
+        present: list[dict]
         if keyword == "controlled" and count is None:
             present = [{"units_present": {"owner": ally, "controller": nation}} for ally in allies]
         elif keyword in DYNAMIC_KEYWORDS or (count is not None):

@@ -144,7 +144,7 @@ class _Translator:
 
     def money(self) -> str:
         name = "PUs" if "PUs" in self.game.resources else next(iter(self.game.resources), None)
-        return self.resource_ids.get(name) if name else "ipc"
+        return self.resource_ids[name] if name is not None else "ipc"
 
     # -- the walk ----------------------------------------------------------------------------
     def run(self) -> Imported:
@@ -154,7 +154,7 @@ class _Translator:
         self._territory_attachments()
         self._kept_border_kinds()
         turn_order, played_by, passive = self._sequence()
-        units = translate_units(UnitContext(game, {u: self.unit_ids.get(u) for u in game.units},
+        units = translate_units(UnitContext(game, {u: self.unit_ids[u] for u in game.units},
                                             self.nation, game.dice_sides), self.family, self.report)
         self._production(units)
         objectives = self._objectives()
@@ -194,7 +194,7 @@ class _Translator:
     # -- the sequence: turn order, who plays for whom, who never takes a turn -----------------
     def _sequence(self) -> tuple[list[str], dict[str, str], set[str]]:
         game = self.game
-        round_steps = [s for s in game.steps if s.player and not s.one_time]
+        round_steps = [(s, s.player) for s in game.steps if s.player and not s.one_time]
         one_time = [s for s in game.steps if s.player and s.one_time]
         if one_time:
             self.report.info("TPL005", f"{len(one_time)} one-time steps (such as bidding) are not translated",
@@ -202,16 +202,17 @@ class _Translator:
         if round_steps:
             self.report.info("TPL005", f"the {len(round_steps)} steps of the round are not translated one by "
                              "one; the turn order and who plays for whom were taken from them",
-                             round_steps[0].element)
+                             round_steps[0][0].element)
         if game.delegate_elements:
             self.report.info("TPL005", f"the {len(game.delegate_elements)} TripleA delegates are engine "
                              "classes; not translated", game.delegate_elements[0])
-        movers = {s.player for s in round_steps if s.delegate_class in MOVE_DELEGATES}
+        movers = {player for step, player in round_steps if step.delegate_class in MOVE_DELEGATES}
         spans: dict[str, list[int]] = {}
-        for position, step in enumerate(round_steps):
-            if step.player in movers:
-                spans.setdefault(step.player, [position, position])[1] = position
-        turn_order, played_by = [], {}
+        for position, (_, player) in enumerate(round_steps):
+            if player in movers:
+                spans.setdefault(player, [position, position])[1] = position
+        turn_order: list[str] = []
+        played_by: dict[str, str] = {}
         for player, (first, last) in sorted(spans.items(), key=lambda item: item[1][0]):
             host = next((other for other, (o_first, o_last) in spans.items()
                          if other != player and o_first < first and last < o_last), None)
@@ -219,9 +220,9 @@ class _Translator:
                 played_by[self.nation(player)] = self.nation(host)
             else:
                 turn_order.append(self.nation(player))
-        helpers = list(dict.fromkeys(s.player for s in round_steps if s.player not in movers))
+        helpers = list(dict.fromkeys(player for _, player in round_steps if player not in movers))
         for player in helpers:
-            step = next(s for s in round_steps if s.player == player)
+            step = next(s for s, who in round_steps if who == player)
             self.report.info("TPL012", f"{player!r} takes steps of the round but never moves its units "
                              "(a helper of the game's engine); it is not in the turn order", step.element)
         passive = {self.nation(p) for p in game.players if p not in movers and p != NEUTRAL}
@@ -335,27 +336,27 @@ class _Translator:
         markers off the board, and lakes and rivers apart from the oceans. Spaces not joined to
         the main map are tagged off_board, waters not joined by sea to the main ocean lake, so
         that the map checks know them."""
-        import networkx as nx
-        graph = nx.Graph()
         by_id = {s["id"]: (name, s) for name, s in self.spaces.items()}
-        graph.add_nodes_from(by_id)
-        graph.add_edges_from(tuple(b["between"]) for b in self.borders)
-        parts = sorted(nx.connected_components(graph), key=lambda c: (-len(c), min(c)))
+        order = list(by_id)
+        neighbours: dict[str, set[str]] = {space: set() for space in by_id}
+        for border in self.borders:
+            a, b = border["between"]
+            neighbours[a].add(b)
+            neighbours[b].add(a)
+        parts = _parts(order, neighbours)
         for part in parts[1:]:
-            names = sorted(part, key=list(by_id).index)
+            names = sorted(part, key=order.index)
             for space_id in names:
                 _tag(by_id[space_id][1], "off_board")
-            element = self.game.territories[by_id[names[0]][0]]
             self.report.once(("off-board",), "TPL016", Severity.INFO,
                              f"{', '.join(names[:4])}{' ...' if len(names) > 4 else ''} "
                              f"{'is' if len(names) == 1 else 'are'} joined to nothing of the main map; "
                              "tagged off_board (TripleA keeps boxes for notes and markers off the board)",
-                             element, names[0])
+                             self.game.territories[by_id[names[0]][0]], names[0])
         main = parts[0] if parts else set()
-        seas = graph.subgraph(n for n in main if by_id[n][1]["kind"] == "sea")
-        waters = sorted(nx.connected_components(seas), key=lambda c: (-len(c), min(c)))
-        for water in waters[1:]:
-            names = sorted(water, key=list(by_id).index)
+        seas = [s for s in order if s in main and by_id[s][1]["kind"] == "sea"]
+        for water in _parts(seas, neighbours)[1:]:
+            names = sorted(water, key=order.index)
             for space_id in names:
                 _tag(by_id[space_id][1], "lake")
             self.report.once(("lake",), "TPL017", Severity.INFO,
@@ -442,7 +443,7 @@ class _Translator:
             return
         by_pair = {frozenset(b["between"]): b for b in self.borders}
         for kind, a, b in entries:
-            border = by_pair.get(frozenset((self.territory_ids.get(a), self.territory_ids.get(b))))
+            border = by_pair.get(frozenset((self.territory_ids.get(a, ""), self.territory_ids.get(b, ""))))
             if kind not in KEPT_BORDER_KINDS or border is None or "canal" in border:
                 self.report.warning("TPL019", f"{BORDERS_PROPERTY}: {kind} {a!r} - {b!r} is no border kind, no "
                                     "connection of the game or a canal; it was not used", element)
@@ -454,7 +455,7 @@ class _Translator:
         game, money = self.game, self.money()
         money_name = next((r for r in game.resources if self.resource_ids.get(r) == money), None)
         assigned = set(game.player_frontiers.values())
-        purchases = []
+        purchases: list[dict] = []
         for frontier, rule_names in game.frontiers.items():
             for rule_name in rule_names:
                 rule = game.rules[rule_name]
@@ -532,7 +533,8 @@ class _Translator:
                 existing["count"] += placement.quantity
             else:
                 stacks[placement.territory].append({"type": unit_id, "owner": owner, "count": placement.quantity})
-            damage = [a for a in ("hitsTaken", "unitDamage") if placement.element.attrs.get(a, "0").strip() not in ("", "0")]
+            damage = [a for a in ("hitsTaken", "unitDamage")
+                      if placement.element.attrs.get(a, "0").strip() not in ("", "0")]
             if damage:
                 self.report.once(("placement-damage",), "TPL005", Severity.WARNING,
                                  f"units placed with {damage[0]} start undamaged here", placement.element)
@@ -786,6 +788,24 @@ class _Translator:
                              f"{attachment.attach_to} starts with no technology; the list of TripleA "
                              "technologies is not translated (the research charts are rules data)",
                              attachment.element, attachment.attach_to)
+
+
+def _parts(spaces: list[str], neighbours: dict[str, set[str]]) -> list[set[str]]:
+    """The connected parts among `spaces` (borders to other spaces left out), the largest first
+    (ties: the one met first)."""
+    keep, seen, found = set(spaces), set(), []
+    for start in spaces:
+        if start in seen:
+            continue
+        part, frontier = {start}, [start]
+        while frontier:
+            for other in neighbours[frontier.pop()]:
+                if other in keep and other not in part:
+                    part.add(other)
+                    frontier.append(other)
+        seen |= part
+        found.append(part)
+    return sorted(found, key=lambda part: -len(part))
 
 
 def _tag(space: dict, tag: str) -> None:

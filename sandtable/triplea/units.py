@@ -6,6 +6,7 @@ on dice of any size). Options with no counterpart are reported once per option n
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..diagnostics import Severity
@@ -28,7 +29,7 @@ RESEARCH_OPTIONS = {"isAirTransport", "isAirTransportable", "isLandTransport"}
 class UnitContext:
     game: Game
     unit_ids: dict[str, str]          # TripleA unit name -> unit type id
-    nation_of: callable
+    nation_of: Callable[[str], str]
     dice_sides: int
 
 

@@ -37,8 +37,9 @@ NOUNS = {"unit_types": "unit type", "nations": "nation", "resources": "resource"
 
 
 def check(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
-    known = {"unit_types": set(index.unit_types), "nations": set(index.nations),
-             "resources": {r.get("id") for _, r in scenario.entities("scenario", "resources")}}
+    known: dict[str, set[str]] = {
+        "unit_types": set(index.unit_types), "nations": set(index.nations),
+        "resources": {r["id"] for _, r in scenario.entities("scenario", "resources") if isinstance(r.get("id"), str)}}
     for kind, pattern, target in NAMES:
         for pointer, value in find(scenario.doc(kind), pattern):
             if isinstance(value, str) and value not in known[target]:
