@@ -19,8 +19,8 @@ from __future__ import annotations
 import sys
 import tempfile
 import time
-from xml.etree import ElementTree
 from pathlib import Path
+from xml.etree import ElementTree
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
