@@ -169,12 +169,16 @@ def test_macarthur_takes_no_air_damage_16_2_2(gj69):
     assert chance(found, lambda a, d: ("macarthur", READY, IN) in d) == 1
 
 
-def test_macarthur_elimination_worth_a_vp_16_2_3(gj69):
-    """§16.2(3) and §15.0(1)②: eliminating MacArthur is 1 VP; Japanese units are worth 1 VP at
-    durability 2 and 0.5 VP at durability 1."""
-    assert gj69.unit_cost("macarthur") == 1.0 + 0.5
+def test_losses_are_worth_vp_only_for_japanese_units_and_macarthur_15_0_16_2_3(gj69):
+    """§15.0(1)②: the Allies score 1 VP for a lost Japanese unit of durability 2 and 0.5 VP for
+    durability 1, and nothing is scored for other Allied losses; §16.2(3): eliminating
+    MacArthur (durability 1) gives Japan exactly 1 VP."""
+    assert gj69.unit_cost("macarthur") == 1.0
     assert gj69.unit_cost("ija-14a-infantry") == 1.0
     assert gj69.unit_cost("ija-kawaguchi") == 0.5
+    assert gj69.unit_cost("us-infantry") == 0.0          # durability 2, Allied
+    assert gj69.unit_cost("ned-infantry") == 0.0         # durability 1, Allied
+    assert gj69.loss_unit == "VP"
 
 
 def test_counterattack_first_on_used_face_10(gj69):
