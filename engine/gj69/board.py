@@ -105,6 +105,8 @@ class Forces:
 
     # -- changes -------------------------------------------------------------------------------
     def add(self, area: str, unit: str, face: str, n: int = 1) -> None:
+        if n <= 0:
+            return
         self.version += 1
         stacks = self.units.setdefault(area, {})
         stacks[(unit, face)] = stacks.get((unit, face), 0) + n
@@ -143,7 +145,7 @@ class Forces:
                       if n and (side is None or self.sides[u] == side))
 
     def has(self, area: str, side: str) -> bool:
-        return any(n and self.sides[u] == side for (u, _), n in self.units.get(area, {}).items())
+        return area in self.occupied(side)
 
     def count(self, area: str, side: str, profiles: dict[str, UnitProfile],
               domain: str | None = None) -> int:
@@ -157,9 +159,9 @@ class Forces:
         if found is None:
             if len(self._occupied) > 8:
                 self._occupied.clear()
+            sides = self.sides
             found = self._occupied[key] = frozenset(
-                a for a, stacks in self.units.items()
-                if any(n and self.sides[u] == side for (u, _), n in stacks.items()))
+                a for a, stacks in self.units.items() if any(sides[u] == side for u, _ in stacks))
         return found
 
     def where(self, unit: str) -> list[str]:

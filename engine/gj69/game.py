@@ -34,7 +34,7 @@ from .operations import OPERATIONS
 from .settings import Rules
 
 IMPULSE_LIMIT = 200     # impulses in one turn: a guard, far above what the cards allow (see docs)
-KIND_OF = {"move": MOVE, "attack": ATTACK, "air-attack": AIR, "air-move": AIR,
+KIND_OF = {"move": MOVE, "attack": ATTACK, "attack-twice": ATTACK, "air-attack": AIR, "air-move": AIR,
            "transport": TRANSPORT, "hold": None}
 AIR_SLOT = Order.air().slots[0]
 NORMAL_SLOT = Order.normal().slots[0]
@@ -94,11 +94,13 @@ class GJ69Game(GameState):
         self._actions: list[Action] = []
         self._legal: set | None = None
         self._any_cache: dict = {}
+        self._supplied: dict = {}
         self._domain = {u: p.domain for u, p in self.profiles.items()}
         self._moves = {u: p.movement > 0 for u, p in self.profiles.items()}
         self._flies = {u: p.flies for u, p in self.profiles.items()}
         self._over = False
         self.counters = self.forces.total()             # every counter in play, for invariants
+        self.invariant_cache: tuple = (None, [])
         self.deck_cards = {side: deck.all_cards() for side, deck in self.decks.items()}
         self.permanent = {a: self.forces.control.get(a) for a in self.board.ids
                           if self.board.areas[a].permanent}
@@ -186,7 +188,13 @@ class GJ69Game(GameState):
         return self.sides[1] if side == self.sides[0] else self.sides[0]
 
     def supplied(self, side: str) -> set[str]:
-        return self.movement.supplied(self.forces, side)
+        """Areas with a line of communication for `side` (§13), kept until the map changes."""
+        key = (side, self.forces.version)
+        found = self._supplied.get(key)
+        if found is None:
+            self._supplied = {k: v for k, v in self._supplied.items() if k[1] == self.forces.version}
+            found = self._supplied[key] = frozenset(self.movement.supplied(self.forces, side))
+        return found
 
     def drop_zones(self, unit: str, source: str) -> list[str]:
         """Areas an airborne unit may be placed in (§19 Divine Soldiers): any other area it may
@@ -441,7 +449,7 @@ class GJ69Game(GameState):
         known = self._any_cache.get(key)
         if known is None:
             known = self._any_cache[key] = any(self._eligible(side, area, slot)
-                                               for area in self.forces.units)
+                                               for area in self.forces.occupied(side))
         return known
 
     def _run_order(self, side: str, order: Order) -> Iterator:
@@ -471,7 +479,8 @@ class GJ69Game(GameState):
 
     def _select_group(self, side: str, slot: Slot, optional: bool, kinds,
                       reserved: dict | None) -> Iterator:
-        areas = [a for a in self.board.ids if self._eligible(side, a, slot, kinds, reserved)]
+        areas = [a for a in sorted(self.forces.occupied(side))
+                 if self._eligible(side, a, slot, kinds, reserved)]
         if not areas:
             return None
         self.slot, self.slot_kinds, self.reserved = slot, kinds, reserved
@@ -517,6 +526,8 @@ class GJ69Game(GameState):
             kind = KIND_OF[act[0]]
             if kind and order.same_kind and self._order_kind is None:
                 self._order_kind = kind
+            if act[0] == "attack-twice":            # the second action is spent on it (§18.1)
+                self._spend_again(group, order)
             yield from self._perform(group, act, order)
             if kind is None:
                 break
@@ -527,10 +538,7 @@ class GJ69Game(GameState):
             again = yield from self.ask(group.side, "again", [("again",), ("stop",)])
             if again == ("stop",):
                 break
-            if group.again == 0:
-                self._again_left -= 1
-                group.again = order.again_times
-            group.again -= 1
+            self._spend_again(group, order)
             group.kind = kind if order.again_same_kind else None
             # §18.1: the second action's units are some of the first's
             chosen = yield from self.choose_units(group.side, ready, group.slot.max_units)
@@ -545,6 +553,16 @@ class GJ69Game(GameState):
             if group.slot.stay_ready and last == MOVE and self.profiles[unit].domain == "land":
                 continue
             self.forces.turn(group.area, unit, USED, n)
+
+    def _spend_again(self, group: Group, order: Order) -> None:
+        """One more action of the group, from what act_again grants."""
+        if group.again == 0:
+            self._again_left -= 1
+            group.again = order.again_times
+        group.again -= 1
+
+    def can_act_again(self, group: Group) -> bool:
+        return group.again > 0 or self._again_left > 0
 
     def mover(self, group: Group):
         slot = group.slot
@@ -564,6 +582,9 @@ class GJ69Game(GameState):
         if ATTACK in kinds and all(self.fires_here(u, area, side) for u in units) \
                 and self.forces.has(area, self.enemy(side)):
             options.append(("attack",))
+            if self.order is not None and self.order.again_groups and self.can_act_again(group) \
+                    and (group.kind is None or group.kind == ATTACK):
+                options.append(("attack-twice",))   # both attacks declared: damage added (§18.1)
         if AIR in kinds and all(p.flies for p in profiles) \
                 and all(self.fires_here(u, area, side) if p.domain == "air" else True
                         for u, p in zip(units, profiles)):
@@ -601,9 +622,9 @@ class GJ69Game(GameState):
         kind = act[0]
         if kind in ("move", "air-move", "transport"):
             yield from self._enter(group, act[1], order)
-        elif kind == "attack":
+        elif kind in ("attack", "attack-twice"):
             counters = yield from self._reaction(group, group.area, "normal_attack", order)
-            yield from self._attack(group, counters, order)
+            yield from self._attack(group, counters, order, combined=kind == "attack-twice")
         elif kind == "air-attack":
             yield from self._air_attack(group, act[1])
 
@@ -666,7 +687,7 @@ class GJ69Game(GameState):
             self.forces.add(target, unit, face, n)
         group.area, group.units = target, dict(moving)
 
-    def _attack(self, group: Group, counters: list[dict], order: Order) -> Iterator:
+    def _attack(self, group: Group, counters: list[dict], order: Order, combined: bool = False) -> Iterator:
         """§8, §10, §11: the counter-attacks, then the group's attack on every enemy unit of
         its area."""
         side, area = group.side, group.area
@@ -678,7 +699,8 @@ class GJ69Game(GameState):
         for (unit, face), n in list(attackers.items()) + list(defenders.items()):
             self.forces.take(area, unit, face, n)
         mine, theirs = fight(self.profiles, self.board.areas[area].land, attackers, defenders,
-                             strikes_of(counters, "attacker", "normal", group.slot.strikes),
+                             strikes_of(counters, "attacker", "normal",
+                                        2 if combined else group.slot.strikes, combined),
                              order.set_attack, set(), False, can_retreat, self.rng)
         yield from self._after_fight(area, side, attackers, defenders, mine, theirs, air=False)
         group.units = dict(mine.stays)
@@ -779,7 +801,7 @@ class GJ69Game(GameState):
         all units in the supply leader's area too (§16.2(1)②)."""
         leader = self.rules.leader()
         for side in self.sides:
-            areas = self.supplied(side)
+            areas = set(self.supplied(side))
             if leader and leader.get("recover_at_end_of_turn") == "all" \
                     and self.profiles.get(leader["type"]) and self.profiles[leader["type"]].side == side:
                 areas |= set(self.forces.where(leader["type"]))

@@ -570,6 +570,9 @@ class HeuristicPlayer(Player):
         if self.plan is not None and self.plan[2] in actions:
             choice = self.plan[2]
             self.plan = None
+            if choice == ("attack",) and ("attack-twice",) in actions:
+                return max((choice, ("attack-twice",)),
+                           key=lambda a: self._worth_action(state, state.group, a))
             return choice
         group = state.group
         best, choice = -99.0, None
@@ -581,11 +584,14 @@ class HeuristicPlayer(Player):
 
     def _worth_action(self, state, group, action) -> float:
         side, area = group.side, group.area
-        if action[0] == "attack":
+        if action[0] in ("attack", "attack-twice"):
             targets = {(u, f): n for u, f, n in state.forces.stacks(area, state.enemy(side))}
+            strikes = 2 if action[0] == "attack-twice" else group.slot.strikes
             hits = self.hits(state, group.units, "normal", area,
-                             state.order.set_attack if state.order else (), group.slot.strikes)
-            return self.damage_worth(state, targets, hits, state.board.areas[area].land, False)
+                             state.order.set_attack if state.order else (), strikes)
+            worth = self.damage_worth(state, targets, hits, state.board.areas[area].land, False)
+            # two declared attacks add their damage before it is allocated (§18.1)
+            return worth + (0.2 if action[0] == "attack-twice" else 0.0)
         if action[0] == "air-attack":
             hits = self.hits(state, group.units, "air", action[1])
             return self.damage_worth(state, state.air_targets(side, action[1]), hits,

@@ -7,6 +7,16 @@ from .movement import AIR_LIMIT, LAND_LIMIT
 
 
 def broken(game) -> list[str]:
+    """Broken invariants of the map (worked out again only when the forces have changed),
+    of the decks and of the turn."""
+    key = (game.forces.version, tuple(sorted(game.forces.control.items())),
+           tuple(sorted((u, n) for u, n in game.retreating.items() if n)))
+    if game.invariant_cache[0] != key:
+        game.invariant_cache = (key, _map(game))
+    return game.invariant_cache[1] + _decks_and_turn(game)
+
+
+def _map(game) -> list[str]:
     found: list[str] = []
     forces, profiles, board = game.forces, game.profiles, game.board
     for area, stacks in forces.units.items():
@@ -49,6 +59,11 @@ def broken(game) -> list[str]:
                          if totals.get(u, 0) != game.counters.get(u, 0))
         found.append("counters appeared or vanished: " + ", ".join(
             f"{u} {game.counters.get(u, 0)} -> {totals.get(u, 0)}" for u in changed))
+    return found
+
+
+def _decks_and_turn(game) -> list[str]:
+    found: list[str] = []
     for side, deck in game.decks.items():
         cards = deck.all_cards()
         if cards != game.deck_cards[side]:

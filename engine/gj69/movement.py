@@ -52,6 +52,7 @@ class Movement:
         self.fortress_from_sea = "sea" in blocked
         self.confinement = confinement
         self._enterable: dict = {}
+        self._unit_areas: dict[str, frozenset[str]] = {}
         self._links = {a: tuple((b, kind, board.areas[b].land, kind in ("sea", "coast"))
                                 for b, kind in links) for a, links in board.neighbours.items()}
 
@@ -73,8 +74,11 @@ class Movement:
         return True
 
     def unit_may_be(self, unit: str, area: str) -> bool:
-        profile = self.profiles[unit]
-        return self.may_enter(area, profile.side, (profile.owner,))
+        found = self._unit_areas.get(unit)
+        if found is None:
+            profile = self.profiles[unit]
+            found = self._unit_areas[unit] = self.enterable(profile.side, frozenset((profile.owner,)))
+        return area in found
 
     def fortress_blocks(self, source: str, target: str, side: str, control: dict[str, str]) -> bool:
         """§16.1(1): an enemy fortress area is not entered directly from an enemy-controlled
