@@ -164,7 +164,7 @@ class HeuristicPlayer(Player):
     def _verified(self, state, side, slot, options, enough: int = 3):
         """The options best first, the best of them checked against the rules: moves are
         scored for nearby areas first and only the promising ones are searched (§7)."""
-        from .game import Group
+        from .groups import Group
         options.sort(key=lambda o: -o[0])
         kept, checked = [], 0
         for option in options:
@@ -212,7 +212,7 @@ class HeuristicPlayer(Player):
         return self._cached(state, key, lambda: state.action_options(group, kinds))
 
     def _air_options(self, state, side, area, flying):
-        from .game import Group
+        from .groups import Group
         found = []
         group = Group(side, area, dict(flying), Slot(frozenset({AIR})))
         for action in self._options(state, group, frozenset({AIR})):
@@ -226,7 +226,6 @@ class HeuristicPlayer(Player):
         return found
 
     def _move_options(self, state, side, area, eligible, slot):
-        from .game import Group
         found = []
         profiles = state.profiles
         land_units = {k: n for k, n in eligible.items() if profiles[k[0]].domain == "land"
@@ -270,7 +269,7 @@ class HeuristicPlayer(Player):
     def _transport_options(self, state, side, area, eligible, slot):
         """Sea transport of one unit (§7.5): every unit of the area goes where the strongest
         of them can, so the search is made once per area."""
-        from .game import Group
+        from .groups import Group
         ranked = sorted(eligible.items(), key=lambda kv: (-state.profiles[kv[0][0]].attack, kv[0]))
         if not ranked:
             return []
@@ -604,7 +603,7 @@ class HeuristicPlayer(Player):
         group = state.group
         kinds = group.slot.kinds if group.kind is None else frozenset({group.kind})
         ready = {k: n for k, n in group.units.items() if k[1] == READY}
-        from .game import Group
+        from .groups import Group
         probe = Group(group.side, group.area, ready, group.slot)
         best = max((self._worth_action(state, probe, a)
                     for a in state.action_options(probe, kinds)), default=0.0)
