@@ -214,10 +214,12 @@ class GJ69Game(GroupActions, Scoring, GameState):
             self.forces.to_pool(pools.get(profile.side, f"{profile.side}-replacements"), unit, n)
             amount = self.system.loss_vp.get((profile.side, profile.durability), 0.0) * n
             if amount:
-                self._score(self.enemy(profile.side), amount, "unit-losses")
+                self._score(self.enemy(profile.side), amount,
+                            f"{self.system.name_of(profile.side)} units lost (§15.0(1)②)")
             change = elimination.get(unit)
             if change and card not in (change.get("cards") or []):
-                self._score(change["side"], float(change["amount"]) * n, f"eliminated-{unit}")
+                self._score(change["side"], float(change["amount"]) * n,
+                            f"{self.system.name_of(unit)} eliminated (§16.2(3))")
 
     def _score(self, side: str, amount: float, why: str) -> None:
         self.vp[side] = self.vp.get(side, 0.0) + amount

@@ -41,6 +41,10 @@ class HeuristicPlayer(Player):
         Setting("reactions", True, "bool", "answer enemy attacks and entries with reaction cards (§10)"),
         Setting("air-attacks", True, "bool", "make air attacks (§9.1)"),
         Setting("pass-below", 0.25, "float", "pass when no action is worth this many VP"),
+        Setting("judge", "estimate", "text",
+                "how attacks are weighed: estimate (expected hits, allocated by the rules) or "
+                "calculator (the exact distribution of the battle calculator: slower)",
+                ("estimate", "calculator")),
     ]
 
     def __init__(self, system, side, options, rng):
@@ -111,6 +115,45 @@ class HeuristicPlayer(Player):
         worth = (1 - share) * self._damage_at(state, targets, low, land, attacker_allocates, capture)
         if share:
             worth += share * self._damage_at(state, targets, low + 1, land, attacker_allocates, capture)
+        return worth
+
+    def attack_worth(self, state, firing: dict, targets: dict, mode: str, land: bool, set_attack=(),
+                     strikes: int = 1, capture: float = 0.0, combined: bool = False) -> float:
+        """What an attack of the `firing` units ((type, face) -> count) on the targets is worth:
+        estimated from the expected hits, or, with `judge=calculator`, over the exact
+        distribution of its ends."""
+        if self.options.get("judge") == "calculator":
+            return self._calculated(state, firing, targets, mode, land, set_attack, strikes,
+                                    capture, combined)
+        hits = self.hits(state, firing, mode, "", set_attack, strikes)
+        return self.damage_worth(state, targets, hits, land, mode == "air", capture)
+
+    def _calculated(self, state, firing, targets, mode, land, set_attack, strikes, capture,
+                    combined) -> float:
+        from .attack import DEAD, IN, OUT, Attack, make_state
+        from .combat import strikes_of
+        if not firing or not targets:
+            return 0.0
+        attack = Attack(state.profiles, land, strikes_of([], "attacker", mode, strikes, combined),
+                        list(set_attack), state.rules.immune_to_air(), False,
+                        {"attacker": frozenset(), "defender": frozenset(u for u, _ in targets)})
+        ends = attack.exact(make_state({(u, f, IN): n for (u, f), n in firing.items()}),
+                            make_state({(u, f, IN): n for (u, f), n in targets.items()}), 200_000)
+        if ends is None:
+            hits = self.hits(state, firing, mode, "", set_attack, strikes)
+            return self.damage_worth(state, targets, hits, land, mode == "air", capture)
+        worth = 0.0
+        for (_, defender), chance in ends.items():
+            value, left = 0.0, False
+            for (unit, face, place), n in defender:
+                if place == DEAD:
+                    value += n * self.unit_worth(state, unit)
+                elif place == OUT:
+                    value += n * 0.3
+                else:
+                    left = True
+                    value += n * 0.1 * (face == USED and (unit, READY) in targets)
+            worth += float(chance) * (value + (0.0 if left else capture))
         return worth
 
     def _damage_at(self, state, targets, points, land, attacker_allocates, capture) -> float:
@@ -190,12 +233,11 @@ class HeuristicPlayer(Player):
                 firing = {k: n for k, n in eligible.items() if state.fires_here(k[0], area, side)}
                 if firing:
                     targets = {(u, f): n for u, f, n in state.forces.stacks(area, enemy)}
-                    hits = self.hits(state, firing, "normal", area,
-                                     order.set_attack if order else (), slot.strikes)
                     capture = self.area_worth(state, area) if land and \
                         state.forces.control.get(area) != side else 0.0
-                    found.append((self.damage_worth(state, targets, hits, land, False, capture),
-                                  area, firing, ("attack",)))
+                    worth = self.attack_worth(state, firing, targets, "normal", land,
+                                              order.set_attack if order else (), slot.strikes, capture)
+                    found.append((worth, area, firing, ("attack",)))
             elif kind == AIR and self.options.get("air_attacks", True):
                 flying = {k: n for k, n in eligible.items() if state.profiles[k[0]].flies}
                 if flying:
@@ -219,9 +261,8 @@ class HeuristicPlayer(Player):
             if action[0] != "air-attack":
                 continue
             target = action[1]
-            targets = state.air_targets(side, target)
-            hits = self.hits(state, flying, "air", target)
-            worth = self.damage_worth(state, targets, hits, state.board.areas[target].land, True)
+            worth = self.attack_worth(state, flying, state.air_targets(side, target), "air",
+                                      state.board.areas[target].land)
             found.append((worth * 0.9, area, flying, action))
         return found
 
@@ -585,16 +626,14 @@ class HeuristicPlayer(Player):
         side, area = group.side, group.area
         if action[0] in ("attack", "attack-twice"):
             targets = {(u, f): n for u, f, n in state.forces.stacks(area, state.enemy(side))}
-            strikes = 2 if action[0] == "attack-twice" else group.slot.strikes
-            hits = self.hits(state, group.units, "normal", area,
-                             state.order.set_attack if state.order else (), strikes)
-            worth = self.damage_worth(state, targets, hits, state.board.areas[area].land, False)
-            # two declared attacks add their damage before it is allocated (§18.1)
-            return worth + (0.2 if action[0] == "attack-twice" else 0.0)
+            twice = action[0] == "attack-twice"      # damage added before allocation (§18.1)
+            return self.attack_worth(state, group.units, targets, "normal",
+                                     state.board.areas[area].land,
+                                     state.order.set_attack if state.order else (),
+                                     2 if twice else group.slot.strikes, combined=twice)
         if action[0] == "air-attack":
-            hits = self.hits(state, group.units, "air", action[1])
-            return self.damage_worth(state, state.air_targets(side, action[1]), hits,
-                                     state.board.areas[action[1]].land, True)
+            return self.attack_worth(state, group.units, state.air_targets(side, action[1]), "air",
+                                     state.board.areas[action[1]].land)
         if action[0] in ("move", "transport", "air-move"):
             return self.move_worth(state, side, area, action[1], group.units)
         return 0.0
@@ -605,8 +644,10 @@ class HeuristicPlayer(Player):
         ready = {k: n for k, n in group.units.items() if k[1] == READY}
         from .groups import Group
         probe = Group(group.side, group.area, ready, group.slot)
-        best = max((self._worth_action(state, probe, a)
-                    for a in state.action_options(probe, kinds)), default=0.0)
+        # a second action is for striking, or for taking an area (never for going back)
+        best = max((self._worth_action(state, probe, a) for a in state.action_options(probe, kinds)
+                    if a[0] in ("attack", "air-attack") or a[0] in ("move", "transport")
+                    and self._view(state, group.side, a[1]).theirs), default=0.0)
         if best > 0.2:
             self.plan = None
             return ("again",)

@@ -90,7 +90,8 @@ class Scoring:
                 areas = [a for a, holder in now.items() if holder == enemy
                          and side in self._held_since_holiday.get(a, set())]
             for area in areas:
-                self._score(side, float(change["amount"]), f"holiday-{area}")
+                self._score(side, float(change["amount"]),
+                            f"holiday: {self.system.name_of(area)} (§17.3)")
         self._holiday_control = now
         self._held_since_holiday = self._holders_now()
 
@@ -107,7 +108,7 @@ class Scoring:
         for area, marker in sorted(self.oil.items()):
             holder = self.forces.control.get(area)
             if not marker.destroyed and holder:
-                self._score(holder, marker.value, f"oil-field-{area}")
+                self._score(holder, marker.value, f"oil field: {self.system.name_of(area)} (§15.0(3))")
         for side in self.sides:
             self.chronicle.record("vp", side, self.turn, self.vp[side])
 

@@ -69,6 +69,14 @@ class GJ69(GameSystem):
     def side_of(self, owner: str) -> str | None:
         return self.index.side_of(owner)
 
+    def name_of(self, thing: str) -> str:
+        """The display name of a side, nation, space or unit type (the id if it has none)."""
+        for table in (self.index.sides, self.index.nations, self.index.spaces, self.index.unit_types):
+            entity = table.get(thing)
+            if entity is not None and isinstance(entity.data.get("name"), str):
+                return entity.data["name"]
+        return thing
+
     def is_land(self, space: str) -> bool:
         return self.board.areas[space].land
 
