@@ -98,6 +98,8 @@ class Forces:
     removed: dict[str, int] = field(default_factory=dict)   # out of the game (§19 I Shall Return)
     version: int = 0                                        # counts changes, for caches
     _occupied: dict = field(default_factory=dict, repr=False)
+    _stacks: dict = field(default_factory=dict, repr=False)
+    _stacks_version: int = -1
 
     def copy(self) -> "Forces":
         return Forces({a: dict(u) for a, u in self.units.items()}, dict(self.control),
@@ -140,9 +142,17 @@ class Forces:
 
     # -- questions -----------------------------------------------------------------------------
     def stacks(self, area: str, side: str | None = None) -> list[tuple[str, str, int]]:
-        """(type, face, count) in the area, of one side or all, in a fixed order."""
-        return sorted((u, f, n) for (u, f), n in self.units.get(area, {}).items()
-                      if n and (side is None or self.sides[u] == side))
+        """(type, face, count) in the area, of one side or all, in a fixed order (kept until
+        the forces change: callers must not change the list)."""
+        if self._stacks_version != self.version:
+            self._stacks_version, self._stacks = self.version, {}
+        key = (area, side)
+        found = self._stacks.get(key)
+        if found is None:
+            found = self._stacks[key] = sorted(
+                (u, f, n) for (u, f), n in self.units.get(area, {}).items()
+                if n and (side is None or self.sides[u] == side))
+        return found
 
     def has(self, area: str, side: str) -> bool:
         return area in self.occupied(side)

@@ -213,8 +213,8 @@ class HeuristicPlayer(Player):
         for option in options:
             worth, area, units, action = option
             if action[0] == "move" and checked < enough:
-                legal = self._options(state, Group(side, area, units, slot), frozenset({MOVE}))
-                if action not in legal:
+                if state.movement.step_cost(state.forces, state.mover(Group(side, area, units, slot)),
+                                            area, action[1]) is None:
                     continue
                 checked += 1
             kept.append(option)

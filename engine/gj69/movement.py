@@ -55,6 +55,10 @@ class Movement:
         self._unit_areas: dict[str, frozenset[str]] = {}
         self._links = {a: tuple((b, kind, board.areas[b].land, kind in ("sea", "coast"))
                                 for b, kind in links) for a, links in board.neighbours.items()}
+        self._sea_links = {a: [b for b, kind in links if kind in ("sea", "coast")]
+                           for a, links in board.neighbours.items()}
+        self._passage_key: tuple | None = None
+        self._passage: dict[str, frozenset[str]] = {}
 
     def enemy(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]
@@ -194,28 +198,17 @@ class Movement:
         """Through own sea areas without enemy units and across sea-area borders only, as far
         as wanted; the first or the last area may hold enemy units, not both; an enemy area is
         entered only where own units are."""
-        side, board, control = mover.side, self.board, forces.control
+        side, control = mover.side, forces.control
         enemy_at = forces.occupied(self.enemy(side))
         mine = forces.occupied(side)
-
-        def sea_links(area):
-            return [o for o, kind in board.neighbours[area] if kind in ("sea", "coast")]
-
-        passage = {a for a in sea_links(origin) if not board.areas[a].land
-                   and control.get(a) == side and a not in enemy_at}
-        frontier = list(passage)
-        while frontier:
-            following = []
-            for area in frontier:
-                for other in sea_links(area):
-                    if other not in passage and not board.areas[other].land \
-                            and control.get(other) == side and other not in enemy_at:
-                        passage.add(other)
-                        following.append(other)
-            frontier = following
-        ends = set(sea_links(origin)) | passage
+        sea_links = self._sea_links
+        component = self._passages(forces, side)
+        passage: set[str] = set()
+        for area in sea_links[origin]:
+            passage |= component.get(area, frozenset())
+        ends = set(sea_links[origin]) | passage
         for area in passage:
-            ends.update(sea_links(area))
+            ends.update(sea_links[area])
         ends.discard(origin)
         found = []
         for area in sorted(ends):
@@ -226,13 +219,62 @@ class Movement:
             if not self.may_enter(area, side, mover.nations):
                 continue
             # the last step is from the origin or from a sea area of the passage
-            sources = [s for s in [origin, *passage] if area in sea_links(s)]
+            sources = [s for s in [origin, *passage] if area in sea_links[s]]
             if all(self.fortress_blocks(s, area, side, control) for s in sources):
                 continue
             if not self._may_stop(forces, area, mover):
                 continue
             found.append(area)
         return found
+
+    def _passages(self, forces: Forces, side: str) -> dict[str, frozenset[str]]:
+        """Sea area -> the own sea areas without enemy units joined to it by sea borders (its
+        connected part), for the side's sea transports; kept until the forces change."""
+        key = (side, forces.version)
+        if self._passage_key == key:
+            return self._passage
+        enemy_at = forces.occupied(self.enemy(side))
+        open_seas = {a for a in self.board.ids if not self.board.areas[a].land
+                     and forces.control.get(a) == side and a not in enemy_at}
+        found: dict[str, frozenset[str]] = {}
+        for start in sorted(open_seas):
+            if start in found:
+                continue
+            part, frontier = {start}, [start]
+            while frontier:
+                frontier = [o for a in frontier for o in self._sea_links[a]
+                            if o in open_seas and o not in part and not part.add(o)]
+            frozen = frozenset(part)
+            for area in part:
+                found[area] = frozen
+        self._passage_key, self._passage = key, found
+        return found
+
+    def step_cost(self, forces: Forces, mover: Mover, origin: str, target: str) -> int | None:
+        """The movement a move to an adjacent area spends, or None when the rules refuse it
+        (the same rules as `destinations`, for one step)."""
+        kind = next((k for other, k, _, _ in self._links[origin] if other == target), None)
+        if kind is None:
+            return None
+        side, control = mover.side, forces.control
+        land = self.board.areas[target].land
+        if target not in self.enterable(side, mover.nations) or mover.ships and land \
+                or not mover.enter_sea and not land:
+            return None
+        sea_border = kind in ("sea", "coast")
+        if sea_border and mover.land > mover.sea_land_units \
+                or kind == "mountain" and mover.size > self.board.mountain_group:
+            return None
+        if self.fortress_blocks(origin, target, side, control):
+            return None
+        enemy_at = forces.occupied(self.enemy(side))
+        cost = 1 + (origin in enemy_at) + (target in enemy_at or control.get(target) != side)
+        limit = mover.movement
+        if sea_border and mover.land and mover.sea_limits:
+            limit = min(limit, self.board.sea_movement)
+        if cost > limit or not self._may_stop(forces, target, mover):
+            return None
+        return cost
 
     # -- retreats (§11.5) ----------------------------------------------------------------------
     def retreat_areas(self, forces: Forces, area: str, unit: str) -> list[str]:
