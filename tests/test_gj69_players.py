@@ -130,3 +130,27 @@ def test_the_heuristic_answers_an_attack_with_ambush_10(gj69):
         assert game.step == "react"
         assert allies.choose(game) == wanted, area
         assert calm.choose(game) == ("no-reaction",)
+
+
+def test_playtest_games_command_plays_gj69_end_to_end(tmp_path):
+    """`sandtable playtest games` on GJ69: its settings listed, a report in VP by round with
+    the page beside it; a setting the game does not take is a usage error (exit 2)."""
+    import subprocess
+    import sys
+    root = Path(__file__).parent.parent
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "sandtable", "playtest", "games", str(SCENARIO),
+                               *args], capture_output=True, text=True, cwd=root)
+
+    listed = run("--option", "list")
+    assert listed.returncode == 0 and "last-turn=7|8|9 (default 8)" in listed.stdout
+    assert "hands=choose|draw" in listed.stdout and "fortress-areas=true|false" in listed.stdout
+    done = run("--games", "3", "--players", "random", "--workers", "1", "--check",
+               "--option", "last-turn=7", "--report", str(tmp_path / "report"))
+    assert done.returncode == 0, done.stderr
+    assert "vp by round" in done.stdout and "rules error" not in done.stdout
+    assert "game length: median 7 rounds" in done.stdout
+    assert (tmp_path / "report" / "index.html").is_file()
+    wrong = run("--games", "1", "--option", "last-turn=10")
+    assert wrong.returncode == 2 and "choose one of 7, 8, 9" in wrong.stderr

@@ -1,10 +1,12 @@
 """The settings of a GJ69 game and what they change: the special rules of §16 and the optional
 rules of §17 are the scenario's `options:`, each on or off; their `changes` are read here.
 
-A whole game takes, besides the scenario's options (by their ids, true or false):
+A whole game takes the scenario's options by their ids, true or false, except those that only
+set the game's length, which are the choices of one setting:
 
 - `last-turn`: the turn the game ends with: the scenario's `turns.count` (8, §4.0), or what the
-  longer-game / shorter-game options set (9 or 7, §17.1);
+  longer-game / shorter-game options set (9 or 7, §17.1); naming those options in a game's
+  options (`longer-game: true`, in a replay or a study) still works;
 - `hands`: `choose` (each player chooses its hand from its deck, §5.1) or `draw` (the hand is
   dealt at random from the shuffled deck, a variant for playtests of luck).
 """
@@ -20,19 +22,37 @@ HANDS = ("choose", "draw")
 
 def game_settings(scenario) -> list[Setting]:
     """Every scenario option as its own true/false setting (the groups of GJ69's options are
-    headings, not choices), then the game's length and how hands are made."""
+    headings, not choices), except the options that only set the game's length: they are the
+    choices of `last-turn`; then how hands are made."""
     found = []
+    lengths = {}
     for option in scenario.manifest.get("options") or []:
-        if isinstance(option, dict) and isinstance(option.get("id"), str):
-            found += settings_of_scenario([{k: v for k, v in option.items() if k != "group"}])
-    found.append(Setting("last-turn", None, "int",
-                         f"the game's last turn (default {_turn_count(scenario)}, §4.0; "
-                         "the longer-game and shorter-game options make it 9 or 7, §17.1)",
-                         optional=True))
+        if not isinstance(option, dict) or not isinstance(option.get("id"), str):
+            continue
+        turns = _set_turns(option)
+        if turns is not None:
+            lengths[turns] = option
+            continue
+        found += settings_of_scenario([{k: v for k, v in option.items() if k != "group"}])
+    base = _turn_count(scenario)
+    meaning = "; ".join(f"{n}: {option.get('name', option['id'])}"
+                        + (f" ({option['source']})" if option.get("source") else "")
+                        for n, option in sorted(lengths.items()))
+    found.append(Setting("last-turn", str(base), "text",
+                         f"the game's last turn: {base} (§4.0)" + (f"; {meaning}" if meaning else ""),
+                         tuple(str(n) for n in sorted({base} | set(lengths)))))
     found.append(Setting("hands", "choose", "text",
                          "choose: each player chooses its hand from its deck (§5.1); "
                          "draw: hands are dealt at random", HANDS))
     return found
+
+
+def _set_turns(option: dict) -> int | None:
+    """The game length an option sets, when that is all it does (§17.1)."""
+    changes = [c for c in option.get("changes") or [] if isinstance(c, dict)]
+    if changes and all(c.get("op") == "set_turns" for c in changes):
+        return int(changes[0]["count"])
+    return None
 
 
 def _turn_count(scenario) -> int:
@@ -53,6 +73,8 @@ class Rules:
     def of(cls, scenario, chosen: dict) -> "Rules":
         chosen = {str(k).replace("_", "-"): v for k, v in (chosen or {}).items()}
         known = {s.name: s for s in game_settings(scenario)}
+        known.update({o["id"]: None for o in scenario.manifest.get("options") or []
+                      if isinstance(o, dict) and isinstance(o.get("id"), str)})
         unknown = sorted(set(chosen) - set(known))
         if unknown:
             raise EngineError(f"unknown GJ69 game setting {unknown[0]!r}; the settings are: "
