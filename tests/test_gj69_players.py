@@ -1,7 +1,7 @@
 """GJ69 players and random play: whole games end with every invariant holding, every card is
 played, replays play back to the same end, and the heuristic player uses its cards sensibly.
 
-The property run plays `GJ69_GAMES` random games (60 by default, seeded, a few seconds);
+The property run plays `GJ69_GAMES` random games (40 by default, seeded, a few seconds);
 benchmarks/games_gj69.py plays the full 500 with the same checks.
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from engine.study import Study, run_study
 from sandtable.scenario import load_scenario
 
 SCENARIO = Path(__file__).parent.parent / "scenarios" / "gj69-southern-operation"
-GAMES = int(os.environ.get("GJ69_GAMES", "60"))
+GAMES = int(os.environ.get("GJ69_GAMES", "40"))
 
 
 @pytest.fixture(scope="module")
