@@ -31,9 +31,9 @@ class Group:
     kind: str | None = None           # the kind its next action must be
 
 
-
 class GroupActions:
-    # -- groups (§6.2) -------------------------------------------------------------------------
+    """Groups and their actions, as part of GJ69Game."""
+
     def _eligible(self, side: str, area: str, slot: Slot, kinds=None,
                   reserved: dict | None = None) -> dict[tuple[str, str], int]:
         """(type, face) -> how many units of the area may join a group of the slot."""

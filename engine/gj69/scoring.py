@@ -20,9 +20,9 @@ class OilField:
     destroyed: bool = False
 
 
-
 class Scoring:
-    # -- the end of the turn (§4.0(4)) ---------------------------------------------------------
+    """The end of the turn and of the game, as part of GJ69Game."""
+
     def _end_of_turn(self) -> None:
         self._oil_destruction()
         self._recovery()

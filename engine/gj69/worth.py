@@ -31,7 +31,7 @@ class Worth:
             self._memo_key, self._memo = epoch, {}
 
     def _cached(self, state, key, work):
-        """Memoised for the position of the current decision (see `choose`)."""
+        """Memoised for the position of the current decision (see `new_position`)."""
         found = self._memo.get(key, _MISSING)
         if found is _MISSING:
             found = self._memo[key] = work()
