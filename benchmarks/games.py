@@ -52,6 +52,25 @@ def per_game(system, scenario, players: str, games: int, seed: int,
     return times
 
 
+def player_times(system, scenario, games: int, sides, max_rounds: int | None, target: float) -> None:
+    """The table of time per game for the random and heuristic players and the baseline (the
+    same heuristic player asking the battle calculator), and the target's verdict."""
+    def shown(seconds: float) -> str:
+        return f"{seconds:8.2f}s" if target >= 1 else f"{1000 * seconds:7.0f}ms"
+
+    print(f"{'players (one core, CPU time)':<44}{'median':>9}{'90th pct':>10}")
+    rows = {}
+    for label, spec, count in (("random", "random", games), ("heuristic", "heuristic", games),
+                               ("baseline: heuristic:judge=calculator",
+                                "heuristic:judge=calculator", max(4, games // 4))):
+        times = per_game(system, scenario, spec, count, 7, sides, max_rounds)
+        rows[label] = statistics.median(times)
+        print(f"  {label:<42}{shown(statistics.median(times))}{shown(percentile(times, 0.9)):>10}")
+    print(f"\n  the heuristic player is {rows['baseline: heuristic:judge=calculator'] / rows['heuristic']:.1f}x "
+          "quicker than the same player asking the battle calculator (target: a game under "
+          f"{shown(target).strip()} median: {'met' if rows['heuristic'] < target else 'NOT met'})")
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -76,18 +95,7 @@ def aa50(args) -> None:
     system = load_system(scenario)
     system.game_data()
     print(f"{scenario.id}: whole games of at most 15 rounds, {args.games} per measurement\n")
-    print(f"{'players (one core, CPU time)':<44}{'median':>9}{'90th pct':>10}")
-    rows = {}
-    for label, spec, games in (("random", "random", args.games),
-                               ("heuristic", "heuristic", args.games),
-                               ("baseline: heuristic:judge=calculator",
-                                "heuristic:judge=calculator", max(4, args.games // 4))):
-        times = per_game(system, scenario, spec, games, 7)
-        rows[label] = statistics.median(times)
-        print(f"  {label:<42}{statistics.median(times):8.2f}s{percentile(times, 0.9):9.2f}s")
-    print(f"\n  the heuristic player is {rows['baseline: heuristic:judge=calculator'] / rows['heuristic']:.1f}x "
-          "quicker than the same player asking the battle calculator "
-          f"(target: a game under 1 s median: {'met' if rows['heuristic'] < 1 else 'NOT met'})")
+    player_times(system, scenario, args.games, ("axis", "allies"), 15, target=1.0)
 
     cores = available_cores()
     games = max(args.games, 2 * cores)
@@ -117,20 +125,8 @@ GJ69 = ROOT / "scenarios" / "gj69-southern-operation"
 def gj69(args) -> None:
     scenario = load_scenario(GJ69)
     system = load_system(scenario)
-    sides = tuple(system.sides)
     print(f"\n{scenario.id}: whole games of 8 turns, {args.gj69_games} per measurement\n")
-    print(f"{'players (one core, CPU time)':<44}{'median':>9}{'90th pct':>10}")
-    rows = {}
-    for label, spec, games in (("random", "random", args.gj69_games),
-                               ("heuristic", "heuristic", args.gj69_games),
-                               ("baseline: heuristic:judge=calculator",
-                                "heuristic:judge=calculator", max(4, args.gj69_games // 4))):
-        times = per_game(system, scenario, spec, games, 7, sides, None)
-        rows[label] = statistics.median(times)
-        print(f"  {label:<42}{1000 * statistics.median(times):7.0f}ms{1000 * percentile(times, 0.9):8.0f}ms")
-    print(f"\n  the heuristic player is {rows['baseline: heuristic:judge=calculator'] / rows['heuristic']:.1f}x "
-          "quicker than the same player asking the exact calculator "
-          f"(target: a game under 100 ms median: {'met' if rows['heuristic'] < 0.1 else 'NOT met'})")
+    player_times(system, scenario, args.gj69_games, tuple(system.sides), None, target=0.1)
     campaign(system, scenario, args.campaign)
 
 
