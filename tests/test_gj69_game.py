@@ -289,7 +289,7 @@ def test_fortress_vp_each_turn_areas_and_oil_at_the_end_15_0(gj69):
     assert game.vp["allies"] == 3 * 8 + areas + sum(oil.values())
     assert game.vp["japan"] == 0
     assert game.result().winner == "allies"
-    assert game.chronicle.series["vp"]["allies"][:3] == [3.0, 6.0, 9.0]
+    assert game.chronicle.series["VP"]["allies"][:3] == [3.0, 6.0, 9.0]
 
 
 def test_oil_field_destruction_4_0_4(gj69):

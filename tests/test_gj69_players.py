@@ -149,7 +149,7 @@ def test_playtest_games_command_plays_gj69_end_to_end(tmp_path):
     done = run("--games", "3", "--players", "random", "--workers", "1", "--check",
                "--option", "last-turn=7", "--report", str(tmp_path / "report"))
     assert done.returncode == 0, done.stderr
-    assert "vp by round" in done.stdout and "rules error" not in done.stdout
+    assert "VP by round" in done.stdout and "rules error" not in done.stdout
     assert "game length: median 7 rounds" in done.stdout
     assert (tmp_path / "report" / "index.html").is_file()
     wrong = run("--games", "1", "--option", "last-turn=10")

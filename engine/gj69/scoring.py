@@ -12,6 +12,8 @@ from validators.conditions import Stack, evaluate
 
 from .damage import READY, USED
 
+VP_SERIES = "VP"          # the chronicle's series of each side's VP at the end of each turn
+
 
 @dataclass
 class OilField:
@@ -31,9 +33,9 @@ class Scoring:
         self._score_objectives("end_of_turn")
         self._holidays()
         for side in self.sides:
-            self.chronicle.record("vp", side, self.turn, self.vp[side])
-            self.chronicle.record("areas-vp", side, self.turn, self._area_vp(side))
-            self.chronicle.record("units", side, self.turn, self._units_on_map(side))
+            self.chronicle.record(VP_SERIES, side, self.turn, self.vp[side])
+            self.chronicle.record("VP of the land areas held", side, self.turn, self._area_vp(side))
+            self.chronicle.record("units on the map", side, self.turn, self._units_on_map(side))
 
     def _oil_destruction(self) -> None:
         """§4.0(4)①: each turned-over oil-field marker in an area its side holds is destroyed on
@@ -110,7 +112,7 @@ class Scoring:
             if not marker.destroyed and holder:
                 self._score(holder, marker.value, f"oil field: {self.system.name_of(area)} (§15.0(3))")
         for side in self.sides:
-            self.chronicle.record("vp", side, self.turn, self.vp[side])
+            self.chronicle.record(VP_SERIES, side, self.turn, self.vp[side])
 
     def _area_vp(self, side: str) -> float:
         return sum(a.value for a in self.board.areas.values()
