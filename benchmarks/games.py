@@ -52,9 +52,11 @@ def per_game(system, scenario, players: str, games: int, seed: int,
     return times
 
 
-def player_times(system, scenario, games: int, sides, max_rounds: int | None, target: float) -> None:
+def player_times(system, scenario, games: int, sides, max_rounds: int | None,
+                 target: float) -> dict[str, float]:
     """The table of time per game for the random and heuristic players and the baseline (the
-    same heuristic player asking the battle calculator), and the target's verdict."""
+    same heuristic player asking the battle calculator), and the target's verdict; the median
+    CPU seconds of a game by player."""
     def shown(seconds: float) -> str:
         return f"{seconds:8.2f}s" if target >= 1 else f"{1000 * seconds:7.0f}ms"
 
@@ -69,6 +71,7 @@ def player_times(system, scenario, games: int, sides, max_rounds: int | None, ta
     print(f"\n  the heuristic player is {rows['baseline: heuristic:judge=calculator'] / rows['heuristic']:.1f}x "
           "quicker than the same player asking the battle calculator (target: a game under "
           f"{shown(target).strip()} median: {'met' if rows['heuristic'] < target else 'NOT met'})")
+    return rows
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -95,7 +98,7 @@ def aa50(args) -> None:
     system = load_system(scenario)
     system.game_data()
     print(f"{scenario.id}: whole games of at most 15 rounds, {args.games} per measurement\n")
-    player_times(system, scenario, args.games, ("axis", "allies"), 15, target=1.0)
+    rows = player_times(system, scenario, args.games, ("axis", "allies"), 15, target=1.0)
 
     cores = available_cores()
     games = max(args.games, 2 * cores)

@@ -433,9 +433,10 @@ def test_blitzkrieg_the_group_acts_again_19_18_1(gj69):
 def test_two_declared_attacks_add_their_damage_18_1(gj69):
     """§18.1: two attacks declared together have their damage points added: one strike with
     two dice per unit."""
+    from fractions import Fraction as F
+
     from engine import Contingent
     from engine.gj69 import GJ69Position
-    from fractions import Fraction as F
     from engine.gj69.attack import hit_distribution
     position = GJ69Position("luzon", (Contingent("japan", {"ija-14a-infantry": 1}),),
                             (Contingent("united-states", {"us-infantry": 1}),), attacks=2,

@@ -101,7 +101,7 @@ class Forces:
     _stacks: dict = field(default_factory=dict, repr=False)
     _stacks_version: int = -1
 
-    def copy(self) -> "Forces":
+    def copy(self) -> Forces:
         return Forces({a: dict(u) for a, u in self.units.items()}, dict(self.control),
                       {p: dict(u) for p, u in self.pools.items()}, self.sides, dict(self.removed))
 

@@ -89,12 +89,12 @@ class Order:
     immune: bool = False              # the groups cannot be counter-attacked (Oxygen Torpedoes)
 
     @classmethod
-    def normal(cls) -> "Order":
+    def normal(cls) -> Order:
         """§6.1 ①②: one group moves or attacks, for a card played face down."""
         return cls([Slot(frozenset({MOVE, ATTACK}))])
 
     @classmethod
-    def air(cls) -> "Order":
+    def air(cls) -> Order:
         """§6.1 ③, §9: one group makes an air attack or an air move, without a card."""
         return cls([Slot(frozenset({AIR}))])
 

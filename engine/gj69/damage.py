@@ -93,7 +93,7 @@ def allocate(pieces: list[Piece], points: int, land_area: bool, owner_allocates:
     """Points given to each piece. `owner_allocates`: the owner minimises harm; otherwise the
     enemy (air attack) maximises it."""
     ladders = [ladder(p, land_area) for p in pieces]
-    caps = [steps[-1][0] + saves(p, owner_allocates) for p, steps in zip(pieces, ladders)]
+    caps = [steps[-1][0] + saves(p, owner_allocates) for p, steps in zip(pieces, ladders, strict=True)]
     total = min(points, sum(caps))
     sign = 1.0 if owner_allocates else -1.0
     # best[j]: best score giving j points to the pieces seen so far; choice[i][j]: points to piece i

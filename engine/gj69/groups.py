@@ -7,31 +7,19 @@ and share its state.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterator
+from collections.abc import Generator
 
 from ..game import Action
 from .cards import AIR, ATTACK, MOVE, TRANSPORT, Order, Slot
 from .combat import fight, ready_faces, strikes_of
+from .core import Decision, GameCore, Group, Steps
 from .damage import READY, USED
 
 KIND_OF = {"move": MOVE, "attack": ATTACK, "attack-twice": ATTACK, "air-attack": AIR, "air-move": AIR,
            "transport": TRANSPORT, "hold": None}
 
 
-@dataclass
-class Group:
-    """Units of one area acting together (§6.2)."""
-
-    side: str
-    area: str
-    units: dict[tuple[str, str], int]
-    slot: Slot
-    again: int = 0                    # actions left that act_again granted
-    kind: str | None = None           # the kind its next action must be
-
-
-class GroupActions:
+class GroupActions(GameCore):
     """Groups and their actions, as part of GJ69Game."""
 
     def _eligible(self, side: str, area: str, slot: Slot, kinds=None,
@@ -78,7 +66,7 @@ class GroupActions:
                                                for area in self.forces.occupied(side))
         return known
 
-    def _run_order(self, side: str, order: Order) -> Iterator:
+    def _run_order(self, side: str, order: Order) -> Steps:
         self.order, self._order_kind, self._again_left = order, None, order.again_groups
         if order.declare_first:
             declared: list[Group] = []
@@ -104,7 +92,7 @@ class GroupActions:
             yield from self._act(group, order)
 
     def _select_group(self, side: str, slot: Slot, optional: bool, kinds,
-                      reserved: dict | None) -> Iterator:
+                      reserved: dict | None) -> Generator[Decision, Action, Group | None]:
         areas = [a for a in sorted(self.forces.occupied(side))
                  if self._eligible(side, a, slot, kinds, reserved)]
         if not areas:
@@ -121,7 +109,8 @@ class GroupActions:
         self.group.units = chosen
         return self.group
 
-    def choose_units(self, side: str, available: dict, limit: int | None) -> Iterator:
+    def choose_units(self, side: str, available: dict,
+                     limit: int | None) -> Generator[Decision, Action, dict[tuple[str, str], int]]:
         """Units added one at a time, then done (§6.2: any number of the area's units)."""
         chosen: dict[tuple[str, str], int] = {}
         while True:
@@ -137,7 +126,7 @@ class GroupActions:
             key = (act[1], act[2])
             chosen[key] = chosen.get(key, 0) + 1
 
-    def _act(self, group: Group, order: Order) -> Iterator:
+    def _act(self, group: Group, order: Order) -> Steps:
         """The group's action, and its actions again when the card allows (act_again); its
         units turn to their used face when it is done (§6.2 ③)."""
         self.group = group
@@ -213,7 +202,7 @@ class GroupActions:
                 options.append(("attack-twice",))   # both attacks declared: damage added (§18.1)
         if AIR in kinds and all(p.flies for p in profiles) \
                 and all(self.fires_here(u, area, side) if p.domain == "air" else True
-                        for u, p in zip(units, profiles)):
+                        for u, p in zip(units, profiles, strict=True)):
             carriers = any(p.domain == "sea" for p in profiles)
             reach = min(p.movement for p in profiles)
             options += [("air-attack", t) for t in self.movement.air_range(area, reach, carriers)
@@ -244,7 +233,7 @@ class GroupActions:
                     and not self.forces.count(area, side, self.profiles, "land"))
 
     # -- what an action does -------------------------------------------------------------------
-    def _perform(self, group: Group, act: Action, order: Order) -> Iterator:
+    def _perform(self, group: Group, act: Action, order: Order) -> Steps:
         kind = act[0]
         if kind in ("move", "air-move", "transport"):
             yield from self._enter(group, act[1], order)
@@ -254,7 +243,7 @@ class GroupActions:
         elif kind == "air-attack":
             yield from self._air_attack(group, act[1])
 
-    def _reaction(self, group: Group, area: str, trigger: str, order: Order) -> Iterator:
+    def _reaction(self, group: Group, area: str, trigger: str, order: Order) -> Generator[Decision, Action, list[dict]]:
         """§10(2): before the group's action the enemy may play a reaction card whose trigger
         fits and whose units are there to fire; Oxygen Torpedoes' groups cannot be answered."""
         if order.immune:
@@ -286,7 +275,7 @@ class GroupActions:
                 return True
         return False
 
-    def _enter(self, group: Group, target: str, order: Order) -> Iterator:
+    def _enter(self, group: Group, target: str, order: Order) -> Steps:
         """A move, air move or sea transport into `target`. An enemy reaction card strikes the
         group first, on its used face; its retreating units go back where they came from
         (§10(4), §11.5(2)); the others enter."""
@@ -313,7 +302,7 @@ class GroupActions:
             self.forces.add(target, unit, face, n)
         group.area, group.units = target, dict(moving)
 
-    def _attack(self, group: Group, counters: list[dict], order: Order, combined: bool = False) -> Iterator:
+    def _attack(self, group: Group, counters: list[dict], order: Order, combined: bool = False) -> Steps:
         """§8, §10, §11: the counter-attacks, then the group's attack on every enemy unit of
         its area."""
         side, area = group.side, group.area
@@ -331,7 +320,7 @@ class GroupActions:
         yield from self._after_fight(area, side, attackers, defenders, mine, theirs, air=False)
         group.units = dict(mine.stays)
 
-    def _air_attack(self, group: Group, target: str) -> Iterator:
+    def _air_attack(self, group: Group, target: str) -> Steps:
         """§9.1, §11: the air units or carriers strike the enemy units of the target area; the
         attacker allocates the damage (§11.2(1)) and carriers roll their save (§11.6)."""
         side = group.side
@@ -346,7 +335,7 @@ class GroupActions:
                           self.fortress_shield(side, target), can_retreat, self.rng)
         yield from self._after_fight(target, side, {}, defenders, None, theirs, air=True)
 
-    def _after_fight(self, area, side, attackers, defenders, mine, theirs, air: bool) -> Iterator:
+    def _after_fight(self, area, side, attackers, defenders, mine, theirs, air: bool) -> Steps:
         enemy = self.enemy(side)
         for sides in (mine, theirs):
             if sides is not None:
@@ -366,7 +355,7 @@ class GroupActions:
         types = {u for (u, _), n in units.items() if n and (side is None or self.forces.sides[u] == side)}
         return frozenset(u for u in types if self.movement.retreat_areas(self.forces, area, u))
 
-    def _retreats(self, side: str, area: str, units: dict[str, int]) -> Iterator:
+    def _retreats(self, side: str, area: str, units: dict[str, int]) -> Steps:
         """§11.5: each retreating unit goes, turned, to an area its owner chooses; none left
         means the replacement pool."""
         for unit, n in units.items():

@@ -70,8 +70,8 @@ class HeuristicPlayer(Worth, Player):
         found = []
         for kind in sorted(kinds & slot.kinds):
             key = ("groups", side, kind, _terms(kind, slot, order), repr(reserved))
-            found += self._cached(state, key, lambda: self._verified(state, side, slot, self._kind_options(
-                state, side, slot, kind, order, reserved)))
+            found += self._cached(state, key, lambda kind=kind: self._verified(
+                state, side, slot, self._kind_options(state, side, slot, kind, order, reserved)))
         found.sort(key=lambda o: -o[0])
         return found
 

@@ -242,8 +242,13 @@ class Movement:
                 continue
             part, frontier = {start}, [start]
             while frontier:
-                frontier = [o for a in frontier for o in self._sea_links[a]
-                            if o in open_seas and o not in part and not part.add(o)]
+                following = []
+                for area in frontier:
+                    for other in self._sea_links[area]:
+                        if other in open_seas and other not in part:
+                            part.add(other)
+                            following.append(other)
+                frontier = following
             frozen = frozenset(part)
             for area in part:
                 found[area] = frozen

@@ -6,8 +6,9 @@ leaves open and changes the game. Dice and random draws come from the game's gen
 """
 from __future__ import annotations
 
-from typing import Callable, Iterator
+from collections.abc import Callable
 
+from .core import Steps
 from .damage import READY, USED
 
 
@@ -22,7 +23,7 @@ def recover_possible(game, side, effect) -> bool:
     return bool(_used_units(game, side, areas))
 
 
-def recover_run(game, side, effect) -> Iterator:
+def recover_run(game, side, effect) -> Steps:
     """supplied_areas: up to `units` units in areas with a line of communication, one at a time;
     one_area: every unit of one area."""
     if effect["scope"] == "one_area":
@@ -62,7 +63,7 @@ def airdrop_possible(game, side, effect) -> bool:
     return bool(_drops(game, side, effect))
 
 
-def airdrop_run(game, side, effect) -> Iterator:
+def airdrop_run(game, side, effect) -> Steps:
     """An airborne unit in an own area without enemy units is placed in any area it may be in,
     on the card's face (§19); placing is not entering, so no counter-attack answers it."""
     for _ in range(int(effect["units"])):
@@ -87,7 +88,7 @@ def roll_possible(game, side, effect) -> bool:
     return bool(_own_land_areas(game, side))
 
 
-def roll_run(game, side, effect) -> Iterator:
+def roll_run(game, side, effect) -> Steps:
     """Choose an area with own land units; a die at or above `at_least` removes enemy units
     there, chosen by the player (§19; MacArthur may be removed, §18.2)."""
     act = yield from game.ask(side, "roll-to-remove", [("area", a) for a in _own_land_areas(game, side)])
@@ -112,7 +113,7 @@ def submarine_possible(game, side, effect) -> bool:
     return bool(_sea_targets(game, side))
 
 
-def submarine_run(game, side, effect) -> Iterator:
+def submarine_run(game, side, effect) -> Steps:
     """Each attack: a sea area, a die, -2 under an enemy control marker and -2 per enemy DD
     unit there; at `succeeds_at_least` or more one unit there goes to the replacement pool."""
     enemy = game.enemy(side)
@@ -147,7 +148,7 @@ def oil_possible(game, side, effect) -> bool:
     return bool(_oil_areas(game, side))
 
 
-def oil_run(game, side, effect) -> Iterator:
+def oil_run(game, side, effect) -> Steps:
     act = yield from game.ask(side, "oil-field", [("area", a) for a in _oil_areas(game, side)])
     game.oil[act[1]].exposed_by = side
 
@@ -186,7 +187,7 @@ def reinforce_possible(game, side, effect) -> bool:
     return any(_landing_areas(game, side, effect, [u]) for u in set(units))
 
 
-def reinforce_run(game, side, effect) -> Iterator:
+def reinforce_run(game, side, effect) -> Steps:
     """`units` counters of the nation (and domain) from the pools, at random when the card says
     so, placed together in one of the card's areas on the card's face."""
     stock = _pool_units(game, effect)
@@ -211,7 +212,7 @@ def remove_possible(game, side, effect) -> bool:
     return bool(game.forces.where(effect["type"])) and game.profiles[effect["type"]].side == side
 
 
-def remove_run(game, side, effect) -> Iterator:
+def remove_run(game, side, effect) -> Steps:
     """The unit leaves the game; with `scores: false` its removal is worth nothing."""
     areas = game.forces.where(effect["type"])
     act = yield from game.ask(side, "remove-unit", [("area", a) for a in areas])

@@ -1,28 +1,20 @@
 """The end of a turn and of the game (§4.0(4), §12, §15, §17.3): oil-field destruction,
-recovery, victory points, and the position that objectives and victory conditions are
-evaluated on (validators/conditions.py, the one evaluator).
+recovery, and victory points, the objectives evaluated on the game's position by
+validators/conditions.py, the one evaluator.
 
 `Scoring` is a part of GJ69Game (game.py).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from validators.conditions import evaluate
 
-from validators.conditions import Stack, evaluate
-
+from .core import GameCore
 from .damage import READY, USED
 
 VP_SERIES = "VP"          # the chronicle's series of each side's VP at the end of each turn
 
 
-@dataclass
-class OilField:
-    value: float
-    exposed_by: str | None = None     # the side that turned it over (§19 Oil Field Demolition)
-    destroyed: bool = False
-
-
-class Scoring:
+class Scoring(GameCore):
     """The end of the turn and of the game, as part of GJ69Game."""
 
     def _end_of_turn(self) -> None:
@@ -97,12 +89,6 @@ class Scoring:
         self._holiday_control = now
         self._held_since_holiday = self._holders_now()
 
-    def _fortress_control(self) -> dict[str, str]:
-        return {a: self.forces.control.get(a) for a in self.board.ids if self.board.areas[a].fortress}
-
-    def _holders_now(self) -> dict[str, set[str]]:
-        return {a: {holder} for a, holder in self._fortress_control().items()}
-
     def _end_of_game(self) -> None:
         """§15.0(2)-(3): the VP of the land areas each side holds, and of the oil-field
         markers left in them."""
@@ -121,20 +107,4 @@ class Scoring:
     def _units_on_map(self, side: str) -> float:
         return float(sum(n for stacks in self.forces.units.values() for (u, _), n in stacks.items()
                          if self.forces.sides[u] == side))
-
-    # -- positions for conditions ----------------------------------------------------------------
-    def position(self):
-        """The game as validators/conditions.py sees a position (objectives and victory)."""
-        units: dict[str, list[Stack]] = {}
-        for area, stacks in self.forces.units.items():
-            totals: dict[str, int] = {}
-            for (unit, _), n in stacks.items():
-                if n:
-                    totals[unit] = totals.get(unit, 0) + n
-            if totals:
-                units[area] = [Stack(self.profiles[u].owner, u, n) for u, n in sorted(totals.items())]
-        return replace(self.system.base_position, control=dict(self.forces.control), units=units,
-                       options=dict(self.rules.options),
-                       resources={(side, "vp"): value for side, value in self.vp.items()},
-                       turn=self.turn, phase=self._phase)
 

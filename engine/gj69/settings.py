@@ -70,7 +70,7 @@ class Rules:
     changes: list[dict] = field(default_factory=list)
 
     @classmethod
-    def of(cls, scenario, chosen: dict) -> "Rules":
+    def of(cls, scenario, chosen: dict) -> Rules:
         chosen = {str(k).replace("_", "-"): v for k, v in (chosen or {}).items()}
         known = {s.name: s for s in game_settings(scenario)}
         known.update({o["id"]: None for o in scenario.manifest.get("options") or []

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import replace
+from fractions import Fraction
 
 import numpy as np
 
 from validators.conditions import Position
 from validators.index import build_index
 
-from ..system import (BattleOutcome, BattlePosition, EngineError, ExactOutcome, GameSystem,
-                      OutcomeBatch, UnknownName)
+from ..system import BattleOutcome, BattlePosition, EngineError, ExactOutcome, GameSystem, OutcomeBatch, UnknownName
 from .attack import IN, Attack, check_firing, eliminated, ending, make_state, survivors
 from .board import Board, Forces
 from .cards import Order, Play, order_of, read_cards
@@ -112,7 +112,7 @@ class GJ69(GameSystem):
             if not markers or not targets:
                 continue
             order = rng.permutation(len(markers))
-            for target, index in zip(targets, order):
+            for target, index in zip(targets, order, strict=False):   # the rest are not used
                 values[target] = markers[index]
         return values
 
@@ -189,7 +189,10 @@ class GJ69(GameSystem):
             raise EngineError("an attack is made by one side's group against the other side's units")
         if attacking_sides & defending_sides:
             raise EngineError("attackers and defenders must be on opposite sides")
-        self._check_cards(found, next(iter(attacking_sides)), next(iter(defending_sides)))
+        attacking, defending = next(iter(attacking_sides)), next(iter(defending_sides))
+        if attacking is None or defending is None:
+            raise EngineError("the attackers and the defenders must belong to the scenario's sides")
+        self._check_cards(found, attacking, defending)
         land = self.is_land(found.space)
         attacker = make_state(_counts(found.attackers, {}))
         defender = make_state(_counts(found.defenders, found.defender_used))

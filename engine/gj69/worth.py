@@ -125,7 +125,7 @@ class Worth:
             pieces = [Piece(state.profiles[u], f, True) for (u, f), n in sorted(targets.items())
                       for _ in range(n)]
             given = allocate(pieces, points, land, not attacker_allocates)
-            results = [(p.profile.id, result_of(ladder(p, land), g)) for p, g in zip(pieces, given)]
+            results = [(p.profile.id, result_of(ladder(p, land), g)) for p, g in zip(pieces, given, strict=True)]
             if len(_ALLOCATIONS) > 20_000:
                 _ALLOCATIONS.clear()
             _ALLOCATIONS[key] = results
@@ -204,14 +204,14 @@ class Worth:
             worth -= at.worth
         return worth
 
-    def _view(self, state, side: str, area: str) -> "_View":
+    def _view(self, state, side: str, area: str) -> _View:
         key = ("view", side, area)
         found = self._memo.get(key)
         if found is None:
             found = self._memo[key] = self._view_of(state, side, area)
         return found
 
-    def _view_of(self, state, side: str, area: str) -> "_View":
+    def _view_of(self, state, side: str, area: str) -> _View:
         enemy = state.enemy(side)
         land = state.board.areas[area].land
         enemies = {(u, f): n for u, f, n in state.forces.stacks(area, enemy)}
@@ -245,7 +245,7 @@ class Worth:
         enemy = state.enemy(side)
         hits: dict[str, float] = {}
         for area in state.forces.occupied(enemy):
-            for unit, face, n in state.forces.stacks(area, enemy):
+            for unit, _, n in state.forces.stacks(area, enemy):
                 profile = state.profiles[unit]
                 if profile.flies:
                     reach = profile.movement if profile.domain == "air" else 1

@@ -320,13 +320,15 @@ def _rules_parameters(scenario, index) -> Iterator[Diagnostic]:
             yield error("GJX011", f"{space_id!r} is tagged supply_source but is no side's supply source in rules",
                         scenario.locate("map", space.pointer + "/tags"),
                         hint="add it to rules.supply_sources, or remove the tag")
-    for i, entry in enumerate(rules.get("loss_vp") if isinstance(rules.get("loss_vp"), list) else []):
+    losses = rules.get("loss_vp")
+    for i, entry in enumerate(losses if isinstance(losses, list) else []):
         side = entry.get("side") if isinstance(entry, dict) else None
         if isinstance(side, str) and side not in index.sides:
             yield error("GJX011", f"loss_vp is paid for units of {side!r}, which is not a side (§15.0(1)②)",
                         scenario.locate("scenario", f"/rules/loss_vp/{i}/side"),
                         hint="name one of: " + ", ".join(index.sides))
-    pools = rules.get("replacement_pools") if isinstance(rules.get("replacement_pools"), dict) else {}
+    given = rules.get("replacement_pools")
+    pools: dict = given if isinstance(given, dict) else {}
     for side, pool_id in pools.items():
         pool = index.pools.get(pool_id) if isinstance(pool_id, str) else None
         where = scenario.locate("scenario", f"/rules/replacement_pools/{side}")
@@ -459,7 +461,7 @@ def _who_plays(scenario, index) -> Iterator[Diagnostic]:
             if not isinstance(effect, dict):
                 continue
             here = f"{pointer}/effects/{i}"
-            acted: list[tuple[str, str]] = []
+            acted: list[tuple[str, str | None]] = []
             if effect.get("op") == "reinforce" and isinstance(effect.get("nation"), str):
                 acted = [("/nation", effect["nation"])]
             elif effect.get("op") == "airdrop":
