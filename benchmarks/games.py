@@ -11,6 +11,13 @@ per minute on every core, the time 1,000 games would take, and the memory of a w
 
 Targets: a heuristic game under 1 s median on one core; 1,000 games on two cores in under
 10 minutes; under 500 MB per worker.
+
+GJ69 Southern Operation (`--gj69-games N`, `--campaign N`): the same figures for a whole GJ69
+game (8 turns) against the same kind of baseline (`heuristic:judge=calculator`, which weighs
+each attack over the exact distribution of its ends); then the property campaign: `--campaign`
+random games (500) with every invariant checked after every action, every card of both decks
+played face up at least once, and every game's replay played back to the identical end.
+Target: a heuristic GJ69 game under 100 ms median on one core.
 """
 from __future__ import annotations
 
@@ -30,10 +37,11 @@ from engine.system import load_system  # noqa: E402
 from sandtable.scenario import load_scenario  # noqa: E402
 
 
-def per_game(system, scenario, players: str, games: int, seed: int) -> list[float]:
+def per_game(system, scenario, players: str, games: int, seed: int,
+             sides=("axis", "allies"), max_rounds: int | None = 15) -> list[float]:
     """CPU seconds of each game, played one after another in this process."""
     options = {s.key: s.default for s in system.game_settings()}
-    study = Study(scenario, options, {"axis": players, "allies": players}, games, seed, 15)
+    study = Study(scenario, options, {side: players for side in sides}, games, seed, max_rounds)
     times = []
     for index in range(games):
         start = time.process_time()
@@ -42,6 +50,28 @@ def per_game(system, scenario, players: str, games: int, seed: int) -> list[floa
         if record.error:
             raise SystemExit(f"game {index} failed: {record.error}")
     return times
+
+
+def player_times(system, scenario, games: int, sides, max_rounds: int | None,
+                 target: float) -> dict[str, float]:
+    """The table of time per game for the random and heuristic players and the baseline (the
+    same heuristic player asking the battle calculator), and the target's verdict; the median
+    CPU seconds of a game by player."""
+    def shown(seconds: float) -> str:
+        return f"{seconds:8.2f}s" if target >= 1 else f"{1000 * seconds:7.0f}ms"
+
+    print(f"{'players (one core, CPU time)':<44}{'median':>9}{'90th pct':>10}")
+    rows = {}
+    for label, spec, count in (("random", "random", games), ("heuristic", "heuristic", games),
+                               ("baseline: heuristic:judge=calculator",
+                                "heuristic:judge=calculator", max(4, games // 4))):
+        times = per_game(system, scenario, spec, count, 7, sides, max_rounds)
+        rows[label] = statistics.median(times)
+        print(f"  {label:<42}{shown(statistics.median(times))}{shown(percentile(times, 0.9)):>10}")
+    print(f"\n  the heuristic player is {rows['baseline: heuristic:judge=calculator'] / rows['heuristic']:.1f}x "
+          "quicker than the same player asking the battle calculator (target: a game under "
+          f"{shown(target).strip()} median: {'met' if rows['heuristic'] < target else 'NOT met'})")
+    return rows
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -53,23 +83,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="games per measurement (20)")
     parser.add_argument("--scenario", default=str(ROOT / "scenarios" / "aa50-1942"))
+    parser.add_argument("--gj69-games", type=int, default=20, help="GJ69 games per measurement (20)")
+    parser.add_argument("--campaign", type=int, default=500, help="GJ69 random games checked (500)")
+    parser.add_argument("--only", choices=("aa50", "gj69"), help="one system's section only")
     args = parser.parse_args()
+    if args.only != "gj69":
+        aa50(args)
+    if args.only != "aa50":
+        gj69(args)
+
+
+def aa50(args) -> None:
     scenario = load_scenario(args.scenario)
     system = load_system(scenario)
     system.game_data()
     print(f"{scenario.id}: whole games of at most 15 rounds, {args.games} per measurement\n")
-    print(f"{'players (one core, CPU time)':<44}{'median':>9}{'90th pct':>10}")
-    rows = {}
-    for label, spec, games in (("random", "random", args.games),
-                               ("heuristic", "heuristic", args.games),
-                               ("baseline: heuristic:judge=calculator",
-                                "heuristic:judge=calculator", max(4, args.games // 4))):
-        times = per_game(system, scenario, spec, games, 7)
-        rows[label] = statistics.median(times)
-        print(f"  {label:<42}{statistics.median(times):8.2f}s{percentile(times, 0.9):9.2f}s")
-    print(f"\n  the heuristic player is {rows['baseline: heuristic:judge=calculator'] / rows['heuristic']:.1f}x "
-          "quicker than the same player asking the battle calculator "
-          f"(target: a game under 1 s median: {'met' if rows['heuristic'] < 1 else 'NOT met'})")
+    rows = player_times(system, scenario, args.games, ("axis", "allies"), 15, target=1.0)
 
     cores = available_cores()
     games = max(args.games, 2 * cores)
@@ -90,6 +119,49 @@ def main() -> None:
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"memory: {worker:.0f} MB at most per worker, {own:.0f} MB in this process "
           "(target: under 500 MB per worker)")
+
+
+# -- GJ69 Southern Operation ---------------------------------------------------------------------
+GJ69 = ROOT / "scenarios" / "gj69-southern-operation"
+
+
+def gj69(args) -> None:
+    scenario = load_scenario(GJ69)
+    system = load_system(scenario)
+    print(f"\n{scenario.id}: whole games of 8 turns, {args.gj69_games} per measurement\n")
+    player_times(system, scenario, args.gj69_games, tuple(system.sides), None, target=0.1)
+    campaign(system, scenario, args.campaign)
+
+
+def campaign(system, scenario, games: int) -> None:
+    """The property campaign: random games with every invariant checked, every card played,
+    every replay identical on playback."""
+    import tempfile
+
+    from engine.replay import Replay, play_back
+    with tempfile.TemporaryDirectory() as folder:
+        study = Study(scenario, {}, {side: "random" for side in system.sides}, games, 2024,
+                      check=True, keep_actions=True, replays=folder)
+        start = time.process_time()
+        records = run_study(study)
+        seconds = time.process_time() - start
+        failed = [r for r in records if r.error]
+        played = {a[1] for r in records for _, a in r.moves if a[0] in ("play", "react")}
+        unplayed = sorted(set(system.cards) - played)
+        start = time.process_time()
+        different = [r.index for r in records if not r.error and play_back(
+            Replay.read(r.replay), system).result().as_dict() != r.result]
+        replayed = time.process_time() - start
+    print(f"\nproperty campaign: {games} random games with every invariant checked after every action "
+          f"in {seconds:.1f} s CPU ({1000 * seconds / games:.0f} ms a game)")
+    print(f"  games that broke an invariant or failed: {len(failed)}"
+          + (f" (first: game {failed[0].index}: {failed[0].error})" if failed else ""))
+    print(f"  cards played face up at least once: {len(system.cards) - len(unplayed)} of "
+          f"{len(system.cards)}" + (f" (never: {', '.join(unplayed)})" if unplayed else ""))
+    print(f"  replays played back to a different end: {len(different)} of {games - len(failed)} "
+          f"({replayed:.1f} s)")
+    if failed or unplayed or different:
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

@@ -169,12 +169,16 @@ def test_macarthur_takes_no_air_damage_16_2_2(gj69):
     assert chance(found, lambda a, d: ("macarthur", READY, IN) in d) == 1
 
 
-def test_macarthur_elimination_worth_a_vp_16_2_3(gj69):
-    """§16.2(3) and §15.0(1)②: eliminating MacArthur is 1 VP; Japanese units are worth 1 VP at
-    durability 2 and 0.5 VP at durability 1."""
-    assert gj69.unit_cost("macarthur") == 1.0 + 0.5
+def test_losses_are_worth_vp_only_for_japanese_units_and_macarthur_15_0_16_2_3(gj69):
+    """§15.0(1)②: the Allies score 1 VP for a lost Japanese unit of durability 2 and 0.5 VP for
+    durability 1, and nothing is scored for other Allied losses; §16.2(3): eliminating
+    MacArthur (durability 1) gives Japan exactly 1 VP."""
+    assert gj69.unit_cost("macarthur") == 1.0
     assert gj69.unit_cost("ija-14a-infantry") == 1.0
     assert gj69.unit_cost("ija-kawaguchi") == 0.5
+    assert gj69.unit_cost("us-infantry") == 0.0          # durability 2, Allied
+    assert gj69.unit_cost("ned-infantry") == 0.0         # durability 1, Allied
+    assert gj69.loss_unit == "VP"
 
 
 def test_counterattack_first_on_used_face_10(gj69):
@@ -260,3 +264,85 @@ def test_calculator_gives_exact_answer():
     # two dice at 2: the squadron is sunk unless both miss
     assert report.attacker_wins == pytest.approx(1 - (4 / 6) ** 2)
     assert report.draws == pytest.approx((4 / 6) ** 2)
+
+
+def test_surplus_points_sink_a_lone_carrier_past_its_save_11_6(gj69):
+    """§11.6, §11.2(1): in an air attack the attacker allocates, and may give a carrier more
+    points than its durability, so that its save cannot keep it afloat. Two US air groups (air
+    power 2) against Ryujo (durability 1, air power 3): one hit sinks it unless it saves (3/6),
+    two hits sink it whatever the save: 4/9 x 1/2 + 1/9 = 1/3."""
+    found = attack(gj69, {"us-af": 2}, {"ijn-ryujo": 1}, "pacific-ocean",
+                   attacker_owner="united-states", defender_owner="japan", air_attack=True)
+    assert chance(found, lambda a, d: ("ijn-ryujo", USED, DEAD) in d) == F(4, 9) * F(1, 2) + F(1, 9)
+    # the owner never puts surplus points on its own units (§11.2(2)): a normal attack
+    assert allocate([Piece(gj69.profiles["ijn-ryujo"], READY, False)], 2, False, True) == [1]
+
+
+def test_fortress_shield_protects_only_an_enemy_fortress_16_1_2(gj69):
+    """§16.1(2): land units in an *enemy* fortress area take no air-attack damage unless the
+    attacker has land units there; in a fortress the attacker holds, they do."""
+    held_by_japan = attack(gj69, {"ijn-af-taiwan": 4}, {"us-infantry": 1}, "manila",
+                           air_attack=True, control="japan")
+    assert chance(held_by_japan, lambda a, d: ("us-infantry", READY, IN) in d) < 1
+    held_by_allies = attack(gj69, {"us-af": 4}, {"ija-14a-infantry": 1}, "manila", air_attack=True,
+                            attacker_owner="united-states", defender_owner="japan", control="japan")
+    assert chance(held_by_allies, lambda a, d: ("ija-14a-infantry", READY, IN) in d) == 1
+
+
+def test_positions_the_rules_forbid_are_refused_2_2_1_16_3(gj69):
+    """§2.2.1(3): no Japanese unit in India, Kunming or the Indian Ocean, no Allied unit in
+    Japan Homeland (air attacks may strike units there); §16.3: Nationalist units only in
+    Kunming, Lashio and Mandalay."""
+    with pytest.raises(EngineError, match=r"india, an area closed to japan's units \(§2\.2\.1\(3\)\)"):
+        attack(gj69, {"ija-14a-infantry": 2}, {"uk-infantry": 1}, "india",
+               defender_owner="united-kingdom")
+    with pytest.raises(EngineError, match="closed to allies"):
+        attack(gj69, {"us-infantry": 2}, {"ija-reserve-infantry": 1}, "japan-homeland",
+               attacker_owner="united-states", defender_owner="japan")
+    with pytest.raises(EngineError, match=r"china's units may only be in kunming, lashio, mandalay"):
+        attack(gj69, {"ija-15a-infantry": 2}, {"china-infantry": 1}, "rangoon", defender_owner="china")
+    found = attack(gj69, {"ijn-af-taiwan": 2}, {"china-infantry": 1}, "kunming", defender_owner="china",
+                   air_attack=True)
+    assert chance(found, lambda a, d: True) == 1
+
+
+def test_a_side_plays_only_its_own_cards_and_force_z_takes_ships_19(gj69):
+    with pytest.raises(EngineError, match="in the allies deck"):
+        attack(gj69, {"ija-14a-infantry": 2}, {"us-infantry": 1}, "luzon", card="a01")
+    with pytest.raises(EngineError, match="not a reaction card"):
+        attack(gj69, {"ija-14a-infantry": 2}, {"us-infantry": 1}, "luzon", counter_card="a01")
+    with pytest.raises(EngineError, match="attacks with sea units only"):
+        attack(gj69, {"us-infantry": 2}, {"ija-14a-infantry": 1}, "luzon", card="a16",
+               attacker_owner="united-states", defender_owner="japan", control="allies")
+
+
+def test_playtest_battle_reaches_every_setting_and_counts_vp(tmp_path):
+    """The battle command lists each GJ69 setting with its help, takes them by name, and
+    reports losses in VP (§15.0(1)②); a forbidden position is a usage error (exit 2)."""
+    import subprocess
+    import sys
+    root = Path(__file__).parent.parent
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "sandtable", "playtest", "battle", str(SCENARIO),
+                               *args], capture_output=True, text=True, cwd=root)
+
+    listed = run("--attacker", "japan: 1 ija-14a-infantry", "--defender", "united-states: 1 us-infantry",
+                 "--at", "luzon", "--option", "list")
+    assert listed.returncode == 0
+    names = [line.split("=")[0] for line in listed.stdout.splitlines()]
+    assert names == ["air-attack", "defender-used", "card", "counter-card", "attacks", "combined",
+                     "defender-can-retreat", "attacker-can-retreat", "own-land-units-in-area", "control"]
+    assert all(": " in line for line in listed.stdout.splitlines())          # each has its help
+    assert "control=japan|allies" in listed.stdout
+    done = run("--attacker", "japan: 6 ija-14a-infantry", "--defender", "united-states: 1 us-infantry",
+               "--at", "luzon", "--option", "counter-card=a07", "--option", "attacks=2",
+               "--option", "combined=true")
+    assert done.returncode == 0, done.stderr
+    assert " VP" in done.stdout and "IPC" not in done.stdout
+    wrong = run("--attacker", "japan: 2 ija-14a-infantry", "--defender", "united-kingdom: 1 uk-infantry",
+                "--at", "india")
+    assert wrong.returncode == 2 and "closed to japan" in wrong.stderr and "Traceback" not in wrong.stderr
+    typo = run("--attacker", "japan: 2 ija-14a-infantry", "--defender", "united-states: 1 us-infantry",
+               "--at", "luzon", "--option", "combine=true")
+    assert typo.returncode == 2 and "did you mean combined" in typo.stderr

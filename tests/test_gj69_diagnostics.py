@@ -36,6 +36,15 @@ CASES = [
     ("gjx010-oil-draw", "GJX010", "setup.yaml", 3, 27),
     ("gjx011-supply-source", "GJX011", "scenario.yaml", 7, 29),
     ("gjx011-first-player", "GJX011", "scenario.yaml", 6, 17),
+    ("gjx011-loss-vp-side", "GJX011", "scenario.yaml", 8, 40),
+    ("gjx011-replacement-pool", "GJX011", "scenario.yaml", 6, 59),
+    ("gjx012-airdrop-ship", "GJX012", "decks.yaml", 12, 39),
+    ("gjx012-reinforce-from-empty-pool", "GJX012", "decks.yaml", 9, 13),
+    ("gjx012-reinforce-at-sea", "GJX012", "decks.yaml", 11, 23),
+    ("gjx012-act-again", "GJX012", "decks.yaml", 7, 31),
+    ("gjx012-submarine-never", "GJX012", "decks.yaml", 10, 26),
+    ("gjx013-card-for-enemy-units", "GJX013", "decks.yaml", 6, 46),
+    ("gjx013-place-units-owner", "GJX013", "scenario.yaml", 12, 13),
 ]
 
 
@@ -58,7 +67,7 @@ def test_fixture_reports_its_code(workspace, folder, code, file, line, column):
 
 
 def test_every_code_has_a_fixture():
-    assert {case[1] for case in CASES} == {f"GJX{n:03d}" for n in range(1, 12)}
+    assert {case[1] for case in CASES} == {f"GJX{n:03d}" for n in range(1, 14)}
 
 
 @pytest.mark.parametrize("folder", [c[0] for c in CASES])
@@ -84,3 +93,20 @@ def test_unknown_card_effect_is_eff001(workspace):
     (found,) = find_code(diagnostics_of(folder), "EFF001")
     assert place(found, folder) == ("decks.yaml", 6, 12)
     assert "set_attack" in found.hint
+
+
+def test_a_deck_without_a_side_is_gjx013(workspace):
+    """§2.3, §3.0(7): each player has a deck of its own; a third deck that no side owns cannot
+    be played (it holds 16 cards, so that only its owner is wrong)."""
+    folder = workspace / "gjx013-deck-without-side"
+    folder.mkdir(exist_ok=True)
+    (folder / "scenario.yaml").write_text(
+        "id: gjx013-deck-without-side\nname: Broken fixture\nsystem: gj69\n"
+        "extends: ../gj69-southern-operation\n", encoding="utf-8")
+    cards = "".join(f"  - {{id: n{i:02d}, title: Spare, effects: [{{op: activate_groups, groups: 1}}]}}\n"
+                    for i in range(16))
+    (folder / "decks.yaml").write_text("decks:\n- id: spare\n  name: Spare cards\n  cards:\n" + cards,
+                                       encoding="utf-8")
+    found = find_code(diagnostics_of(folder), "GJX013")
+    assert [place(d, folder) for d in found] == [("decks.yaml", 2, 7)]
+    assert [d.code for d in diagnostics_of(folder) if d.severity == Severity.ERROR] == ["GJX013"]

@@ -44,6 +44,7 @@ class Strike:
     firing: str              # "attacker" or "defender"
     mode: str                # "normal", "air" or "counter"
     selection: str = "all"   # counter-attacks: "ready" units or "ships"
+    dice: int = 1            # dice per unit: 2 for two attacks declared together (§18.1)
 
 
 class Attack:
@@ -51,14 +52,16 @@ class Attack:
 
     def __init__(self, profiles: dict[str, UnitProfile], land_area: bool, strikes: list[Strike],
                  set_attack: list[dict], immune_to_air: set[str], fortress_shields_land: bool,
-                 defender_can_retreat: bool, attacker_can_retreat: bool):
+                 can_retreat: dict[str, frozenset[str]]):
+        """can_retreat: "attacker" / "defender" -> the unit types of that side that have an
+        area to retreat to (§11.5(1)); the others are eliminated where they would retreat."""
         self.profiles = profiles
         self.land_area = land_area
         self.strikes = strikes
         self.set_attack = set_attack
         self.immune_to_air = immune_to_air
         self.fortress_shields_land = fortress_shields_land
-        self.can_retreat = {"defender": defender_can_retreat, "attacker": attacker_can_retreat}
+        self.can_retreat = can_retreat
         self._allocations: dict = {}
 
     # -- who fires, with what ------------------------------------------------------------------
@@ -89,7 +92,7 @@ class Attack:
             if strike.selection == "ships" and profile.domain != "sea":
                 continue
             if self.can_fire_here(unit, strike.mode):
-                values.append(self.value(unit, strike.mode))
+                values += [self.value(unit, strike.mode)] * strike.dice
         return values
 
     def targets(self, strike: Strike, side_state: tuple) -> list[tuple[str, str]]:
@@ -111,7 +114,7 @@ class Attack:
             struck = "defender" if strike.firing == "attacker" else "attacker"
             # a counter-attacked group takes damage on its used face (§10(4))
             pieces = [Piece(self.profiles[u], USED if strike.mode == "counter" else face,
-                            self.can_retreat[struck]) for u, face in targets]
+                            u in self.can_retreat[struck]) for u, face in targets]
             owner_allocates = strike.mode != "air"                   # §11.2(1)
             self._allocations[key] = (pieces, allocate(pieces, hits, self.land_area, owner_allocates))
         return self._allocations[key]

@@ -11,6 +11,11 @@ player chooses the allocation that does least harm to its own units (most harm t
 eliminations weigh most, by the VP they are worth, then retreats, then turned faces. A small
 dynamic programme over the units finds it exactly: 3 points on two durability-2 units must turn
 one of them, 2 points can be split so that they do nothing (§11.4 example).
+
+In an air attack a carrier given points rolls a save that cancels one of them (§11.6), so the
+attacker, who allocates, may give it one point more than its durability: surplus points that
+§11.2(3) would otherwise lose sink a lone carrier past its save. The attacker weighs a carrier's
+result by the chance of the save.
 """
 from __future__ import annotations
 
@@ -70,11 +75,25 @@ def harm(piece: Piece, result: str | None) -> float:
     return 0.0
 
 
+def saves(piece: Piece, owner_allocates: bool) -> bool:
+    """Whether the piece rolls a save against the points it is given: a carrier in an air attack,
+    the only attack in which the enemy allocates (§11.2(1), §11.6)."""
+    return not owner_allocates and piece.profile.is_carrier
+
+
+def expected_harm(piece: Piece, steps: list[tuple[int, str]], given: int, owner_allocates: bool) -> float:
+    if given and saves(piece, owner_allocates):
+        chance = min(max(piece.profile.air_power or 0, 0), 6) / 6
+        return (chance * harm(piece, result_of(steps, given - 1))
+                + (1 - chance) * harm(piece, result_of(steps, given)))
+    return harm(piece, result_of(steps, given))
+
+
 def allocate(pieces: list[Piece], points: int, land_area: bool, owner_allocates: bool) -> list[int]:
     """Points given to each piece. `owner_allocates`: the owner minimises harm; otherwise the
     enemy (air attack) maximises it."""
     ladders = [ladder(p, land_area) for p in pieces]
-    caps = [steps[-1][0] for steps in ladders]
+    caps = [steps[-1][0] + saves(p, owner_allocates) for p, steps in zip(pieces, ladders, strict=True)]
     total = min(points, sum(caps))
     sign = 1.0 if owner_allocates else -1.0
     # best[j]: best score giving j points to the pieces seen so far; choice[i][j]: points to piece i
@@ -87,7 +106,7 @@ def allocate(pieces: list[Piece], points: int, land_area: bool, owner_allocates:
             if best[j] == float("inf"):
                 continue
             for given in range(0, min(cap, total - j) + 1):
-                score = best[j] + sign * harm(piece, result_of(steps, given))
+                score = best[j] + sign * expected_harm(piece, steps, given, owner_allocates)
                 if score < new[j + given] - 1e-9:
                     new[j + given] = score
                     chosen[j + given] = given

@@ -37,6 +37,8 @@ def check(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
     yield from _air_power(scenario, index)
     yield from _oil_field_draws(scenario, index)
     yield from _rules_parameters(scenario, index)
+    yield from _operation_parameters(scenario, index)
+    yield from _who_plays(scenario, index)
 
 
 def _stacking_limits(scenario, index) -> Iterator[Diagnostic]:
@@ -318,6 +320,174 @@ def _rules_parameters(scenario, index) -> Iterator[Diagnostic]:
             yield error("GJX011", f"{space_id!r} is tagged supply_source but is no side's supply source in rules",
                         scenario.locate("map", space.pointer + "/tags"),
                         hint="add it to rules.supply_sources, or remove the tag")
+    losses = rules.get("loss_vp")
+    for i, entry in enumerate(losses if isinstance(losses, list) else []):
+        side = entry.get("side") if isinstance(entry, dict) else None
+        if isinstance(side, str) and side not in index.sides:
+            yield error("GJX011", f"loss_vp is paid for units of {side!r}, which is not a side (§15.0(1)②)",
+                        scenario.locate("scenario", f"/rules/loss_vp/{i}/side"),
+                        hint="name one of: " + ", ".join(index.sides))
+    given = rules.get("replacement_pools")
+    pools: dict = given if isinstance(given, dict) else {}
+    for side, pool_id in pools.items():
+        pool = index.pools.get(pool_id) if isinstance(pool_id, str) else None
+        where = scenario.locate("scenario", f"/rules/replacement_pools/{side}")
+        if side not in index.sides:
+            yield error("GJX011", f"a replacement pool is given for {side!r}, which is not a side",
+                        scenario.locate("scenario", f"/rules/replacement_pools/{side}", key=True))
+        elif pool is None:
+            yield error("GJX011", f"the replacement pool {pool_id!r} of {side!r} is not a pool of setup.yaml "
+                        "(§2.2.3④)", where, hint="name one of: " + ", ".join(index.pools))
+        elif index.side_of(pool.data.get("owner") or "") != side:
+            yield error("GJX011", f"the replacement pool of {side!r} is {pool_id!r}, which belongs to "
+                        f"{pool.data.get('owner')!r} (§11.3: eliminated units go to their own side's pool)",
+                        where)
+
+
+def _plays(scenario):
+    """(pointer of the card or option, deck, card, effects) for every way a card is played."""
+    for deck_pointer, deck in _decks(scenario):
+        for c, card in enumerate(deck.get("cards") or []):
+            if not isinstance(card, dict):
+                continue
+            pointer = f"{deck_pointer}/cards/{c}"
+            if isinstance(card.get("effects"), list):
+                yield pointer, deck, card, card["effects"]
+            for j, option in enumerate(card.get("options") or []):
+                if isinstance(option, dict) and isinstance(option.get("effects"), list):
+                    yield f"{pointer}/options/{j}", deck, card, option["effects"]
+
+
+def _unit_owner(scenario, index, unit_id) -> str | None:
+    """The nation or side whose counters a unit type is: its `nation`, else the owner of its
+    stacks in the set-up and the pools."""
+    unit = index.unit_types.get(unit_id)
+    if unit is None:
+        return None
+    if isinstance(unit.data.get("nation"), str):
+        return unit.data["nation"]
+    for _, _, stack, _ in _setup_stacks(scenario):
+        if stack.get("type") == unit_id and isinstance(stack.get("owner"), str):
+            return stack["owner"]
+    for _, pool in scenario.entities("setup", "pools"):
+        for stack in pool.get("units") or []:
+            if isinstance(stack, dict) and stack.get("type") == unit_id:
+                return stack.get("owner") or pool.get("owner")
+    return None
+
+
+def _operation_parameters(scenario, index) -> Iterator[Diagnostic]:
+    """GJX012: a card operation whose parameters the engine could never carry out on this
+    scenario: airborne units that are not land units, reinforcements from pools that can never
+    hold the nation's units or onto areas that are not land, more groups acting again than act,
+    submarine attacks that cannot succeed (§19)."""
+    rules = scenario.manifest.get("rules") if isinstance(scenario.manifest.get("rules"), dict) else {}
+    replacement = rules.get("replacement_pools") if isinstance(rules.get("replacement_pools"), dict) else {}
+    for pointer, _deck, card, effects in _plays(scenario):
+        activated = sum(e.get("groups", 0) for e in effects if isinstance(e, dict)
+                        and e.get("op") == "activate_groups" and isinstance(e.get("groups"), int))
+        for i, effect in enumerate(effects):
+            if not isinstance(effect, dict):
+                continue
+            here = f"{pointer}/effects/{i}"
+            op = effect.get("op")
+            if op == "airdrop":
+                for k, unit_id in enumerate(effect.get("types") or []):
+                    unit = index.unit_types.get(unit_id)
+                    if unit is not None and unit.data.get("domain") != "land":
+                        yield error("GJX012", f"card {card.get('id')!r} drops {unit_id!r}, which is not a land "
+                                    "unit; only airborne land units drop (§19)",
+                                    scenario.locate("decks", f"{here}/types/{k}"))
+            elif op == "act_again" and activated and isinstance(effect.get("groups"), int) \
+                    and effect["groups"] > activated:
+                yield error("GJX012", f"card {card.get('id')!r} lets {effect['groups']} groups act again but "
+                            f"only {activated} act", scenario.locate("decks", f"{here}/groups"),
+                            hint=f"at most {activated}")
+            elif op == "submarine_attack":
+                best = 6 + max(0, effect.get("enemy_control_modifier", 0) or 0)
+                if isinstance(effect.get("succeeds_at_least"), int) \
+                        and (effect.get("per_enemy_destroyer_modifier", 0) or 0) <= 0 \
+                        and effect["succeeds_at_least"] > best:
+                    yield error("GJX012", f"card {card.get('id')!r}: a submarine attack needs "
+                                f"{effect['succeeds_at_least']} but a die and its modifiers reach {best} at "
+                                "most, so it never succeeds (§19)",
+                                scenario.locate("decks", f"{here}/succeeds_at_least"))
+            elif op == "reinforce":
+                yield from _reinforcement_problems(scenario, index, card, effect, here, replacement)
+
+
+def _reinforcement_problems(scenario, index, card, effect, here, replacement) -> Iterator[Diagnostic]:
+    nation, domain = effect.get("nation"), effect.get("domain")
+    for k, space_id in enumerate(effect.get("spaces") or []):
+        if space_id in index.spaces and index.space_kind(space_id) not in LAND_KINDS:
+            yield error("GJX012", f"card {card.get('id')!r} places units in the sea area {space_id!r}; "
+                        "reinforcements come ashore in land areas (§19)",
+                        scenario.locate("decks", f"{here}/spaces/{k}"))
+    pools = [p for p in effect.get("pool") or [] if p in index.pools]
+    if not pools or not isinstance(nation, str) or nation not in index.owners:
+        return
+    side = index.side_of(nation)
+    feeds = replacement.get(side) in pools           # eliminated units may fill it during the game
+    for pool_id in pools:
+        for stack in index.pools[pool_id].data.get("units") or []:
+            unit = index.unit_types.get(stack.get("type")) if isinstance(stack, dict) else None
+            owner = (stack.get("owner") or index.pools[pool_id].data.get("owner")) if unit else None
+            if unit and owner == nation and (domain is None or unit.data.get("domain") == domain):
+                feeds = True
+    if not feeds:
+        what = f"{domain} units" if domain else "units"
+        yield error("GJX012", f"card {card.get('id')!r} brings {what} of {nation!r} from "
+                    f"{', '.join(pools)}, which never hold any (§19)",
+                    scenario.locate("decks", f"{here}/pool"),
+                    hint="name a pool that holds them, or the side's replacement pool")
+
+
+def _who_plays(scenario, index) -> Iterator[Diagnostic]:
+    """GJX013: each deck belongs to one side (§2.3, §3.0(7)), and a card works for its own
+    side: it reinforces, drops or removes its own side's units (§19); an option places units
+    of the owner it names (§17.2)."""
+    for deck_pointer, deck in _decks(scenario):
+        owner = deck.get("owner")
+        if not isinstance(owner, str) or index.side_of(owner) is None:
+            yield error("GJX013", f"deck {deck.get('id')!r} has no owning side; each GJ69 player has a "
+                        "deck of its own (§2.3, §3.0(7))",
+                        scenario.locate("decks", deck_pointer + ("/owner" if "owner" in deck else "/id")),
+                        hint="set owner: japan or owner: allies")
+    for pointer, deck, card, effects in _plays(scenario):
+        side = index.side_of(deck.get("owner")) if isinstance(deck.get("owner"), str) else None
+        if side is None:
+            continue
+        for i, effect in enumerate(effects):
+            if not isinstance(effect, dict):
+                continue
+            here = f"{pointer}/effects/{i}"
+            acted: list[tuple[str, str | None]] = []
+            if effect.get("op") == "reinforce" and isinstance(effect.get("nation"), str):
+                acted = [("/nation", effect["nation"])]
+            elif effect.get("op") == "airdrop":
+                acted = [(f"/types/{k}", _unit_owner(scenario, index, u))
+                         for k, u in enumerate(effect.get("types") or [])]
+            elif effect.get("op") == "remove_unit":
+                acted = [("/type", _unit_owner(scenario, index, effect.get("type")))]
+            for where, owner in acted:
+                other = index.side_of(owner) if isinstance(owner, str) else None
+                if other is not None and other != side:
+                    yield error("GJX013", f"card {card.get('id')!r} is in the {side} deck but its "
+                                f"{effect['op']} works on units of {owner!r} ({other}); a side plays its "
+                                "cards for its own units (§2.3, §19)",
+                                scenario.locate("decks", here + where),
+                                hint="move the card to the other deck, or name the side's own units")
+    for pointer, option in scenario.entities("scenario", "options"):
+        for i, change in enumerate(option.get("changes") or []):
+            if not isinstance(change, dict) or change.get("op") != "place_units":
+                continue
+            named = change.get("owner")
+            for k, unit_id in enumerate(change.get("types") or []):
+                owner = _unit_owner(scenario, index, unit_id)
+                if isinstance(named, str) and owner is not None and owner != named:
+                    yield error("GJX013", f"option {option.get('id')!r} places {unit_id!r} for {named!r}, "
+                                f"but its counters belong to {owner!r} (§17.2)",
+                                scenario.locate("scenario", f"{pointer}/changes/{i}/types/{k}"))
 
 
 def victory_points_at_start(scenario: Scenario, index: ScenarioIndex) -> dict[tuple, float]:

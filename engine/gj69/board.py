@@ -1,0 +1,192 @@
+"""The GJ69 map (§2.2) and what stands on it during a game.
+
+`Board` is the map as the scenario draws it: areas (land, sea, fortress), borders and their
+kinds (§2.2.1(4)), areas closed to a side (§2.2.1(3)), permanent control and supply sources
+(§2.2.2). `Forces` is what changes: the units in each area by type and face, who controls each
+area (§14), and the pools (§2.2.3).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from validators.index import LAND_KINDS
+
+from .damage import READY, USED
+from .units import UnitProfile
+
+FACES = (READY, USED)
+
+
+@dataclass(frozen=True)
+class Area:
+    id: str
+    land: bool
+    fortress: bool                  # kind fortress (§16.1)
+    value: float                    # VP printed in the area (§2.2.2(5))
+    closed_to: frozenset[str]       # sides or nations that may not enter (§2.2.1(3))
+    permanent: bool                 # permanent control (§2.2.2(2))
+    oil_field: bool
+
+
+class Board:
+    """The static map of a scenario."""
+
+    def __init__(self, scenario, index, rules: dict):
+        self.areas: dict[str, Area] = {}
+        for space_id, entity in index.spaces.items():
+            data = entity.data
+            tags = set(data.get("tags") or [])
+            self.areas[space_id] = Area(
+                space_id, data.get("kind") in LAND_KINDS, data.get("kind") == "fortress",
+                float(data.get("value") or 0), frozenset(data.get("closed_to") or []),
+                "permanent_control" in tags, "oil_field" in tags)
+        self.ids = sorted(self.areas)
+        self.neighbours: dict[str, list[tuple[str, str]]] = {a: [] for a in self.ids}
+        for _, border in scenario.entities("map", "borders"):
+            pair = border.get("between") or []
+            if len(pair) == 2 and all(p in self.areas for p in pair) and pair[0] != pair[1]:
+                kind = str(border.get("kind") or "land")
+                self.neighbours[pair[0]].append((pair[1], kind))
+                self.neighbours[pair[1]].append((pair[0], kind))
+        for links in self.neighbours.values():
+            links.sort()
+        self.adjacent = {a: frozenset(b for b, _ in links) for a, links in self.neighbours.items()}
+        self._distances: dict[str, dict[str, int]] = {}
+        sources = rules.get("supply_sources") or {}
+        self.supply_sources = {side: tuple(spaces) for side, spaces in sources.items()}
+        mountain = rules.get("mountain_border") or {}
+        self.mountain_group = int(mountain.get("max_units_per_group", 1))        # §7.3(2)①
+        self.mountain_retreat = bool(mountain.get("retreat", False))              # §7.3(2)②
+        sea = rules.get("sea_border") or {}
+        self.sea_movement = int(sea.get("max_land_movement", 2))                  # §7.3(1)①
+        self.sea_land_units = int(sea.get("max_land_units_per_group", 2))         # §7.3(1)②
+
+    def is_sea_border(self, kind: str) -> bool:
+        return kind in ("sea", "coast")
+
+    def distances(self, start: str) -> dict[str, int]:
+        """Steps from `start` to every area, across any border (the map does not change)."""
+        found = self._distances.get(start)
+        if found is None:
+            found = self._distances[start] = self._distances_from(start)
+        return found
+
+    def _distances_from(self, start: str) -> dict[str, int]:
+        found = {start: 0}
+        frontier = [start]
+        while frontier:
+            following = []
+            for area in frontier:
+                for other in self.adjacent[area]:
+                    if other not in found:
+                        found[other] = found[area] + 1
+                        following.append(other)
+            frontier = following
+        return found
+
+
+@dataclass
+class Forces:
+    """Units on the map (area -> (type, face) -> count), control (area -> side), and pools
+    (pool id -> type -> count). `sides` maps each unit type to its side."""
+
+    units: dict[str, dict[tuple[str, str], int]]
+    control: dict[str, str]
+    pools: dict[str, dict[str, int]]
+    sides: dict[str, str]
+    removed: dict[str, int] = field(default_factory=dict)   # out of the game (§19 I Shall Return)
+    version: int = 0                                        # counts changes, for caches
+    _occupied: dict = field(default_factory=dict, repr=False)
+    _stacks: dict = field(default_factory=dict, repr=False)
+    _stacks_version: int = -1
+
+    def copy(self) -> Forces:
+        return Forces({a: dict(u) for a, u in self.units.items()}, dict(self.control),
+                      {p: dict(u) for p, u in self.pools.items()}, self.sides, dict(self.removed))
+
+    # -- changes -------------------------------------------------------------------------------
+    def add(self, area: str, unit: str, face: str, n: int = 1) -> None:
+        if n <= 0:
+            return
+        self.version += 1
+        stacks = self.units.setdefault(area, {})
+        stacks[(unit, face)] = stacks.get((unit, face), 0) + n
+
+    def take(self, area: str, unit: str, face: str, n: int = 1) -> None:
+        self.version += 1
+        stacks = self.units[area]
+        left = stacks[(unit, face)] - n
+        if left < 0:
+            raise ValueError(f"{n} {face} {unit} are not in {area}")
+        if left:
+            stacks[(unit, face)] = left
+        else:
+            del stacks[(unit, face)]
+
+    def turn(self, area: str, unit: str, face: str, n: int = 1) -> None:
+        """Turn n units of a type in the area to `face`."""
+        other = USED if face == READY else READY
+        self.take(area, unit, other, n)
+        self.add(area, unit, face, n)
+
+    def to_pool(self, pool: str, unit: str, n: int = 1) -> None:
+        stock = self.pools.setdefault(pool, {})
+        stock[unit] = stock.get(unit, 0) + n
+
+    def from_pool(self, pool: str, unit: str, n: int = 1) -> None:
+        stock = self.pools[pool]
+        stock[unit] -= n
+        if not stock[unit]:
+            del stock[unit]
+
+    # -- questions -----------------------------------------------------------------------------
+    def stacks(self, area: str, side: str | None = None) -> list[tuple[str, str, int]]:
+        """(type, face, count) in the area, of one side or all, in a fixed order (kept until
+        the forces change: callers must not change the list)."""
+        if self._stacks_version != self.version:
+            self._stacks_version, self._stacks = self.version, {}
+        key = (area, side)
+        found = self._stacks.get(key)
+        if found is None:
+            found = self._stacks[key] = sorted(
+                (u, f, n) for (u, f), n in self.units.get(area, {}).items()
+                if n and (side is None or self.sides[u] == side))
+        return found
+
+    def has(self, area: str, side: str) -> bool:
+        return area in self.occupied(side)
+
+    def count(self, area: str, side: str, profiles: dict[str, UnitProfile],
+              domain: str | None = None) -> int:
+        return sum(n for (u, _), n in self.units.get(area, {}).items()
+                   if self.sides[u] == side and (domain is None or profiles[u].domain == domain))
+
+    def occupied(self, side: str) -> frozenset[str]:
+        """Areas holding units of `side`."""
+        key = (side, self.version)
+        found = self._occupied.get(key)
+        if found is None:
+            if len(self._occupied) > 8:
+                self._occupied.clear()
+            sides = self.sides
+            found = self._occupied[key] = frozenset(
+                a for a, stacks in self.units.items() if any(sides[u] == side for u, _ in stacks))
+        return found
+
+    def where(self, unit: str) -> list[str]:
+        return sorted(a for a, stacks in self.units.items()
+                      if any(n and u == unit for (u, _), n in stacks.items()))
+
+    def total(self) -> dict[str, int]:
+        """Type -> counters anywhere: map, pools and out of the game."""
+        found: dict[str, int] = defaultdict(int)
+        for stacks in self.units.values():
+            for (unit, _), n in stacks.items():
+                found[unit] += n
+        for stock in self.pools.values():
+            for unit, n in stock.items():
+                found[unit] += n
+        for unit, n in self.removed.items():
+            found[unit] += n
+        return dict(found)

@@ -1,0 +1,562 @@
+"""The GJ69 heuristic player: greedy, one impulse at a time, with the cards used for what they
+are good at.
+
+At each impulse it scores what it could do (a normal action with its least useful card, an air
+operation, each card action) by its worth in VP (worth.py), and takes the best, or passes when
+nothing is worth `pass-below`.
+
+It keeps its reaction cards (Ambush, Force Z) for the enemy's impulse and plays one when the
+enemy attacks or enters an area where its units would strike first (§10); it never discards
+them for a normal action while another card will do. Card by card: Blitzkrieg and Oxygen
+Torpedoes for a group that can act twice, Joint Operation and Hinode for several good groups,
+Independent Units and Landing Operation to put troops ashore despite the sea-border limits,
+Divine Soldiers to drop paratroops into an empty enemy area, Supply when many units are used,
+YES or NO against MacArthur, Submarines against the seas where they can succeed, Oil Field
+Demolition where Japan threatens an oil field, the reinforcement cards when units are in the
+pools, I Shall Return when MacArthur is about to be caught.
+"""
+from __future__ import annotations
+
+from ..game import Action
+from ..options import Setting
+from ..players.base import Player
+from .cards import AIR, ATTACK, MOVE, TRANSPORT, Order, Slot
+from .damage import READY, USED
+from .worth import Worth
+
+RESERVE = 2.0        # what a reaction card in hand is worth
+SPECIAL = 0.6        # a card that leaves the game after use, kept for its own action
+PLAIN = 0.15         # any other card, played face down
+
+
+class HeuristicPlayer(Worth, Player):
+    name = "heuristic"
+    settings = [
+        Setting("reactions", True, "bool", "answer enemy attacks and entries with reaction cards (§10)"),
+        Setting("air-attacks", True, "bool", "make air attacks (§9.1)"),
+        Setting("pass-below", 0.25, "float", "pass when no action is worth this many VP"),
+        Setting("judge", "estimate", "text",
+                "how attacks are weighed: estimate (expected hits, allocated by the rules) or "
+                "calculator (the exact distribution of the battle calculator: slower)",
+                ("estimate", "calculator")),
+    ]
+
+    def __init__(self, system, side, options, rng):
+        super().__init__(system, side, options, rng)
+        self.plan: tuple | None = None          # (area, units, action) of the group being formed
+        self._memo: dict = {}
+
+    # -- dispatch --------------------------------------------------------------------------------
+    def choose(self, state) -> Action:
+        self.new_position(state)
+        actions = state.legal_actions()
+        handler = getattr(self, "_" + state.step.replace("-", "_"), None)
+        choice = handler(state, actions) if handler else None
+        if choice is None or not state.is_legal(choice):
+            choice = self._fallback(actions)
+        return choice
+
+    @staticmethod
+    def _fallback(actions: list[Action]) -> Action:
+        for wanted in (("done",), ("stop",), ("no-reaction",), ("end",), ("pass",)):
+            if wanted in actions:
+                return wanted
+        return actions[0]
+
+    # -- what a group could do ---------------------------------------------------------------------
+    def group_options(self, state, side: str, slot: Slot, kinds, order: Order | None,
+                      reserved=None) -> list[tuple[float, str, dict, Action]]:
+        """(worth, area, units, action) for the best actions of each area's units, best first."""
+        found = []
+        for kind in sorted(kinds & slot.kinds):
+            key = ("groups", side, kind, _terms(kind, slot, order), repr(reserved))
+            found += self._cached(state, key, lambda kind=kind: self._verified(
+                state, side, slot, self._kind_options(state, side, slot, kind, order, reserved)))
+        found.sort(key=lambda o: -o[0])
+        return found
+
+    def _verified(self, state, side, slot, options, enough: int = 3):
+        """The options best first, the best of them checked against the rules: moves are
+        scored for nearby areas first and only the promising ones are searched (§7)."""
+        from .groups import Group
+        options.sort(key=lambda o: -o[0])
+        kept, checked = [], 0
+        for option in options:
+            worth, area, units, action = option
+            if action[0] == "move" and checked < enough:
+                if state.movement.step_cost(state.forces, state.mover(Group(side, area, units, slot)),
+                                            area, action[1]) is None:
+                    continue
+                checked += 1
+            kept.append(option)
+        return kept
+
+    def _kind_options(self, state, side, slot, kind, order, reserved):
+        found = []
+        enemy = state.enemy(side)
+        kinds = frozenset({kind})
+        for area in sorted(state.forces.occupied(side)):
+            eligible = state._eligible(side, area, slot, kinds, reserved)
+            if not eligible:
+                continue
+            land = state.board.areas[area].land
+            if kind == ATTACK and state.forces.has(area, enemy):
+                firing = {k: n for k, n in eligible.items() if state.fires_here(k[0], area, side)}
+                if firing:
+                    targets = {(u, f): n for u, f, n in state.forces.stacks(area, enemy)}
+                    capture = self.area_worth(state, area) if land and \
+                        state.forces.control.get(area) != side else 0.0
+                    worth = self.attack_worth(state, firing, targets, "normal", land,
+                                              order.set_attack if order else (), slot.strikes, capture)
+                    found.append((worth, area, firing, ("attack",)))
+            elif kind == AIR and self.options.get("air_attacks", True):
+                flying = {k: n for k, n in eligible.items() if state.profiles[k[0]].flies}
+                if flying:
+                    found += self._air_options(state, side, area, flying)
+            elif kind == MOVE:
+                found += self._move_options(state, side, area, eligible, slot)
+            elif kind == TRANSPORT:
+                found += self._transport_options(state, side, area, eligible, slot)
+        return found
+
+    def _options(self, state, group, kinds) -> list[Action]:
+        key = ("options", group.side, group.area, tuple(sorted(group.units.items())), kinds,
+               group.slot)
+        return self._cached(state, key, lambda: state.action_options(group, kinds))
+
+    def _air_options(self, state, side, area, flying):
+        from .groups import Group
+        found = []
+        group = Group(side, area, dict(flying), Slot(frozenset({AIR})))
+        for action in self._options(state, group, frozenset({AIR})):
+            if action[0] != "air-attack":
+                continue
+            target = action[1]
+            worth = self.attack_worth(state, flying, state.air_targets(side, target), "air",
+                                      state.board.areas[target].land)
+            found.append((worth * 0.9, area, flying, action))
+        return found
+
+    def _move_options(self, state, side, area, eligible, slot):
+        found = []
+        profiles = state.profiles
+        land_units = {k: n for k, n in eligible.items() if profiles[k[0]].domain == "land"
+                      and profiles[k[0]].movement > 0}
+        ships = {k: n for k, n in eligible.items() if profiles[k[0]].domain == "sea"}
+        groups = []
+        if land_units:
+            limit = slot.max_units or 10
+            strongest = sorted(land_units.items(), key=lambda kv: -profiles[kv[0][0]].attack)
+            if not state.board.areas[area].land:
+                limit = min(limit, slot.sea_land_units or state.board.sea_land_units)
+            total = sum(land_units.values())
+            groups.append(_take(strongest, limit))
+            if limit > 2 and total > 2:                       # across a sea-area border (§7.3(1))
+                groups.append(_take(strongest, 2))
+            if limit > 1 and total > 1 and any(kind == "mountain" for _, kind
+                                               in state.board.neighbours[area]):
+                groups.append(_take(strongest, 1))            # across a mountain border (§7.3(2))
+        if ships:
+            groups.append(_take(sorted(ships.items()), slot.max_units or 99))
+        near = state.board.adjacent[area]
+        for units in groups:
+            naval = any(profiles[u].domain != "land" for u, _ in units)
+            targets = ({b for a in near for b in state.board.adjacent[a]} | near) if naval else near
+            for target in sorted(targets - {area}):
+                if self._worth_a_look(state, side, target, naval):
+                    worth = self.move_worth(state, side, area, target, units)
+                    found.append((worth, area, units, ("move", target)))
+        return found
+
+    def _worth_a_look(self, state, side: str, target: str, naval: bool) -> bool:
+        """Whether a move there can be worth anything: ships go where enemy ships are, troops to
+        enemy areas, to threatened areas of worth, or to sea areas to land from."""
+        view = self._view(state, side, target)
+        if naval:
+            return bool(view.enemy_ships)
+        if view.land:
+            return bool(view.enemies or view.theirs or (view.worth and view.threat))
+        return view.landings > 0
+
+    def _transport_options(self, state, side, area, eligible, slot):
+        """Sea transport of one unit (§7.5): every unit of the area goes where the strongest
+        of them can, so the search is made once per area."""
+        from .groups import Group
+        ranked = sorted(eligible.items(), key=lambda kv: (-state.profiles[kv[0][0]].attack, kv[0]))
+        if not ranked:
+            return []
+        units = {ranked[0][0]: 1}
+        found = []
+        for action in self._options(state, Group(side, area, units, slot), frozenset({TRANSPORT})):
+            if action[0] == "transport":
+                found.append((self.move_worth(state, side, area, action[1], units), area, units, action))
+        return found
+
+    # -- the impulse -------------------------------------------------------------------------------
+    def _impulse(self, state, actions):
+        side = state.current_player
+        best, choice = self.options.get("pass_below", 0.25), ("pass",)
+        normal = [a for a in actions if a[0] == "normal"]
+        if normal:
+            card = min((a[1] for a in normal), key=lambda c: (self.card_keep(state, side, c), c))
+            options = self.group_options(state, side, Order.normal().slots[0],
+                                         frozenset({MOVE, ATTACK}), None)
+            if options and options[0][0] - self.card_keep(state, side, card) > best:
+                best, choice = options[0][0] - self.card_keep(state, side, card), ("normal", card)
+        if ("air",) in actions:
+            options = self.group_options(state, side, Order.air().slots[0], frozenset({AIR}), None)
+            if options and options[0][0] > best:
+                best, choice = options[0][0], ("air",)
+        for action in actions:
+            if action[0] == "play":
+                worth = self.play_worth(state, side, action[1], action[2]) \
+                    - self.card_keep(state, side, action[1])
+                if worth > best:
+                    best, choice = worth, action
+        self.plan = None
+        return choice
+
+    def card_keep(self, state, side: str, card: str) -> float:
+        info = state.system.cards[card]
+        if info.reaction:
+            return RESERVE if self.options.get("reactions", True) else PLAIN
+        if info.removed_after_use:
+            return SPECIAL
+        return PLAIN
+
+    def play_worth(self, state, side: str, card: str, option: str) -> float:
+        play = state.system.play(card, option)
+        order = state.system.order(play)
+        worth = 0.0
+        if order is not None:
+            worth += self.order_worth(state, side, order)
+        for effect in play.effects:
+            judge = getattr(self, "_worth_" + effect.get("op", ""), None)
+            if judge is not None:
+                worth += judge(state, side, effect)
+        return worth
+
+    def order_worth(self, state, side: str, order: Order) -> float:
+        """The best groups of distinct areas for the order's slots, plus what acting again adds."""
+        total, used = 0.0, set()
+        firsts = []
+        for slot in order.slots:
+            for worth, area, _, action in self.group_options(state, side, slot, slot.kinds, order):
+                if area not in used and worth > 0.05:
+                    used.add(area)
+                    total += worth
+                    firsts.append((worth, area, action))
+                    break
+        if order.again_groups and firsts:
+            follow = [self._follow_up(state, side, area, action) for _, area, action in firsts]
+            total += sum(sorted(follow, reverse=True)[:order.again_groups])
+        return total
+
+    def _follow_up(self, state, side, area, action) -> float:
+        """What a second action is worth after the first (a move into an enemy area, then an
+        attack there)."""
+        if action[0] == "move" and state.forces.has(action[1], state.enemy(side)) \
+                and state.board.areas[action[1]].land:
+            return 0.5 * self.area_worth(state, action[1]) + 0.3
+        if action[0] == "attack":
+            return 0.5
+        return 0.0
+
+    # per operation (the play's non-group effects)
+    def _worth_recover_units(self, state, side, effect) -> float:
+        areas = state.supplied(side) if effect["scope"] == "supplied_areas" else state.board.ids
+        used = sum(n for a in areas for u, f, n in state.forces.stacks(a, side) if f == USED
+                   and self._front(state, side, a) > 0)
+        cards_left = len(state.decks[side].hand) - 1
+        return 0.15 * min(used, int(effect.get("units") or 10)) * min(1, cards_left)
+
+    def _worth_airdrop(self, state, side, effect) -> float:
+        best = 0.0
+        for action in self._drops(state, side, effect):
+            best = max(best, self._drop_worth(state, side, action[4]))
+        return best
+
+    def _drop_worth(self, state, side, area) -> float:
+        if state.forces.control.get(area) == side or state.forces.has(area, state.enemy(side)):
+            return 0.0
+        return self.area_worth(state, area)
+
+    def _drops(self, state, side, effect):
+        from .operations import _drops
+        return _drops(state, side, effect)
+
+    def _worth_roll_to_remove(self, state, side, effect) -> float:
+        from .operations import _own_land_areas
+        chance = (7 - int(effect["at_least"])) / 6
+        best = max((self.unit_worth(state, u) for a in _own_land_areas(state, side)
+                    for u, _, _ in state.forces.stacks(a, state.enemy(side))), default=0.0)
+        return chance * best
+
+    def _worth_submarine_attack(self, state, side, effect) -> float:
+        chances = sorted((self._sub_chance(state, side, effect, a) * self._best_victim(state, side, a)
+                          for a in state.board.ids if not state.board.areas[a].land
+                          and state.forces.has(a, state.enemy(side))), reverse=True)
+        return sum(chances[:1]) * int(effect["attacks"])
+
+    def _sub_chance(self, state, side, effect, area) -> float:
+        enemy = state.enemy(side)
+        shift = int(effect["enemy_control_modifier"]) if state.forces.control.get(area) == enemy else 0
+        shift += int(effect["per_enemy_destroyer_modifier"]) * sum(
+            n for u, _, n in state.forces.stacks(area, enemy) if state.profiles[u].unit_class == "dd")
+        need = int(effect["succeeds_at_least"]) - shift
+        return max(0, min(6, 7 - need)) / 6
+
+    def _best_victim(self, state, side, area) -> float:
+        return max((self.unit_worth(state, u) for u, _, _ in state.forces.stacks(area, state.enemy(side))),
+                   default=0.0)
+
+    def _worth_expose_oil_field(self, state, side, effect) -> float:
+        from .operations import _oil_areas
+        return max((0.6 for a in _oil_areas(state, side) if self._threat(state, side, a)), default=0.0)
+
+    def _worth_reinforce(self, state, side, effect) -> float:
+        from .operations import reinforce_possible
+        return 0.5 * int(effect["units"]) if reinforce_possible(state, side, effect) else 0.0
+
+    def _worth_remove_unit(self, state, side, effect) -> float:
+        areas = state.forces.where(effect["type"])
+        if not areas or effect.get("scores", True):
+            return 0.0
+        enemy = state.enemy(side)
+        danger = any(state.forces.has(a, enemy) for a in areas) or any(
+            state.forces.count(o, enemy, state.profiles, "land") >= 3
+            for a in areas for o in state.board.adjacent[a])
+        elimination = state.rules.elimination_vp().get(effect["type"])
+        return float(elimination["amount"]) + 0.5 if danger and elimination else 0.0
+
+    # -- forming and moving the group ---------------------------------------------------------
+    def _group_area(self, state, actions):
+        side = state.current_player
+        options = self.group_options(state, side, state.slot, state.slot_kinds, state.order,
+                                     state.reserved)
+        for worth, area, units, action in options:
+            if ("area", area) in actions and (worth > 0.05 or ("end",) not in actions):
+                self.plan = (area, units, action)
+                return ("area", area)
+        if ("end",) in actions:
+            return ("end",)
+        self.plan = None
+        return None
+
+    def _group_units(self, state, actions):
+        if self.plan is None:
+            return None
+        _, units, _ = self.plan
+        chosen = state.group.units if state.group else {}
+        for (unit, face), n in sorted(units.items()):
+            if chosen.get((unit, face), 0) < n and ("add", unit, face) in actions:
+                return ("add", unit, face)
+        return ("done",) if ("done",) in actions else None
+
+    def _action(self, state, actions):
+        if self.plan is not None and self.plan[2] in actions:
+            choice = self.plan[2]
+            self.plan = None
+            if choice == ("attack",) and ("attack-twice",) in actions:
+                return max((choice, ("attack-twice",)),
+                           key=lambda a: self._worth_action(state, state.group, a))
+            return choice
+        group = state.group
+        best, choice = -99.0, None
+        for action in actions:
+            worth = self._worth_action(state, group, action)
+            if worth > best:
+                best, choice = worth, action
+        return choice
+
+    def _worth_action(self, state, group, action) -> float:
+        side, area = group.side, group.area
+        if action[0] in ("attack", "attack-twice"):
+            targets = {(u, f): n for u, f, n in state.forces.stacks(area, state.enemy(side))}
+            twice = action[0] == "attack-twice"      # damage added before allocation (§18.1)
+            return self.attack_worth(state, group.units, targets, "normal",
+                                     state.board.areas[area].land,
+                                     state.order.set_attack if state.order else (),
+                                     2 if twice else group.slot.strikes, combined=twice)
+        if action[0] == "air-attack":
+            return self.attack_worth(state, group.units, state.air_targets(side, action[1]), "air",
+                                     state.board.areas[action[1]].land)
+        if action[0] in ("move", "transport", "air-move"):
+            return self.move_worth(state, side, area, action[1], group.units)
+        return 0.0
+
+    def _again(self, state, actions):
+        group = state.group
+        kinds = group.slot.kinds if group.kind is None else frozenset({group.kind})
+        ready = {k: n for k, n in group.units.items() if k[1] == READY}
+        from .groups import Group
+        probe = Group(group.side, group.area, ready, group.slot)
+        # a second action is for striking, or for taking an area (never for going back)
+        best = max((self._worth_action(state, probe, a) for a in state.action_options(probe, kinds)
+                    if a[0] in ("attack", "air-attack") or a[0] in ("move", "transport")
+                    and self._view(state, group.side, a[1]).theirs), default=0.0)
+        if best > 0.2:
+            self.plan = None
+            return ("again",)
+        return ("stop",)
+
+    # -- the enemy's impulse -------------------------------------------------------------------
+    def _react(self, state, actions):
+        if not self.options.get("reactions", True):
+            return ("no-reaction",)
+        group = state.group
+        side = state.current_player
+        best, choice = 0.4, ("no-reaction",)
+        for action in actions:
+            if action[0] != "react":
+                continue
+            play = state.system.play(action[1], action[2])
+            area = self._struck_area(state)
+            hits = 0.0
+            for counter in play.counters:
+                firing = {(u, f): n for u, f, n in state.forces.stacks(self._struck_area(state), side)
+                          if (counter.get("attackers") == "ships" and state.profiles[u].domain == "sea")
+                          or (counter.get("attackers") != "ships" and f == READY
+                              and state.fires_here(u, self._struck_area(state), side))}
+                hits += self.hits(state, firing, "normal", area) * int(counter.get("times", 1))
+            used = {(u, USED): n for (u, _), n in group.units.items()}
+            worth = self.damage_worth(state, used, hits, state.board.areas[self._struck_area(state)].land,
+                                      False) + 0.3 * hits
+            if worth > best:
+                best, choice = worth, action
+        return choice
+
+    @staticmethod
+    def _struck_area(state) -> str:
+        """Where the counter-attack strikes: the area the group attacks in or enters."""
+        return state.reaction_area or state.group.area
+
+    def _retreat(self, state, actions):
+        side = state.current_player
+        def worth(action):
+            area = action[2]
+            return (state.forces.count(area, side, state.profiles, "land")
+                    + (3 if state.board.areas[area].fortress else 0)
+                    + (2 if area in state.supplied(side) else 0), area)
+        return max(actions, key=worth)
+
+    # -- card operations and the rest ------------------------------------------------------------
+    def _choose_cards(self, state, actions):
+        side = state.current_player
+        return max(actions, key=lambda a: (self.hand_worth(state, side, a[1]), a[1]))
+
+    def hand_worth(self, state, side: str, card: str) -> float:
+        """How much a card is wanted in this turn's hand: what its operations are good for now,
+        less for each card of the same title already taken."""
+        info = state.system.cards[card]
+        same = sum(1 for c in state.decks[side].hand if state.system.cards[c].title == info.title)
+        if info.reaction:
+            return 3.0 - 0.5 * same
+        worth = max((self._card_use(state, side, p) for p in info.plays if p.is_action), default=0.0)
+        return worth - 0.6 * same
+
+    def _card_use(self, state, side: str, play) -> float:
+        worth = 0.0
+        for effect in play.effects:
+            op = effect.get("op")
+            if op == "act_again":
+                worth += 1.2 + 0.4 * int(effect["groups"])
+            elif op == "activate_groups":
+                single = effect.get("max_units_per_group") == 1
+                worth += (0.3 if single else 0.8) * int(effect["groups"]) ** 0.5
+                if effect.get("sea_border_land_units") or effect.get("sea_border_limits") is False:
+                    worth += 0.6 * self._troops_at_sea(state, side)
+            elif op == "attack":
+                worth += 0.8 if self._ships(state, side) else 0.0
+            elif op == "set_attack":
+                worth += 0.4 if self._ships(state, side) else -1.0
+            elif op == "sea_transport":
+                worth += 0.6
+            elif op == "recover_units":
+                worth += 0.9
+            else:
+                judge = getattr(self, "_worth_" + str(op), None)
+                if judge is not None:
+                    worth += judge(state, side, effect) if op != "recover_units" else 0.0
+        return worth
+
+    def _ships(self, state, side: str) -> int:
+        return sum(n for a in state.forces.occupied(side) for u, _, n in state.forces.stacks(a, side)
+                   if state.profiles[u].domain == "sea")
+
+    def _troops_at_sea(self, state, side: str) -> int:
+        return sum(n for a in state.forces.occupied(side) if not state.board.areas[a].land
+                   for u, _, n in state.forces.stacks(a, side) if state.profiles[u].domain == "land")
+
+    def _leader_recovery(self, state, actions):
+        return max(actions, key=lambda a: (state.profiles[a[2]].attack, a[2]))
+
+    def _recover(self, state, actions):
+        side = state.current_player
+        best = [a for a in actions if a[0] in ("recover", "area")]
+        if not best:
+            return ("end",)
+        return max(best, key=lambda a: (self._front(state, side, a[1]),
+                                        state.profiles[a[2]].attack if len(a) > 2 else 0, a))
+
+    def _airdrop(self, state, actions):
+        side = state.current_player
+        drops = [a for a in actions if a[0] == "drop"]
+        if not drops:
+            return ("end",)
+        best = max(drops, key=lambda a: (self._drop_worth(state, side, a[4]), a))
+        return best if self._drop_worth(state, side, best[4]) > 0 else ("end",)
+
+    def _roll_to_remove(self, state, actions):
+        side = state.current_player
+        return max(actions, key=lambda a: (self._best_victim(state, side, a[1]), a))
+
+    def _remove(self, state, actions):
+        return max(actions, key=lambda a: (self.unit_worth(state, a[1]), a))
+
+    _sink = _remove
+
+    def _submarine(self, state, actions):
+        side = state.current_player
+        effect = state.effect
+        areas = [a for a in actions if a[0] == "area"]
+        if not areas or effect is None:
+            return areas[0] if areas else ("end",)
+        return max(areas, key=lambda a: (self._sub_chance(state, side, effect, a[1])
+                                         * self._best_victim(state, side, a[1]), a))
+
+    def _oil_field(self, state, actions):
+        side = state.current_player
+        return max(actions, key=lambda a: (self._threat(state, side, a[1]), a))
+
+    def _reinforce(self, state, actions):
+        side = state.current_player
+        return max(actions, key=lambda a: (self._front(state, side, a[1]), a))
+
+    def _place_units(self, state, actions):
+        side = state.current_player
+        return max(actions, key=lambda a: (sum(self._front(state, side, o)
+                                               for o in state.board.adjacent[a[2]]), a))
+
+
+def _terms(kind: str, slot: Slot, order: Order | None) -> tuple:
+    """What in a slot and its order changes the options of one kind of action."""
+    if kind == MOVE:
+        return (slot.max_units, slot.movement, slot.sea_limits, slot.sea_land_units,
+                slot.enter_sea, slot.domain, slot.used_may_act)
+    if kind == ATTACK:
+        return (slot.domain, slot.used_may_act, slot.strikes,
+                tuple(map(str, order.set_attack)) if order else ())
+    return (slot.max_units, slot.domain, slot.used_may_act)
+
+
+def _take(ranked: list, limit: int) -> dict:
+    """The first `limit` units of (key, count) pairs ranked best first."""
+    chosen: dict = {}
+    left = limit
+    for key, n in ranked:
+        if left <= 0:
+            break
+        chosen[key] = min(n, left)
+        left -= chosen[key]
+    return chosen

@@ -1,0 +1,306 @@
+"""What things are worth to the GJ69 heuristic player, in VP: areas, units, damage, attacks
+and moves. Worth: an area's VP, its oil field and, for a fortress, the VP the Allies score there
+every turn left (§15.0, §16.1(3)); a Japanese unit lost is worth its VP to the Allies
+(§15.0(1)②), MacArthur 1 VP to Japan (§16.2(3)); damage that turns or retreats a unit is worth a
+little. Hits are expected values, one die per unit at or under its value (§11.1), allocated by
+the rules' own allocation (damage.allocate), or, with `judge=calculator`, the exact
+distribution of the battle calculator.
+
+Everything is worked out once per position of a decision (`Worth.new_position`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .damage import ELIMINATED, READY, RETREATS, TURNED, USED, Piece, allocate, ladder, result_of
+
+_MISSING = object()
+_ALLOCATIONS: dict = {}   # (targets, points, land, attacker allocates) -> results, shared
+
+
+class Worth:
+    """The valuation half of the heuristic player (heuristic.py)."""
+
+    options: dict
+    _memo: dict
+
+    def new_position(self, state) -> None:
+        """Forget what was worked out once the position has changed."""
+        epoch = (id(state), state.forces.version, state.turn)
+        if epoch != getattr(self, "_memo_key", None):
+            self._memo_key, self._memo = epoch, {}
+
+    def _cached(self, state, key, work):
+        """Memoised for the position of the current decision (see `new_position`)."""
+        found = self._memo.get(key, _MISSING)
+        if found is _MISSING:
+            found = self._memo[key] = work()
+        return found
+
+    # -- worth -------------------------------------------------------------------------------------
+    def area_worth(self, state, area: str) -> float:
+        """VP at stake in holding an area: its printed VP, an oil field, a fortress's VP per
+        turn left (§15.0, §16.1(3))."""
+        key = ("worth", area)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._area_worth(state, area)
+        return found
+
+    def _area_worth(self, state, area: str) -> float:
+        info = state.board.areas[area]
+        if not info.land:
+            return 0.0
+        worth = info.value
+        marker = state.oil.get(area)
+        if marker is not None and not marker.destroyed:
+            worth += marker.value if marker.exposed_by else 1.8
+        if info.fortress:
+            worth += max(0, state.last_turn - state.turn) + 1
+        return worth
+
+    def unit_worth(self, state, unit: str) -> float:
+        """What eliminating a unit is worth to its enemy: VP (§15.0(1)②, §16.2(3)) and strength."""
+        profile = state.profiles[unit]
+        return profile.worth + 0.3 + 0.08 * (profile.attack + (profile.air_power or 0))
+
+    def damage_worth(self, state, targets: dict, hits: float, land: bool, attacker_allocates: bool,
+                     capture: float = 0.0) -> float:
+        """Expected worth of `hits` damage points on the targets ((type, face) -> count), with
+        the allocation of the rules (damage.allocate: the owner spreads the points to do least
+        harm, the attacker in an air attack concentrates them, §11.2, §11.4); `capture` is added
+        when no target is left in the area."""
+        if hits <= 0 or not targets:
+            return 0.0
+        low = int(hits)
+        share = hits - low
+        worth = (1 - share) * self._damage_at(state, targets, low, land, attacker_allocates, capture)
+        if share:
+            worth += share * self._damage_at(state, targets, low + 1, land, attacker_allocates, capture)
+        return worth
+
+    def attack_worth(self, state, firing: dict, targets: dict, mode: str, land: bool, set_attack=(),
+                     strikes: int = 1, capture: float = 0.0, combined: bool = False) -> float:
+        """What an attack of the `firing` units ((type, face) -> count) on the targets is worth:
+        estimated from the expected hits, or, with `judge=calculator`, over the exact
+        distribution of its ends."""
+        if self.options.get("judge") == "calculator":
+            return self._calculated(state, firing, targets, mode, land, set_attack, strikes,
+                                    capture, combined)
+        hits = self.hits(state, firing, mode, "", set_attack, strikes)
+        return self.damage_worth(state, targets, hits, land, mode == "air", capture)
+
+    def _calculated(self, state, firing, targets, mode, land, set_attack, strikes, capture,
+                    combined) -> float:
+        from .attack import DEAD, IN, OUT, Attack, make_state
+        from .combat import strikes_of
+        if not firing or not targets:
+            return 0.0
+        attack = Attack(state.profiles, land, strikes_of([], "attacker", mode, strikes, combined),
+                        list(set_attack), state.rules.immune_to_air(), False,
+                        {"attacker": frozenset(), "defender": frozenset(u for u, _ in targets)})
+        ends = attack.exact(make_state({(u, f, IN): n for (u, f), n in firing.items()}),
+                            make_state({(u, f, IN): n for (u, f), n in targets.items()}), 200_000)
+        if ends is None:
+            hits = self.hits(state, firing, mode, "", set_attack, strikes)
+            return self.damage_worth(state, targets, hits, land, mode == "air", capture)
+        worth = 0.0
+        for (_, defender), chance in ends.items():
+            value, left = 0.0, False
+            for (unit, face, place), n in defender:
+                if place == DEAD:
+                    value += n * self.unit_worth(state, unit)
+                elif place == OUT:
+                    value += n * 0.3
+                else:
+                    left = True
+                    value += n * 0.1 * (face == USED and (unit, READY) in targets)
+            worth += float(chance) * (value + (0.0 if left else capture))
+        return worth
+
+    def _damage_at(self, state, targets, points, land, attacker_allocates, capture) -> float:
+        key = (tuple(sorted(targets.items())), points, land, attacker_allocates)
+        results = _ALLOCATIONS.get(key)
+        if results is None:
+            pieces = [Piece(state.profiles[u], f, True) for (u, f), n in sorted(targets.items())
+                      for _ in range(n)]
+            given = allocate(pieces, points, land, not attacker_allocates)
+            results = [(p.profile.id, result_of(ladder(p, land), g)) for p, g in zip(pieces, given, strict=True)]
+            if len(_ALLOCATIONS) > 20_000:
+                _ALLOCATIONS.clear()
+            _ALLOCATIONS[key] = results
+        worth, left = 0.0, 0
+        for unit, result in results:
+            if result == ELIMINATED:
+                worth += self.unit_worth(state, unit)
+            elif result == RETREATS:
+                worth += 0.3
+            else:
+                worth += 0.1 if result == TURNED else 0.0
+                left += 1
+        return worth + (capture if not left else 0.0)
+
+    def hits(self, state, units: dict, mode: str, area: str, set_attack=(), strikes: int = 1) -> float:
+        total = 0.0
+        for (unit, _), n in units.items():
+            profile = state.profiles[unit]
+            if mode == "air":
+                value = profile.air_power or 0
+            else:
+                value = profile.air_power if profile.domain == "air" else profile.attack
+                for change in set_attack:
+                    if change.get("attack") == "normal" and change.get("domain") == profile.domain:
+                        value = int(change["value"])
+            total += n * min(6, max(0, value or 0)) / 6
+        return total * strikes
+
+    def move_worth(self, state, side: str, origin: str, target: str, units: dict) -> float:
+        key = ("move", side, origin, target, tuple(sorted(units.items())))
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._move_worth(state, side, origin, target, units)
+        return found
+
+    def _move_worth(self, state, side: str, origin: str, target: str, units: dict) -> float:
+        """A capture is worth the area; entering an area with enemy units, what the attack that
+        the units there can make next is worth; troops at sea, the landings they make
+        possible less what the enemy's aircraft and ships may sink (a land unit at sea goes
+        down to 1 point, §11.31(2)); leaving an area the enemy would then take costs it."""
+        profiles = state.profiles
+        domains = {profiles[u].domain for u, _ in units}
+        if domains == {"air"}:
+            return 0.1 * (self._air_reach(state, side, target) - self._air_reach(state, side, origin))
+        count = sum(n for (u, _), n in units.items() if profiles[u].domain == "land")
+        to, at = self._view(state, side, target), self._view(state, side, origin)
+        worth = 0.0
+        if to.land:
+            if to.enemies:
+                ours = dict(to.own_land)
+                for key, n in units.items():
+                    if profiles[key[0]].domain == "land":
+                        ours[key] = ours.get(key, 0) + n
+                hits = self.hits(state, ours, "normal", target)
+                worth = 0.6 * self.damage_worth(state, to.enemies, hits, True, False,
+                                                to.worth if to.theirs else 0.0)
+            elif to.theirs:
+                worth = to.worth + 0.3
+            else:
+                worth = 0.05 * (to.front - at.front)
+                if to.worth and to.threat:
+                    worth += 0.4 * to.worth / (1 + sum(to.own_land.values()))
+            if not at.land:
+                worth += at.exposure * count
+        else:
+            if "sea" in domains and to.enemy_ships:
+                ships = {k: n for k, n in units.items() if profiles[k[0]].domain == "sea"}
+                hits = self.hits(state, ships, "normal", target)
+                worth = 0.5 * self.damage_worth(state, to.enemy_ships, hits, False, False)
+            if count:
+                worth += 0.4 * to.landings - to.exposure * count
+                if not at.land:
+                    worth += at.exposure * count - 0.4 * at.landings
+        if at.land and not at.theirs and at.threat \
+                and sum(at.own_land.values()) <= count:
+            worth -= at.worth
+        return worth
+
+    def _view(self, state, side: str, area: str) -> _View:
+        key = ("view", side, area)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._view_of(state, side, area)
+        return found
+
+    def _view_of(self, state, side: str, area: str) -> _View:
+        enemy = state.enemy(side)
+        land = state.board.areas[area].land
+        enemies = {(u, f): n for u, f, n in state.forces.stacks(area, enemy)}
+        own_land = {(u, f): n for u, f, n in state.forces.stacks(area, side)
+                    if state.profiles[u].domain == "land"}
+        return _View(land, state.forces.control.get(area) != side, self.area_worth(state, area),
+                     enemies, {k: n for k, n in enemies.items() if state.profiles[k[0]].domain == "sea"},
+                     own_land, self._front(state, side, area) if land else 0.0,
+                     self._threat(state, side, area) if land else False,
+                     0.0 if land else self._landings(state, side, area, 2),
+                     0.0 if land else self._exposure(state, side, area))
+
+    def _landings(self, state, side: str, sea: str, count: int) -> float:
+        """What land units in a sea area can take next: the best enemy land area next to it,
+        all of it when empty of enemy units, a little when held."""
+        return self._cached(state, ("landings", side, sea, min(count, 2)), lambda: max(
+            ((self.area_worth(state, land) if not state.forces.has(land, state.enemy(side))
+              else 0.15 * self.area_worth(state, land))
+             for land in state.board.adjacent[sea] if state.board.areas[land].land
+             and state.forces.control.get(land) != side
+             and state.movement.may_enter(land, side, ())
+             and not state.movement.fortress_blocks(sea, land, side, state.forces.control)),
+            default=0.0))
+
+    def _exposure(self, state, side: str, sea: str) -> float:
+        """Expected hits the enemy's air units (within their movement) and ships (there or next
+        to it) could put on the units in a sea area, at most 1."""
+        return self._cached(state, ("exposure", side), lambda: self._exposures(state, side)).get(sea, 0.0)
+
+    def _exposures(self, state, side: str) -> dict[str, float]:
+        enemy = state.enemy(side)
+        hits: dict[str, float] = {}
+        for area in state.forces.occupied(enemy):
+            for unit, _, n in state.forces.stacks(area, enemy):
+                profile = state.profiles[unit]
+                if profile.flies:
+                    reach = profile.movement if profile.domain == "air" else 1
+                    value = n * (profile.air_power or 0) / 6
+                elif profile.domain == "sea":
+                    reach, value = 1, 0.5 * n * profile.attack / 6
+                else:
+                    continue
+                for other, steps in state.board.distances(area).items():
+                    if steps <= reach and not state.board.areas[other].land:
+                        hits[other] = hits.get(other, 0.0) + value
+        return {sea: min(1.0, 0.5 * value) for sea, value in hits.items()}
+
+    def _air_reach(self, state, side: str, area: str) -> float:
+        """Enemy units an air unit in `area` could strike (those at sea count double)."""
+        enemy = state.enemy(side)
+        return sum(n * (1 if state.board.areas[a].land else 2)
+                   for a, d in state.board.distances(area).items() if d <= 4
+                   for _, _, n in state.forces.stacks(a, enemy))
+
+    def _front(self, state, side: str, area: str) -> float:
+        """The worth of enemy-held land areas next to `area`."""
+        key = ("front", side, area)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._front_of(state, side, area)
+        return found
+
+    def _front_of(self, state, side: str, area: str) -> float:
+        control = state.forces.control
+        return sum(self.area_worth(state, other) for other in state.board.adjacent[area]
+                   if state.board.areas[other].land and control.get(other) != side
+                   and state.movement.may_enter(other, side, ()))
+
+    def _threat(self, state, side: str, area: str) -> bool:
+        """Enemy land units in the area or next to it."""
+        return self._cached(state, ("threat", side, area), lambda: self._threat_of(state, side, area))
+
+    def _threat_of(self, state, side: str, area: str) -> bool:
+        enemy = state.enemy(side)
+        return any(state.forces.count(other, enemy, state.profiles, "land")
+                   for other in state.board.adjacent[area] | {area})
+
+
+@dataclass(frozen=True)
+class _View:
+    """One area as a move sees it, for one side."""
+
+    land: bool
+    theirs: bool                 # the enemy controls it
+    worth: float
+    enemies: dict
+    enemy_ships: dict
+    own_land: dict
+    front: float
+    threat: bool
+    landings: float
+    exposure: float
