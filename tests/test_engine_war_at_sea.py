@@ -15,7 +15,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import ATTACKER_WINS, DEFENDER_WINS, DRAW, Contingent, EngineError, load_system
+from engine import (
+    ATTACKER_WINS,
+    DEFENDER_WINS,
+    DRAW,
+    Contingent,
+    EngineError,
+    load_system,
+)
 from engine.calculator import Force, run_battle
 from engine.war_at_sea import WaSPosition
 from engine.war_at_sea.combat import Battle, Dice, Shot, run
@@ -335,7 +342,7 @@ def test_nobody_holds_the_sea_when_every_pursuer_is_out_11_2(was):
 def test_a_pursuer_that_gives_up_leaves_its_side_the_sea_11_1_11_5(was):
     """§11.1, §11.5: the same chase, all misses, Kent gives up: the Axis got away, the
     Allies hold the area."""
-    fight, end, kent, oak = _breakout(
+    fight, end, kent, _ = _breakout(
         was, [1, 1, 1, 1, 1, 1],
         {"escape": ["no", "yes"], "group": [1], "pursue": [1], "press": ["kent"]})
     assert kent.in_battle and not end.pursuers_lost

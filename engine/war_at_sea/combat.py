@@ -16,8 +16,8 @@ U-boats aim at convoys first; air strikes at the enemy's strongest guns.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from typing import Callable, Generator
 
 import numpy as np
 
@@ -406,9 +406,8 @@ class Battle:
               striking: tuple[str, ...] | None = None) -> BattleEnd:
         """§7.1: anti-submarine, then air strikes, then surface combat, with `decide` making
         every choice."""
-        allies, axis = order
         if self.sea_area:
-            self.anti_submarine(allies)
+            self.anti_submarine(order[0])
         self.air_strikes(order, striking)
         if not self.sea_area:
             return BattleEnd()

@@ -49,7 +49,7 @@ class Variant:
     internment: dict[str, int] = field(default_factory=dict)     # neutral port -> points lost
 
     @classmethod
-    def chosen(cls, manifest: dict, options: dict) -> "Variant":
+    def chosen(cls, manifest: dict, options: dict) -> Variant:
         """The variant of the options chosen (by id, or by the setting key with '_')."""
         found: dict[str, list] = {"stat": [], "hidden": [], "banked": [], "refuel": [],
                                   "closed": [], "intern": {}}

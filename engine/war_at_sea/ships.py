@@ -1,7 +1,7 @@
 """War at Sea ships as combat sees them (§3, §7.6): printed values and damage taken."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True)
@@ -56,10 +56,10 @@ class Ship:
     number: int = 0            # tells ships of one type apart in events
     escaped: bool = False      # got away from a surface battle (§11.6)
     sheltered: bool = False    # back in port after a failed speed roll or disabled (§9.5)
+    name: str = field(init=False, default="")
 
-    @property
-    def name(self) -> str:
-        return f"{self.type.id}#{self.number}" if self.number else self.type.id
+    def __post_init__(self) -> None:
+        self.name = f"{self.type.id}#{self.number}" if self.number else self.type.id
 
     @property
     def in_battle(self) -> bool:

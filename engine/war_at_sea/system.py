@@ -8,8 +8,15 @@ import numpy as np
 
 from validators.index import build_index
 
-from ..system import (ATTACKER_WINS, DEFENDER_WINS, DRAW, BattleOutcome, BattlePosition,
-                      EngineError, GameSystem)
+from ..system import (
+    ATTACKER_WINS,
+    DEFENDER_WINS,
+    DRAW,
+    BattleOutcome,
+    BattlePosition,
+    EngineError,
+    GameSystem,
+)
 from .combat import Battle, CombatRules, Dice
 from .policy import SettingsChoices
 from .position import WaSPosition, extras
