@@ -11,6 +11,12 @@ per minute on every core, the time 1,000 games would take, and the memory of a w
 
 Targets: a heuristic game under 1 s median on one core; 1,000 games on two cores in under
 10 minutes; under 500 MB per worker.
+
+War at Sea (eight turns, `scenarios/war-at-sea`): the same figures on one core for `random`
+and `heuristic` players, against the same kind of baseline (`heuristic:judge=calculator`: the
+heuristic asking the battle calculator, 200 simulated battles, before each strike and each
+escape). Target: a heuristic game under 20 ms median on one core, so that 500 random games of
+the property tests take seconds.
 """
 from __future__ import annotations
 
@@ -90,6 +96,28 @@ def main() -> None:
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"memory: {worker:.0f} MB at most per worker, {own:.0f} MB in this process "
           "(target: under 500 MB per worker)")
+    war_at_sea(args.games)
+
+
+def war_at_sea(games: int) -> None:
+    """War at Sea's section: one core, random and heuristic players, the calculator baseline."""
+    scenario = load_scenario(ROOT / "scenarios" / "war-at-sea")
+    system = load_system(scenario)
+    games = max(games, 40)
+    print(f"\n{scenario.id}: whole games of 8 turns, {games} per measurement\n")
+    print(f"{'players (one core, CPU time)':<44}{'median':>9}{'90th pct':>10}")
+    rows = {}
+    for label, spec, count in (("random", "random", games), ("heuristic", "heuristic", games),
+                               ("baseline: heuristic:judge=calculator",
+                                "heuristic:judge=calculator", max(4, games // 8))):
+        times = per_game(system, scenario, spec, count, 7)
+        rows[label] = statistics.median(times)
+        print(f"  {label:<42}{1000 * statistics.median(times):7.1f}ms"
+              f"{1000 * percentile(times, 0.9):8.1f}ms")
+    print(f"\n  the heuristic player is {rows['baseline: heuristic:judge=calculator'] / rows['heuristic']:.0f}x "
+          "quicker than the same player asking the battle calculator (target: a game under "
+          f"20 ms median: {'met' if rows['heuristic'] < 0.020 else 'NOT met'}); 500 random games "
+          f"take {500 * rows['random']:.1f} s on one core")
 
 
 if __name__ == "__main__":

@@ -269,7 +269,7 @@ def test_a_convoy_delivered_to_britain_scores_one_13_2(was):
     assert game.legal_actions() == [("deliver", "convoy#1"), ("stay", "convoy#1")]
     game.apply(("deliver", "convoy#1"))
     assert "convoy#1" not in game.vessels
-    assert game.chronicle.payouts == [(3, "convoy north-atlantic -> britain", "allies", 1)]
+    assert game.chronicle.payouts == [(3, "convoy delivered to Britain (§13)", "allies", 1)]
     play_until(game, 4, "movement", "allies")
     assert game.points["allies"] == 1
 
@@ -284,7 +284,7 @@ def test_a_convoy_that_stays_must_go_on_to_the_barents_sea_and_scores_three_13_2
     game.apply(("move", "convoy#1", "barents-sea"))
     play_until(game, 5, "movement", "allies")
     assert "convoy#1" not in game.vessels and game.points["allies"] == 3
-    assert game.chronicle.payouts[-1] == (4, "convoy barents-sea -> russia", "allies", 3)
+    assert game.chronicle.payouts[-1] == (4, "convoy delivered to Soviet Union (§13)", "allies", 3)
 
 
 def test_one_convoy_to_an_area_13_1(was):

@@ -692,7 +692,8 @@ class WaSGame(GameState):
                 continue
             _, port, points = self.route[leg]
             self.delivered[vessel.side] += points
-            self.chronicle.payout(self._round, f"convoy {vessel.at} -> {port}", vessel.side, points)
+            self.chronicle.payout(self._round, f"convoy delivered to {self._name(port)} (§13)",
+                                  vessel.side, points)
             self._remove(vessel, f"reaches {port} and scores {points} (§13)")
 
     # §12 --------------------------------------------------------------------------------------------------
@@ -779,7 +780,8 @@ class WaSGame(GameState):
             self.chronicle.record("ships", side, self._round,
                                   sum(1 for v in self.vessels.values() if v.side == side))
             if self.lost[side]:
-                self.chronicle.payout(self._round, "neutral port", side, -self.lost[side])
+                self.chronicle.payout(self._round, "ships left in a neutral port (§15.6)", side,
+                                      -self.lost[side])
         self.chronicle.record("score-track", self.positive, self._round, self.track)
 
     def _finish(self) -> None:
@@ -802,6 +804,9 @@ class WaSGame(GameState):
     # -- helpers ---------------------------------------------------------------------------------------------
     def _die(self) -> int:
         return self.dice.one()
+
+    def _name(self, space: str) -> str:
+        return str(self.board.index.spaces[space].data.get("name", space))
 
     def other(self, side: str) -> str:
         return self.axis if side == self.allies else self.allies

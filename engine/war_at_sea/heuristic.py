@@ -91,6 +91,10 @@ class WaSHeuristic(Player):
                 "falls below this share of the enemy's (§11)"),
         Setting("convoys", True, "bool", "sail the convoys (§13); false keeps them in port"),
         Setting("uboats", True, "bool", "send the U-boats out (§8)"),
+        Setting("judge", "strength", "text", "how it judges whether a task force wins where it "
+                "strikes and whether to escape: by strength, or by asking the battle calculator "
+                "(200 simulated battles; slow, the benchmark's baseline)",
+                ("strength", "calculator")),
     ]
 
     def __init__(self, system, side, options, rng):
@@ -141,6 +145,37 @@ class WaSHeuristic(Player):
                 counters = state.seen(self.side, area)
                 found[area] = Force(mean.dice * share * counters, mean.toughness * share * counters)
         return found
+
+    def wins(self, state, ships, area: str) -> bool:
+        """With the calculator as judge, whether `ships` sent to `area` win against the enemy
+        there (what the strength test already passed, asked again of the calculator)."""
+        if self.options["judge"] != "calculator" or state.hidden_from(self.side):
+            return True
+        theirs = [s for s in state.vessels.values() if s.at == area and s.side != self.side]
+        ours = list(ships) + [s for s in state.vessels.values()
+                              if s.at == area and s.side == self.side]
+        return not theirs or self.odds(state, ours, theirs, area) >= 0.6
+
+    def odds(self, state, ours, theirs, area: str) -> float:
+        """The share of 200 simulated battles (engine/calculator.py's way) that `ours` win."""
+        from ..system import Contingent
+        from .position import WaSPosition
+
+        def contingents(ships):
+            found: dict[str, dict[str, int]] = {}
+            for ship in ships:
+                if getattr(ship, "side", ship.type.side) != ship.type.side:
+                    continue           # a taken-over Italian ship (§16.4) has no counter of its side
+                units = found.setdefault(ship.type.nation, {})
+                units[ship.type.id] = units.get(ship.type.id, 0) + 1
+            return tuple(Contingent(nation, units) for nation, units in found.items())
+        damaged = {s.type.id: s.damage for s in list(ours) + list(theirs) if s.damage}
+        attackers, defenders = contingents(ours), contingents(theirs)
+        if not attackers or not defenders:
+            return 0.0 if not attackers else 1.0
+        position = WaSPosition(area, attackers, defenders, damaged=damaged)
+        batch = self.system.simulate(position, 200, self.rng)
+        return float((batch.result == 0).mean())
 
     def area_values(self, state) -> dict[str, float]:
         board, enemy = state.board, state.other(self.side)
@@ -278,7 +313,7 @@ class WaSHeuristic(Player):
                         break
                     trial.add(ship)
                     taken.append(ship)
-                if trial.strength >= threat * margin:
+                if trial.strength >= threat * margin and self.wins(state, taken, area):
                     for ship in taken:
                         send(ship, area)
         plan += [("move", s.name, a) for a in board.sea_areas for s in chosen[a]]
@@ -378,9 +413,13 @@ class WaSHeuristic(Player):
                          if s.in_battle and s.type.is_warship and not s.damaged)
             return ("aim", "convoys" if shooters > unhurt else "warships")
         if kind == "escape":
-            mine = force_of(s for s in decision.fighting[self.side] if s.in_battle)
-            theirs = force_of(s for s in decision.fighting[enemy] if s.in_battle)
-            outgunned = mine.strength < theirs.strength * self.options["escape_below"] ** 2
+            ours = [s for s in decision.fighting[self.side] if s.in_battle]
+            theirs = [s for s in decision.fighting[enemy] if s.in_battle]
+            if self.options["judge"] == "calculator":
+                outgunned = self.odds(state, ours, theirs, request.where) < 0.35
+            else:
+                outgunned = (force_of(ours).strength
+                             < force_of(theirs).strength * self.options["escape_below"] ** 2)
             return ("escape", "yes" if outgunned else "no")
         if kind == "group":
             return group_by(decision, "by-speed", minimum)
