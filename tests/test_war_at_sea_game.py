@@ -498,7 +498,7 @@ def test_escaped_ships_may_not_refuel_unless_18_4(was):
 def test_a_broken_position_is_reported_by_the_invariants(was):
     game = new(was)
     game.vessels["marat"].at = "britain"
-    game._checked_step = None
+    game._checked = None
     broken = list(game.invariants())
     assert any("marat (ussr) is in britain: ussr ships may only be in baltic-sea, leningrad" in b
                for b in broken)

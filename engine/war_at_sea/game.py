@@ -130,6 +130,7 @@ class WaSGame(GameState):
         self.convoy_home: str | None = None
         self.log: list[str] = []
         self._round = 1
+        self._epoch = 0                         # counts steps begun, for the invariants
         self._step = "setup"
         self._over = False
         self._result: GameResult | None = None
@@ -137,7 +138,7 @@ class WaSGame(GameState):
         self._schedule: dict[int, list[dict]] = {}
         self._numbers: dict[str, int] = {}
         self._touched: list[Vessel] = []        # moved since the invariants were last checked
-        self._checked_step: str | None = None
+        self._checked: int | None = None
         self._space_order = {s: i for i, s in enumerate(self.board.index.spaces)}
         self._entering = {e.get("nation") for e in self.entry}
         self._place_setup()
@@ -156,6 +157,15 @@ class WaSGame(GameState):
     @property
     def step(self) -> str:
         return self._step
+
+    @property
+    def _step(self) -> str:
+        return self.__step
+
+    @_step.setter
+    def _step(self, step: str) -> None:
+        self.__step = step
+        self._epoch += 1
 
     @property
     def round(self) -> int:
@@ -830,12 +840,12 @@ class WaSGame(GameState):
 
     # -- checks ----------------------------------------------------------------------------------------------------
     def invariants(self) -> Iterable[str]:
-        """Broken rules of the position. Every ship is checked whenever the step changes; within
-        a step (a run of moves or returns) the ships that moved are."""
+        """Broken rules of the position. Every ship is checked whenever a step has begun since
+        the last check; within one step (a run of moves or returns) the ships that moved are."""
         broken: list[str] = []
-        if self._step != self._checked_step:
+        if self._epoch != self._checked:
             ships = list(self.vessels.values())
-            self._checked_step = self._step
+            self._checked = self._epoch
             self._check_globals(broken)
         else:
             ships = [v for v in self._touched if self.vessels.get(v.name) is v]
