@@ -180,9 +180,10 @@ class WaSHeuristic(Player):
     def area_values(self, state) -> dict[str, float]:
         board, enemy = state.board, state.other(self.side)
         values = {a: board.points[a][self.side] + board.points[a][enemy] for a in board.sea_areas}
+        hidden = state.hidden_from(self.side)          # §18.2: a counter is all it sees
         for ship in state.vessels.values():
             if ship.at in values and ship.side != self.side:
-                values[ship.at] += 2.0 if ship.type.is_convoy else 0.5
+                values[ship.at] += 2.0 if ship.type.is_convoy and not hidden else 0.5
         return values
 
     # -- setting up (§4.3) ------------------------------------------------------------------------
