@@ -133,6 +133,10 @@ def test_nationality_limits_in_movement_6_4_16(was):
     assert not {"marat", "texas", "kirov"} & set(game2.request.moves)
     with pytest.raises(IllegalAction):
         game2.apply(("move", "hood", "baltic-sea"))
+    for wrong in (("move", "hood", "north-sea", "x"), ("move", "hood"), ["move", "hood"],
+                  ("move", ["hood"], "north-sea"), (["move"], "hood", "north-sea"), ()):
+        assert not game2.is_legal(wrong)
+    assert game2.is_legal(("move", "hood", "north-sea"))
 
 
 @pytest.mark.parametrize("die, stays", [(6, True), (7, False)])

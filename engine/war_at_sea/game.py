@@ -41,6 +41,10 @@ from .rules import Variant
 from .ships import Ship
 
 END = ("end",)
+# how long each kind of action is (the module docstring lists them)
+ARITY = {"end": 1, "base": 3, "move": 3, "withdraw": 3, "deploy": 2, "air": 2, "battle": 2,
+         "aim": 2, "escape": 2, "group": 3, "pursue": 3, "press": 2, "give-up": 2, "deliver": 2,
+         "stay": 2, "refuel": 2, "return": 3}
 
 PHASES = {
     "setup": "setup", "reinforcements": "reinforcements", "movement": "movement",
@@ -188,7 +192,7 @@ class WaSGame(GameState):
         if self._over or not isinstance(action, tuple) or not action:
             return False
         try:
-            return bool(self.request.check(action))
+            return ARITY.get(action[0]) == len(action) and bool(self.request.check(action))
         except (TypeError, KeyError, IndexError, ValueError):
             return False
 
@@ -208,7 +212,7 @@ class WaSGame(GameState):
         if self._result is not None:
             return self._result
         return GameResult(None, "in-progress", self._round,
-                          scores={self.positive: self.track, self._other(self.positive): -self.track})
+                          scores={self.positive: self.track, self.other(self.positive): -self.track})
 
     # -- setting up ------------------------------------------------------------------------------
     def _place_setup(self) -> None:
@@ -603,7 +607,7 @@ class WaSGame(GameState):
                 value = (self.board.air[side][1] if self.air.get(side) == space else 0)
                 if space in self.board.points:
                     value += sum(v.air_strike() for v in ships.get(side, ()) if v.type.is_carrier)
-                if value and any(not v.sheltered for v in ships.get(self._other(side), ())):
+                if value and any(not v.sheltered for v in ships.get(self.other(side), ())):
                     found.append(space)
                     break
         return sorted(found, key=self._space_order.__getitem__)
@@ -780,7 +784,7 @@ class WaSGame(GameState):
         for area, side in self.control.items():
             held[side] += self.board.points[area][side]
         self.points = {side: held[side] + self.delivered[side] - self.lost[side] for side in held}
-        other = self._other(self.positive)
+        other = self.other(self.positive)
         low, high = self.track_range
         self.track = max(low, min(high, self.track + self.points[self.positive] - self.points[other]))
         for side in (self.allies, self.axis):
@@ -797,7 +801,7 @@ class WaSGame(GameState):
     def _finish(self) -> None:
         """§17.4: after the last turn the marker's sign decides (the scenario's `victory`)."""
         self._step = "over"
-        scores = {self.positive: float(self.track), self._other(self.positive): float(-self.track)}
+        scores = {self.positive: float(self.track), self.other(self.positive): float(-self.track)}
         if self._round < self.turns:
             self._result = GameResult(None, "round-limit", self._round, scores=scores)
             return
@@ -821,8 +825,6 @@ class WaSGame(GameState):
     def other(self, side: str) -> str:
         return self.axis if side == self.allies else self.allies
 
-    _other = other
-
     def _remove(self, vessel: Vessel, why: str) -> None:
         self.vessels.pop(vessel.name, None)
         self.log.append(f"turn {self._round}: {vessel.name} {why}")
@@ -835,7 +837,7 @@ class WaSGame(GameState):
     def seen(self, viewer: str, space: str) -> list[Vessel] | int:
         """The other side's ships in a space as `viewer` sees them: the ships, or only how many
         when they are face down (§18.2)."""
-        ships = self._at(space, self._other(viewer))
+        ships = self._at(space, self.other(viewer))
         return len(ships) if self.hidden_from(viewer) else ships
 
     # -- checks ----------------------------------------------------------------------------------------------------
