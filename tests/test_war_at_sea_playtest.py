@@ -137,7 +137,7 @@ def test_playtest_games_reports_war_at_sea_in_its_own_terms(capsys, tmp_path):
                        "--option", "weaker-bismarck-class=true")
     assert code == 0
     assert out.startswith("war-at-sea: 6 games, seed 2")
-    assert "weaker_bismarck_class=true" in out
+    assert "weaker-bismarck-class=true" in out
     for words in ("who wins", "score-track by round", "points by round", "sea-areas by round",
                   "convoy delivered to Britain (§13)"):
         assert words in out
