@@ -163,7 +163,8 @@ def run_battle(scenario, attacker: Force, defender: Force | Sequence[Force], spa
         raise EngineError("runs must be at least 1")
     batch = simulate(system, position, runs, seed, progress, processes)
     report = replace(_sampled_report(batch, seed), **own)
-    if system.damage_unit and batch.attacker_damage is not None:
+    if (system.damage_unit and batch.attacker_damage is not None
+            and batch.defender_damage is not None):
         report.details = {**report.details, "damage": {
             "unit": system.damage_unit, "attacker": float(batch.attacker_damage.mean()),
             "defender": float(batch.defender_damage.mean())}}

@@ -253,7 +253,8 @@ class Battle:
             aimed[id(target)] = aimed.get(id(target), 0) + ship.gunnery()
             plan.append((ship, target, target.type.is_convoy
                          and target not in self.eligible_targets(enemies, {})))
-        shots, gambles = [], []
+        shots: list[Shot] = []
+        gambles: list[Shot] = []
         for ship, target, gamble in plan:
             bonus = (self.rules.bonus if ship.type.nation == self.rules.bonus_nation
                      and ship.type.is_warship and not ship.damaged else 0)   # §10.5
@@ -369,7 +370,7 @@ class Battle:
                 chasers[int(choice[2]) - 1].append(ship)
                 end.pursuers.append(ship)
         self.events.append(f"{len(end.pursuers)} ship(s) pursue")
-        for group, speed, pursuers in zip(groups, speeds, chasers):
+        for group, speed, pursuers in zip(groups, speeds, chasers, strict=True):
             chase = {runner: group, hunter: pursuers}
             while end.rounds < ROUND_LIMIT:
                 for slowed in [s for s in pursuers if s.in_battle and s.speed(minimum) < speed]:

@@ -87,6 +87,12 @@ class Request:
     moves: dict[str, dict[str, bool]] | None = None   # movement: ship -> where -> speed roll
 
 
+def _fixed(options: Iterable[Action]) -> tuple[Callable[[], list[Action]], Callable[[Action], bool]]:
+    """The two callables of a request whose options are known when it is made."""
+    listed = list(options)
+    return (lambda: list(listed)), (lambda action: action in listed)
+
+
 class WaSGame(GameState):
     def __init__(self, system, variant: Variant, rng: np.random.Generator,
                  max_rounds: int | None = None):
@@ -152,7 +158,7 @@ class WaSGame(GameState):
     # -- GameState -----------------------------------------------------------------------------
     @property
     def current_player(self) -> str | None:
-        return None if self._over else self.request.side
+        return None if self._over or self.request is None else self.request.side
 
     @property
     def phase(self) -> str:
@@ -182,14 +188,14 @@ class WaSGame(GameState):
         return seat
 
     def legal_actions(self) -> list[Action]:
-        if self._over:
+        if self._over or self.request is None:
             return []
         if self._legal is None:
             self._legal = self.request.options()
         return self._legal
 
     def is_legal(self, action: Action) -> bool:
-        if self._over or not isinstance(action, tuple) or not action:
+        if self._over or self.request is None or not isinstance(action, tuple) or not action:
             return False
         try:
             return ARITY.get(action[0]) == len(action) and bool(self.request.check(action))
@@ -228,7 +234,7 @@ class WaSGame(GameState):
         if self.convoy_home is None:
             self.convoy_home = next((v.at for v in self.vessels.values() if v.type.is_convoy), None)
 
-    def _arrive(self, stack: dict, space: str, owner: str | None) -> None:
+    def _arrive(self, stack: dict, space: str, owner: object) -> None:
         """Put a stack of the setup or of the turn track on the map (§4.2-§4.3)."""
         unit = self.types.get(stack.get("type"))
         if unit is None or unit.is_air_unit:
@@ -245,7 +251,8 @@ class WaSGame(GameState):
                 self.log.append(f"turn {self._round}: {count - placed} U-boat(s) lost: at most "
                                 f"{self.uboat_limit} (§8.6)")
             return
-        nation = owner if owner in self.board.index.nations else unit.nation
+        nation = owner if isinstance(owner, str) and owner in self.board.index.nations \
+            else unit.nation
         for _ in range(count):
             number = 0
             if unit.is_convoy or count > 1 or unit.id in self._numbers:
@@ -314,7 +321,7 @@ class WaSGame(GameState):
         for vessel in self.vessels.values():
             vessel.moved = vessel.rolls = vessel.escaped = vessel.sheltered = False
             vessel.origin = vessel.at
-        for space, who, open_from, closed_from in self.board.port_turns:
+        for space, who, _, closed_from in self.board.port_turns:
             if turn == closed_from:                  # §15.4: France closes, its ships are lost
                 for vessel in [v for v in self.vessels.values()
                                if v.at == space and (who is None or v.side == who)]:
@@ -327,7 +334,7 @@ class WaSGame(GameState):
             self.uboats_banked -= room
         for entry in self._schedule.get(turn, []):
             for stack in entry.get("units") or []:
-                self._arrive(stack, entry.get("space"), stack.get("owner", entry.get("owner")))
+                self._arrive(stack, str(entry.get("space")), stack.get("owner", entry.get("owner")))
         for entry in self.entry:
             nation, start = entry.get("nation"), int(entry.get("turn", 1))
             need = int(entry.get("roll_at_least", 1))
@@ -574,10 +581,8 @@ class WaSGame(GameState):
                 where = waiting[0]
                 if len(waiting) > 1:                 # §7.1: the Axis chooses the order
                     self._step = "battle-order"
-                    action = yield Request(
-                        self.axis, "battle-order",
-                        lambda spaces=waiting: [("battle", s) for s in spaces],
-                        lambda a, spaces=waiting: a[0] == "battle" and a[1] in spaces)
+                    action = yield Request(self.axis, "battle-order",
+                                           *_fixed([("battle", s) for s in waiting]))
                     where = action[1]
                 waiting.remove(where)
                 yield from getattr(self, "_" + kind.replace("-", "_"))(where)
@@ -612,7 +617,7 @@ class WaSGame(GameState):
                     break
         return sorted(found, key=self._space_order.__getitem__)
 
-    def _battle(self, space: str, ships: dict[str, list[Ship]], markers: dict[str, int]) -> Battle:
+    def _battle(self, space: str, ships: dict, markers: dict[str, int]) -> Battle:
         return Battle(self.combat_rules, ships, markers, space in self.board.points, self.dice)
 
     def _anti_submarine(self, area: str) -> Generator[Request, Action, None]:
@@ -647,9 +652,8 @@ class WaSGame(GameState):
         try:
             decision = next(engagement)
             while True:
-                action = yield Request(decision.side, "surface",
-                                       lambda d=decision: list(d.options),
-                                       lambda a, d=decision: a in d.options, decision, area)
+                action = yield Request(decision.side, "surface", *_fixed(decision.options),
+                                       decision, area)
                 decision = engagement.send(action)
         except StopIteration as stop:
             end: BattleEnd = stop.value
@@ -698,8 +702,7 @@ class WaSGame(GameState):
             choice = ("deliver", vessel.name)
             if may_stay:
                 choice = yield Request(self.allies, "convoys",
-                                       lambda n=vessel.name: [("deliver", n), ("stay", n)],
-                                       lambda a, n=vessel.name: a in (("deliver", n), ("stay", n)),
+                                       *_fixed([("deliver", vessel.name), ("stay", vessel.name)]),
                                        where=vessel.at)
             if choice[0] == "stay":
                 vessel.staying = True

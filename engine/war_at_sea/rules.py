@@ -52,7 +52,8 @@ class Variant:
     def chosen(cls, manifest: dict, options: dict) -> Variant:
         """The variant of the options chosen (by id, or by the setting key with '_')."""
         found: dict[str, list] = {"stat": [], "hidden": [], "banked": [], "refuel": [],
-                                  "closed": [], "intern": {}}
+                                  "closed": []}
+        interned: dict[str, int] = {}
         for option in manifest.get("options") or []:
             if not isinstance(option, dict) or not isinstance(option.get("id"), str):
                 continue
@@ -73,12 +74,12 @@ class Variant:
                 elif op == "close_port":
                     found["closed"].append((change["space"], change["side"], int(change["before_turn"])))
                 elif op == "intern_ships":
-                    found["intern"][change["space"]] = int(change["points_lost"])
+                    interned[change["space"]] = int(change["points_lost"])
                 else:
                     raise EngineError(f"option {option['id']!r}: the engine does not know the "
                                       f"change {op!r}")
         return cls(tuple(found["stat"]), frozenset(found["hidden"]), frozenset(found["banked"]),
-                   frozenset(found["refuel"]), tuple(found["closed"]), dict(found["intern"]))
+                   frozenset(found["refuel"]), tuple(found["closed"]), interned)
 
     def key(self) -> tuple:
         return (self.stat_changes, tuple(sorted(self.hidden)), tuple(sorted(self.banked)),

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,8 @@ def read_types(scenario, side_of, stat_changes=()) -> dict[str, ShipType]:
             int(stats.get("speed", 0)), int(stats.get("air_strike", 0)),
             int(stats.get("anti_submarine", 0)), frozenset(entry.get("tags") or ()))
     for units, stat, value in stat_changes:
+        changed: dict[str, Any] = {stat: int(value)}      # a printed value: gunnery, armour ...
         for unit in units:
             if unit in found:
-                found[unit] = replace(found[unit], **{stat: int(value)})
+                found[unit] = replace(found[unit], **changed)
     return found
