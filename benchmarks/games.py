@@ -18,6 +18,12 @@ each attack over the exact distribution of its ends); then the property campaign
 random games (500) with every invariant checked after every action, every card of both decks
 played face up at least once, and every game's replay played back to the identical end.
 Target: a heuristic GJ69 game under 100 ms median on one core.
+
+War at Sea (eight turns, `scenarios/war-at-sea`): the same figures on one core for `random`
+and `heuristic` players, against the same kind of baseline (`heuristic:judge=calculator`: the
+heuristic asking the battle calculator, 200 simulated battles, before each strike and each
+escape). Target: a heuristic game under 20 ms median on one core, so that 500 random games of
+the property tests take seconds.
 """
 from __future__ import annotations
 
@@ -85,12 +91,12 @@ def main() -> None:
     parser.add_argument("--scenario", default=str(ROOT / "scenarios" / "aa50-1942"))
     parser.add_argument("--gj69-games", type=int, default=20, help="GJ69 games per measurement (20)")
     parser.add_argument("--campaign", type=int, default=500, help="GJ69 random games checked (500)")
-    parser.add_argument("--only", choices=("aa50", "gj69"), help="one system's section only")
+    parser.add_argument("--only", choices=("aa50", "war-at-sea", "gj69"),
+                        help="one system's section only")
     args = parser.parse_args()
-    if args.only != "gj69":
-        aa50(args)
-    if args.only != "aa50":
-        gj69(args)
+    for name, section in (("aa50", aa50), ("war-at-sea", war_at_sea), ("gj69", gj69)):
+        if args.only in (None, name):
+            section(args)
 
 
 def aa50(args) -> None:
@@ -119,6 +125,16 @@ def aa50(args) -> None:
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"memory: {worker:.0f} MB at most per worker, {own:.0f} MB in this process "
           "(target: under 500 MB per worker)")
+
+
+def war_at_sea(args) -> None:
+    """War at Sea's section: one core, random and heuristic players, the calculator baseline."""
+    scenario = load_scenario(ROOT / "scenarios" / "war-at-sea")
+    system = load_system(scenario)
+    games = max(args.games, 40)
+    print(f"\n{scenario.id}: whole games of 8 turns, {games} per measurement\n")
+    rows = player_times(system, scenario, games, ("axis", "allies"), None, target=0.020)
+    print(f"  500 random games take {500 * rows['random']:.1f} s on one core")
 
 
 # -- GJ69 Southern Operation ---------------------------------------------------------------------

@@ -162,7 +162,13 @@ def run_battle(scenario, attacker: Force, defender: Force | Sequence[Force], spa
     if runs < 1:
         raise EngineError("runs must be at least 1")
     batch = simulate(system, position, runs, seed, progress, processes)
-    return replace(_sampled_report(batch, seed), **own)
+    report = replace(_sampled_report(batch, seed), **own)
+    if (system.damage_unit and batch.attacker_damage is not None
+            and batch.defender_damage is not None):
+        report.details = {**report.details, "damage": {
+            "unit": system.damage_unit, "attacker": float(batch.attacker_damage.mean()),
+            "defender": float(batch.defender_damage.mean())}}
+    return report
 
 
 def battle_extras(scenario, pairs: Sequence[str]) -> dict:

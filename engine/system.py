@@ -127,6 +127,8 @@ class BattleOutcome:
     attacker_loss: float               # cost of the units lost
     defender_loss: float               # cost of the units lost (or of the damage done, for a raid)
     events: list[str] = field(default_factory=list)
+    attacker_damage: float = 0.0       # damage taken by units still alive (GameSystem.damage_unit)
+    defender_damage: float = 0.0
 
     @property
     def winner(self) -> str:
@@ -143,16 +145,20 @@ class OutcomeBatch:
     defender_survivors: np.ndarray
     attacker_loss: np.ndarray       # float: cost lost
     defender_loss: np.ndarray
+    attacker_damage: np.ndarray | None = None   # float: damage on survivors, where measured
+    defender_damage: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.result)
 
     @staticmethod
     def concatenate(batches: list[OutcomeBatch]) -> OutcomeBatch:
+        names = ["result", "rounds", "attacker_survivors", "defender_survivors",
+                 "attacker_loss", "defender_loss"]
+        if all(b.attacker_damage is not None for b in batches):
+            names += ["attacker_damage", "defender_damage"]
         return OutcomeBatch(*(np.concatenate([getattr(b, name) for b in batches])
-                              for name in ("result", "rounds", "attacker_survivors",
-                                           "defender_survivors", "attacker_loss",
-                                           "defender_loss")))
+                              for name in names))
 
     @staticmethod
     def from_outcomes(outcomes: list[BattleOutcome]) -> OutcomeBatch:
@@ -162,7 +168,9 @@ class OutcomeBatch:
             np.array([sum(o.attacker_survivors.values()) for o in outcomes], dtype=np.int64),
             np.array([sum(o.defender_survivors.values()) for o in outcomes], dtype=np.int64),
             np.array([o.attacker_loss for o in outcomes], dtype=float),
-            np.array([o.defender_loss for o in outcomes], dtype=float))
+            np.array([o.defender_loss for o in outcomes], dtype=float),
+            np.array([o.attacker_damage for o in outcomes], dtype=float),
+            np.array([o.defender_damage for o in outcomes], dtype=float))
 
 
 @dataclass
@@ -188,6 +196,9 @@ class GameSystem(ABC):
     position_type: type[BattlePosition] = BattlePosition
     # What losses are counted in, in the system's own terms ("IPC" in AA50, "VP" in GJ69 ...).
     loss_unit: str = "IPC"
+    # A second measure: damage that survivors carry away, where the system has one
+    # ("damage points" in War at Sea); None when losses say it all.
+    damage_unit: str | None = None
 
     def __init__(self, scenario):
         self.scenario = scenario

@@ -15,10 +15,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import ATTACKER_WINS, DEFENDER_WINS, DRAW, Contingent, EngineError, load_system
+from engine import (
+    ATTACKER_WINS,
+    DEFENDER_WINS,
+    DRAW,
+    Contingent,
+    EngineError,
+    load_system,
+)
 from engine.calculator import Force, run_battle
 from engine.war_at_sea import WaSPosition
-from engine.war_at_sea.combat import Battle, Shot
+from engine.war_at_sea.combat import Battle, Dice, Shot, run
 from engine.war_at_sea.ships import Ship
 from sandtable.scenario import load_scenario
 
@@ -44,16 +51,46 @@ def battle(was, allies: list[Ship], axis: list[Ship], seed: int, markers=None) -
                   np.random.default_rng(seed))
 
 
+class Scripted(Dice):
+    """Dice that show the faces given, in order."""
+
+    def __init__(self, faces):
+        self.faces = list(faces)
+
+    def roll(self, count):
+        taken, self.faces = self.faces[:count], self.faces[count:]
+        assert len(taken) == count, "the script ran out of dice"
+        return taken
+
+    def one(self):
+        return self.roll(1)[0]
+
+
+def scripted(was, allies, axis, faces, markers=None) -> Battle:
+    return Battle(was.combat_rules, {"allies": allies, "axis": axis}, markers or {}, True,
+                  Scripted(faces))
+
+
+def choices(script):
+    """A decider answering each kind of decision from a list of answers, in order."""
+    answers = {kind: list(values) for kind, values in script.items()}
+
+    def decide(decision):
+        wanted = answers[decision.kind].pop(0)
+        found = [a for a in decision.options if a[-1] == wanted]
+        assert found, (decision.kind, wanted, decision.options)
+        return found[0]
+    return decide
+
+
 def test_five_disables_six_hits_and_rolls_damage_7_3_7_4(was):
     """§7.3-§7.4: the example: dice 3, 2, 6, 6 are two hits; damage dice 3 and 4 make 7."""
-    rolls = iter([np.array([3, 4])])
-    fight = battle(was, [], [], 0)
-    fight.rng = type("Dice", (), {"integers": lambda self, low, high, size: next(rolls)})()
+    fight = scripted(was, [], [], [3, 4])
     shot = Shot(ship(was, "hood"))
-    fight.settle(shot, np.array([3, 2, 6, 6]))
+    fight.settle(shot, [3, 2, 6, 6])
     assert shot.damage == 7 and not shot.disabled
     disabling = Shot(ship(was, "hood"))
-    fight.settle(disabling, np.array([5, 1]))
+    fight.settle(disabling, [5, 1])
     assert disabling.disabled and disabling.damage == 0
 
 
@@ -130,7 +167,7 @@ def test_convoys_only_when_all_warships_damaged_10_7(was):
 def test_zero_gunnery_does_not_fire_10_6(was):
     """§10.6: a ship of gunnery 0 names no target."""
     fight = battle(was, [], [], 0)
-    assert fight.volley([ship(was, "ark-royal")], [ship(was, "hood")]) == []
+    assert fight.volley([ship(was, "ark-royal")], [ship(was, "hood")]) == ([], [])
 
 
 def test_anti_submarine_strength_and_results_8_2_8_3(was):
@@ -215,12 +252,12 @@ def test_escape_without_fast_enough_pursuers_11_4(was):
     for seed in range(400):
         end = was.resolve_battle(position, np.random.default_rng(seed))
         text = " ".join(end.events)
-        if "axis escapes at speed 7; 0 ship(s) pursue" in text:
+        if "axis escapes in 1 group(s) at speed 7 0 ship(s) pursue" in text:
             clean += 1
             assert end.result == DEFENDER_WINS and end.rounds == 1
-        elif "axis escapes at speed" in text:
+        elif "axis escapes in 1 group(s) at speed" in text:
             slowed += 1
-            speed = int(text.split("axis escapes at speed ")[1].split(";")[0])
+            speed = int(text.split("at speed ")[1].split(" ")[0])
             assert speed < 7
             if "1 ship(s) pursue" in text:      # only as slow as Eagle's 4 can be caught
                 assert speed <= 4
@@ -276,3 +313,190 @@ def test_calculator_simulates():
                        "north-atlantic", runs=500, seed=5)
     assert report.method == "monte-carlo" and report.attacker_wins == again.attacker_wins
     assert report.attacker_wins + report.defender_wins + report.draws == pytest.approx(1)
+
+
+# -- escape and pursuit in the player's hands (§11) ----------------------------------------------
+def _breakout(was, faces, script):
+    """Scharnhorst (7) and Admiral Scheer (5) against Kent (7) and Royal Oak (3): the Axis
+    escapes after a round of misses in one group at speed 5; only Kent is fast enough to chase."""
+    kent, oak = ship(was, "kent"), ship(was, "royal-oak")
+    axis = [ship(was, "scharnhorst"), ship(was, "admiral-scheer")]
+    misses = [1] * (4 + 1 + 3 + 2)              # Royal Oak 4, Kent 1, Scharnhorst 3, Scheer 2
+    fight = scripted(was, [kent, oak], axis, misses + faces)
+    end = run(fight.engagement(["allies", "axis"]), choices(script))
+    return fight, end, kent, oak
+
+
+def test_nobody_holds_the_sea_when_every_pursuer_is_out_11_2(was):
+    """§11.2: Kent pursues alone and is disabled (Scharnhorst's die 4 + 1 = 5): the escape
+    succeeds and neither side holds the area, although Royal Oak never left it."""
+    fight, end, kent, oak = _breakout(
+        was, [1, 4, 1, 1, 1, 1],
+        {"escape": ["no", "yes"], "group": [1], "pursue": [1]})
+    assert kent.disabled and oak.in_battle and not oak.escaped
+    assert end.escaped == {"axis"} and end.pursuers == [kent] and end.pursuers_lost
+    assert fight.controller(["allies", "axis"], end) is None
+    assert "every pursuer is sunk or disabled" in " ".join(fight.events)
+
+
+def test_a_pursuer_that_gives_up_leaves_its_side_the_sea_11_1_11_5(was):
+    """§11.1, §11.5: the same chase, all misses, Kent gives up: the Axis got away, the
+    Allies hold the area."""
+    fight, end, kent, _ = _breakout(
+        was, [1, 1, 1, 1, 1, 1],
+        {"escape": ["no", "yes"], "group": [1], "pursue": [1], "press": ["kent"]})
+    assert kent.in_battle and not end.pursuers_lost
+    assert fight.controller(["allies", "axis"], end) == "allies"
+    assert all(s.escaped for s in fight.ships["axis"])
+
+
+def test_any_ship_fast_enough_may_pursue_even_without_guns_11_4(was):
+    """§11.4: the pursuers' speed decides, not their guns: Ark Royal (gunnery 0, speed 7) may
+    chase; Royal Oak (3) may not chase a group at speed 5."""
+    asked = []
+
+    def decide(decision):
+        if decision.kind == "pursue":
+            asked.append((decision.ship.name, decision.options))
+        return {"escape": ("escape", "yes") if decision.side == "axis" else ("escape", "no")}.get(
+            decision.kind, decision.options[0])
+    ark, oak, kent = ship(was, "ark-royal"), ship(was, "royal-oak"), ship(was, "kent")
+    fight = Battle(was.combat_rules, {"allies": [ark, oak, kent],
+                                      "axis": [ship(was, "admiral-scheer")]}, {}, True,
+                   Scripted([1] * 7))
+    run(fight.engagement(["allies", "axis"]), decide)
+    assert [name for name, _ in asked] == ["ark-royal", "kent"]
+    assert ("pursue", "ark-royal", 1) in asked[0][1]
+
+
+def test_escape_in_several_groups_each_at_its_slowest_speed_11_3(was):
+    """§11.3: each group's escape speed is its slowest ship's: singly, Scharnhorst, Admiral
+    Scheer and Lützow escape at 7, 5 and 5; by speed, in two groups at 7 and 5."""
+    axis = Contingent("germany", {"scharnhorst": 1, "admiral-scheer": 1, "lutzow": 1})
+    for groups, expected in (("singly", "3 group(s) at speed 7, 5, 5"),
+                             ("by-speed", "2 group(s) at speed 7, 5"),
+                             ("together", "1 group(s) at speed 5")):
+        position = WaSPosition("north-atlantic", (axis,), (Contingent("britain", {"kent": 1}),),
+                               escape="axis", escape_groups=groups, pursue=False)
+        seen = set()
+        for seed in range(40):
+            seen |= {e for e in was.resolve_battle(position, np.random.default_rng(seed)).events
+                     if "escapes in" in e}
+        assert f"axis escapes in {expected}" in seen, seen
+
+
+def test_the_axis_may_aim_at_convoys_and_the_shot_counts_only_if_every_warship_is_hurt_10_7(was):
+    """§10.7 note: Admiral Hipper names a convoy while Kent is undamaged; its hit (5 + 1 = 6,
+    3 damage) sinks the convoy only because Scharnhorst's hit damages Kent in the same round."""
+    def fight_with(scharnhorst_faces):
+        kent, convoy = ship(was, "kent"), Ship(was.types["convoy"], number=1)
+        faces = [1] + scharnhorst_faces + [5, 3]     # Kent; Scharnhorst (+ damage); Hipper
+        fight = scripted(was, [kent, convoy],
+                         [ship(was, "scharnhorst"), ship(was, "admiral-hipper")], faces)
+        fight.surface_round(["allies", "axis"], fight.ships, frozenset({"axis"}))
+        return kent, convoy, fight
+    kent, convoy, fight = fight_with([5, 1, 1, 1])     # 6 after the bonus: a hit of 1
+    assert kent.damage == 1 and convoy.sunk
+    kent, convoy, fight = fight_with([1, 1, 1])
+    assert kent.damage == 0 and not convoy.sunk and convoy.damage == 0
+    assert "shots at convoys are lost" in " ".join(fight.events)
+
+
+def test_aiming_at_convoys_is_asked_only_while_a_warship_is_undamaged_10_7(was):
+    asked = []
+
+    def decide(decision):
+        asked.append((decision.side, decision.kind))
+        return ("escape", "yes") if decision.kind == "escape" else decision.options[0]
+    fight = battle(was, [ship(was, "kent"), Ship(was.types["convoy"])], [ship(was, "lutzow")], 1)
+    run(fight.engagement(["allies", "axis"]), decide)
+    assert asked[0] == ("axis", "aim")
+    fight = battle(was, [ship(was, "kent", damage=1), Ship(was.types["convoy"])],
+                   [ship(was, "lutzow")], 1)
+    run(fight.engagement(["allies", "axis"]), decide)
+    assert ("axis", "aim") not in asked[2:]
+
+
+# -- what a battle may hold (§2.2, §3, §6.4, §9.1, §16) ----------------------------------------------
+@pytest.mark.parametrize("attacker, defender, space, message", [
+    ("ussr: 1 marat", "germany: 1 scharnhorst", "north-sea",
+     "marat may not be in north-sea: ussr ships may only be in baltic-sea, leningrad (rules §16.1)"),
+    ("britain: 1 hood", "germany: 1 scharnhorst", "baltic-sea",
+     "hood may not be in baltic-sea: baltic-sea is closed to britain ships"),
+    ("usa: 1 texas", "germany: 1 lutzow", "south-atlantic",
+     "texas may not be in south-atlantic: usa ships may only be in north-atlantic, usa"),
+    ("britain: 1 kent", "italy: 1 roma", "north-atlantic", "roma may not be in north-atlantic"),
+    ("britain: 1 kent", "italy: 1 pola", "north-sea",
+     "pola may not be in north-sea: italy ships of class ca may not enter barents-sea, north-sea"),
+    ("britain: 1 kent, 2 allied-air-unit", "germany: 1 lutzow", "north-sea",
+     "each side has one land-based air unit"),
+    ("britain: 1 kent, 1 axis-air-unit", "germany: 1 lutzow", "north-sea",
+     "axis-air-unit is the axis side's air unit, not britain's"),
+    ("britain: 2 hood", "germany: 1 lutzow", "north-sea", "there is 1 hood in the game, not 2"),
+    ("britain: 1 bismarck", "germany: 1 lutzow", "north-sea", "bismarck is a ship of germany"),
+    ("germany: 1 axis-air-unit", "britain: 1 hood", "britain", None),
+    ("germany: 1 lutzow", "britain: 1 hood", "britain", "lutzow cannot be in britain: ships never"),
+])
+def test_positions_the_rules_forbid_are_refused(was, attacker, defender, space, message):
+    from engine.calculator import parse_force
+    a, d = parse_force(attacker), parse_force(defender)
+    position = WaSPosition(space, (Contingent(a.owner, a.units),), (Contingent(d.owner, d.units),))
+    if message is None:
+        was.resolve_battle(position, np.random.default_rng(0))
+        return
+    with pytest.raises(EngineError) as raised:
+        was.resolve_battle(position, np.random.default_rng(0))
+    assert message in str(raised.value)
+
+
+def test_variant_rules_reach_a_battle_18_1(was):
+    """§18.1: with weaker-bismarck-class Bismarck's armour is 7; an unknown name is refused
+    with a suggestion."""
+    assert was.types_for(was.variant_of("weaker-bismarck-class"))["bismarck"].armour == 7
+    assert was.types["bismarck"].armour == 9
+    with pytest.raises(EngineError, match="did you mean weaker-bismarck-class"):
+        was.variant_of("weaker-bismark-class")
+
+
+def test_air_strikes_by_setting_and_sheltered_ships_9_5(was):
+    """§7.2: a side may make no air strike; §9.5: ships back in port after a failed speed roll
+    are no targets: the Axis marker over Britain finds only Kent."""
+    position = WaSPosition("britain", (Contingent("germany", {"axis-air-unit": 1}),),
+                           (Contingent("britain", {"hood": 1, "kent": 1}),), sheltered={"hood": 1})
+    end = was.resolve_battle(position, np.random.default_rng(3))
+    assert "axis air strike on 1 target(s)" in end.events
+    quiet = WaSPosition("britain", position.attackers, position.defenders, air_strikes="allies")
+    assert not any("air strike" in e for e in was.resolve_battle(quiet, np.random.default_rng(3)).events)
+
+
+def test_losses_are_ships_sunk_and_damage_points(was):
+    """A battle's losses are counted in ships sunk, and the damage survivors carry home."""
+    from engine.calculator import run_battle
+    report = run_battle(SCENARIO, Force("germany", {"bismarck": 1}), Force("britain", {"hood": 1}),
+                        "north-atlantic", runs=400, seed=2)
+    assert report.loss_unit == "ships sunk" and report.details["damage"]["unit"] == "damage points"
+    assert 0 < report.details["damage"]["attacker"] and 0 <= report.expected_defender_loss <= 1
+
+
+def test_cli_reaches_every_setting_and_refuses_what_the_rules_forbid(capsys):
+    from sandtable.cli import main
+    assert main(["playtest", "battle", str(SCENARIO), "--attacker", "germany: 1 bismarck",
+                 "--defender", "britain: 1 hood", "--at", "north-atlantic", "--option", "list"]) == 0
+    listed = capsys.readouterr().out
+    for name in ("escape=", "escape-groups=together|by-speed|singly", "pursue=", "air-strikes=",
+                 "aim-at-convoys=", "sheltered=", "variant=", "damaged="):
+        assert name in listed
+    assert main(["playtest", "battle", str(SCENARIO), "--attacker", "germany: 1 bismarck",
+                 "--defender", "britain: 1 hood, 1 kent", "--at", "north-atlantic", "--runs", "300",
+                 "--seed", "1", "--option", "escape=axis", "--option", "escape-groups=singly",
+                 "--option", "variant=weaker-bismarck-class", "--option", "pursue=false"]) == 0
+    out = capsys.readouterr().out
+    assert "ships sunk       attacker" in out and "damage points    attacker" in out
+    assert "attacker holds the area" in out and "IPC" not in out
+    assert main(["playtest", "battle", str(SCENARIO), "--attacker", "ussr: 1 marat",
+                 "--defender", "germany: 1 lutzow", "--at", "north-sea"]) == 2
+    assert "ussr ships may only be in baltic-sea, leningrad" in capsys.readouterr().err
+    assert main(["playtest", "battle", str(SCENARIO), "--attacker", "germany: 1 lutzow",
+                 "--defender", "britain: 1 kent", "--at", "north-sea",
+                 "--option", "escape-group=singly"]) == 2
+    assert "did you mean escape-groups" in capsys.readouterr().err

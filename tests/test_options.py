@@ -13,7 +13,11 @@ SCENARIOS = REPO / "scenarios"
 
 def test_battle_settings_come_from_the_system_position_fields():
     settings = {s.name: s for s in settings_of_position(WaSPosition, BattlePosition)}
-    assert sorted(settings) == ["damaged", "escape", "escape-after", "pursue"]
+    assert sorted(settings) == ["aim-at-convoys", "air-strikes", "damaged", "escape",
+                                "escape-after", "escape-groups", "pursue", "sheltered", "variant"]
+    assert settings["escape-groups"].choices == ("together", "by-speed", "singly")
+    assert settings["air-strikes"].choices == ("both", "allies", "axis", "none")
+    assert all(s.help for s in settings.values())
     assert settings["escape-after"].kind == "int" and settings["escape-after"].default == 1
     assert settings["pursue"].kind == "bool" and settings["pursue"].default is True
     assert settings["escape"].optional and settings["damaged"].kind == "counts"

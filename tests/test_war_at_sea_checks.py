@@ -20,6 +20,10 @@ CASES = [
     ("was007-no-nationality", "WAS007", "was007-no-nationality/units.yaml", 2, 7, "no nationality"),
     ("was008-option-from", "WAS008", "was008-option-from/scenario.yaml", 10, 55, "its armour is 4"),
     ("was009-nationality", "WAS009", "was009-nationality/setup.yaml", 7, 12, "placed for 'britain'"),
+    ("was010-placement-limit", "WAS010", "was010-placement-limit/setup.yaml", 7, 12,
+     "usa ships may only be in north-atlantic"),
+    ("was011-enemy-port", "WAS011", "was011-enemy-port/setup.yaml", 7, 12,
+     "a port of the axis side"),
 ]
 
 

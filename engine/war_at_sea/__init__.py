@@ -1,4 +1,4 @@
-"""War at Sea: anti-submarine, air strikes and surface combat in a sea area (§7-§12)."""
+"""War at Sea: the whole game of eight turns (§4-§18) and the battle in one sea area (§7-§12)."""
 from __future__ import annotations
 
 from .position import WaSPosition

@@ -1,7 +1,8 @@
 """War at Sea ships as combat sees them (§3, §7.6): printed values and damage taken."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -44,20 +45,22 @@ class ShipType:
         return self.domain == "sea" and not self.is_uboat
 
 
-@dataclass
+@dataclass(eq=False)
 class Ship:
-    """One ship in the battle, with the damage it carries (§7.5: damage stays until repaired)."""
+    """One ship in the battle, with the damage it carries (§7.5: damage stays until repaired).
+    Ships are told apart by identity: two undamaged convoys are still two ships."""
 
     type: ShipType
     damage: int = 0
     disabled: bool = False     # lost its fighting power: back to port (§7.3)
     sunk: bool = False
     number: int = 0            # tells ships of one type apart in events
-    targeted_by: list = field(default_factory=list)
+    escaped: bool = False      # got away from a surface battle (§11.6)
+    sheltered: bool = False    # back in port after a failed speed roll or disabled (§9.5)
+    name: str = field(init=False, default="")
 
-    @property
-    def name(self) -> str:
-        return f"{self.type.id}#{self.number}" if self.number else self.type.id
+    def __post_init__(self) -> None:
+        self.name = f"{self.type.id}#{self.number}" if self.number else self.type.id
 
     @property
     def in_battle(self) -> bool:
@@ -91,7 +94,9 @@ class Ship:
             self.disabled = True
 
 
-def read_types(scenario, side_of) -> dict[str, ShipType]:
+def read_types(scenario, side_of, stat_changes=()) -> dict[str, ShipType]:
+    """The ship types of a scenario; `stat_changes` are (unit ids, stat, new value) of the
+    variant rules in play (§18.1)."""
     found = {}
     for _, entry in scenario.entities("units", "unit_types"):
         if not isinstance(entry.get("id"), str):
@@ -103,4 +108,9 @@ def read_types(scenario, side_of) -> dict[str, ShipType]:
             entry.get("class", ""), int(stats.get("gunnery", 0)), int(stats.get("armour", 0)),
             int(stats.get("speed", 0)), int(stats.get("air_strike", 0)),
             int(stats.get("anti_submarine", 0)), frozenset(entry.get("tags") or ()))
+    for units, stat, value in stat_changes:
+        changed: dict[str, Any] = {stat: int(value)}      # a printed value: gunnery, armour ...
+        for unit in units:
+            if unit in found:
+                found[unit] = replace(found[unit], **changed)
     return found

@@ -14,8 +14,9 @@ def register(commands) -> None:
     battle = kinds.add_parser(
         "battle", help="the odds of one battle",
         description="Attacker, defender and draw probabilities, survivors, expected losses "
-        "(IPC swing) and rounds of one battle. Exact where the state space allows; otherwise "
-        "simulated, with 95%% intervals.")
+        "in the game system's own terms (IPC, VP, ships sunk ...) and their swing, and rounds "
+        "of one battle. Exact where the state space allows; otherwise simulated, with 95%% "
+        "intervals.")
     battle.add_argument("scenario", metavar="SCENARIO", help="a scenario folder")
     battle.add_argument("--attacker", required=True, action="append", metavar="FORCE",
                         help="'germany: 3 infantry, 2 armour, 1 fighter'")

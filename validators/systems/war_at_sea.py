@@ -2,7 +2,8 @@
 
 Sea areas are worth points to each side, ports repair damage, named ships are single counters,
 U-boat flotillas are capped at seven, the turn track has eight turns, and the rules' nationality
-limits name real areas. Codes WAS001-WAS009 (docs/diagnostics.md).
+limits name real areas and hold for every ship placed. Codes WAS001-WAS011
+(docs/diagnostics.md).
 """
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from sandtable.diagnostics import Diagnostic, Location, error
 from sandtable.scenario import Scenario
 from validators.index import ScenarioIndex
 from validators.walk import find
+
+from .war_at_sea_limits import Limits
 
 POINT_STATS = ("allied_points", "axis_points")
 SHIP_STATS = ("gunnery", "armour", "speed")
@@ -43,6 +46,10 @@ RULE_REFERENCES = [
     ("combat/undamaged_bonus/nation", "nation"),
     ("entry_into_war/*/nation", "nation"),
     ("italian_fleet_fate/space", "space"),
+    ("italian_fleet_fate/allied_port", "space"),
+    ("italian_fleet_fate/nation", "nation"),
+    ("setup_choices/*/nation", "nation"),
+    ("setup_choices/*/spaces/*", "space"),
     ("air_strike_marker/*/side", "side"),
     ("uboat_type", "unit type"),
 ]
@@ -58,6 +65,7 @@ def check(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
     yield from _ship_values(scenario, index)
     yield from _option_values(scenario, index)
     yield from _nationality(scenario, index)
+    yield from _placement_limits(scenario, index)
 
 
 def explain(scenario: Scenario, index: ScenarioIndex) -> str:
@@ -131,16 +139,16 @@ def _reinforcement_turns(scenario) -> Iterator[Diagnostic]:
                         scenario.locate("setup", pointer + "/turn"))
 
 
-def _placements(scenario) -> Iterator[tuple[str, dict, str | None]]:
-    """(pointer of the stack, stack, its owner) for every unit at the start and on the turn track."""
-    for pointer, entry in scenario.entities("setup", "spaces"):
-        for i, stack in enumerate(entry.get("units") or []):
-            if isinstance(stack, dict):
-                yield f"{pointer}/units/{i}", stack, stack.get("owner", entry.get("control"))
-    for pointer, entry in scenario.entities("setup", "reinforcements"):
-        for i, stack in enumerate(entry.get("units") or []):
-            if isinstance(stack, dict):
-                yield f"{pointer}/units/{i}", stack, stack.get("owner", entry.get("owner"))
+def _placements(scenario, with_space: bool = False) -> Iterator[tuple]:
+    """(pointer of the stack, stack, its owner[, space]) for every unit at the start and on the
+    turn track."""
+    for collection, owner_field in (("spaces", "control"), ("reinforcements", "owner")):
+        for pointer, entry in scenario.entities("setup", collection):
+            units = entry.get("units")
+            for i, stack in enumerate(units if isinstance(units, list) else []):
+                if isinstance(stack, dict):
+                    found = (f"{pointer}/units/{i}", stack, stack.get("owner", entry.get(owner_field)))
+                    yield found + (entry.get("space"),) if with_space else found
 
 
 def _uboat_type(scenario) -> str:
@@ -206,6 +214,36 @@ def _nationality(scenario, index) -> Iterator[Diagnostic]:
             yield error("WAS009", f"{stack['type']!r} is a ship of {nation!r} but is placed for {owner!r}",
                         scenario.locate("setup", pointer + "/type"),
                         hint=f"place it in an entry of {nation!r}, or give the stack owner: {nation}")
+
+
+def _placement_limits(scenario, index) -> Iterator[Diagnostic]:
+    """§6.4, §16.1-§16.3: a ship starts and arrives only where its nation's ships may be; §2.2:
+    never in the other side's port."""
+    limits = Limits(scenario, index)
+    control = index.starting_control()
+    for pointer, stack, owner, space in _placements(scenario, with_space=True):
+        unit = index.unit_types.get(stack.get("type"))
+        if unit is None or not isinstance(space, str) or space not in index.spaces:
+            continue
+        nation = unit.data.get("nation")
+        if not isinstance(nation, str) or unit.data.get("domain") != "sea":
+            continue
+        if isinstance(owner, str) and owner != nation:
+            continue                                 # placed for another nation: WAS009 says so
+        where = scenario.locate("setup", pointer + "/type")
+        reason = limits.against(nation, str(unit.data.get("class", "")), space)
+        if reason:
+            yield error("WAS010", f"{stack['type']!r} is placed in {space!r}, where it may not be: "
+                        f"{reason}", where,
+                        hint="place it in a port its nation may use, or change the limit")
+            continue
+        port = index.spaces[space].data
+        holder = port.get("original_owner", control.get(space))
+        ship_side, port_side = index.side_of(nation), index.side_of(holder) if isinstance(holder, str) else None
+        if port.get("kind") == "port" and ship_side and port_side and ship_side != port_side:
+            yield error("WAS011", f"{stack['type']!r} ({ship_side}) is placed in {space!r}, a port "
+                        f"of the {port_side} side: ships never enter an enemy port (§2.2)", where,
+                        hint="place it in one of its own side's ports")
 
 
 # -- units ---------------------------------------------------------------------------------------
