@@ -189,13 +189,13 @@ def mode(scenario, mode_id):
 
 
 @pytest.mark.parametrize("mode_id, allies, axis, levels", [
-    ("mode-regular", {"united-kingdom", "france"}, {"germany", "italy"},
+    ("regular", {"united-kingdom", "france"}, {"germany", "italy"},
      {"resource_level": "normal", "penalty_rate": "normal", "luck": "normal"}),
-    ("mode-les-miserables", {"united-kingdom"}, {"germany"},
+    ("les-miserables", {"united-kingdom"}, {"germany"},
      {"resource_level": "depleted", "penalty_rate": "normal", "luck": "high"}),
-    ("mode-fierce-battle", {"united-kingdom", "france"}, {"germany", "italy"},
+    ("fierce-battle", {"united-kingdom", "france"}, {"germany", "italy"},
      {"resource_level": "normal", "penalty_rate": "high", "luck": "high"}),
-    ("mode-no-italy", {"united-kingdom", "united-states"}, {"germany", "japan"},
+    ("no-italy", {"united-kingdom", "united-states"}, {"germany", "japan"},
      {"resource_level": "normal", "penalty_rate": "medium", "luck": "high"}),
 ])
 def test_the_four_game_modes(scenario, mode_id, allies, axis, levels):
@@ -204,8 +204,8 @@ def test_the_four_game_modes(scenario, mode_id, allies, axis, levels):
 
 def test_regular_is_the_default_mode(scenario):
     on = [o["id"] for _, o in scenario.entities("scenario", "options")
-          if o.get("group") == "game-mode" and o["default"] is True]
-    assert on == ["mode-regular"]
+          if o.get("group") == "mode" and o["default"] is True]
+    assert on == ["regular"]
 
 
 def test_end_conditions(scenario):

@@ -49,8 +49,8 @@ def test_treaty_cost_examples(ava):
 def test_penalty_cost_example_and_rates(ava):
     """Penalty cost: defence power 300 x 30 % (Regular) = 90; Fierce Battle's rate is 50 %."""
     assert ava.formulas.penalty_cost(300) == 90
-    assert ava.formulas_for("mode-fierce-battle").penalty_cost(300) == 150
-    assert ava.formulas_for("mode-no-italy").penalty_cost(300) == 120
+    assert ava.formulas_for("fierce-battle").penalty_cost(300) == 150
+    assert ava.formulas_for("no-italy").penalty_cost(300) == 120
 
 
 def test_penalty_takes_whole_units_example(ava):
