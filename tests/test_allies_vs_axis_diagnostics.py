@@ -29,8 +29,32 @@ CASES = [
     ("ava008-wrong-example", "AVA008", "scenario.yaml", 8, 17,
      "invasion_power gives 16 for this example; the rule book says 22"),
     ("ava009-secret-start", "AVA009", "scenario.yaml", 7, 52, "a side cannot start with 'neutral-bank'"),
-    ("ava009-two-modes-on", "AVA009", "scenario.yaml", 5, 12, "2 options of group 'game-mode' are on by default"),
+    ("ava009-two-modes-on", "AVA009", "scenario.yaml", 5, 12, "2 options of group 'mode' are on by default"),
     ("eff001-unknown-card-effect", "EFF001", "decks.yaml", 5, 20, "unknown effect 'gian'"),
+    ("ava007-natural-ally", "AVA007", "scenario.yaml", 4, 28, "natural ally 'canada' is not a special territory"),
+    # The data held to the page: each message names the page's value ("Game modes", "Penalty
+    # cost", "Army unit comparison", the fixed costs, "Spinner", four spy cards).
+    ("ava010-fierce-battle", "AVA010", "scenario.yaml", 6, 44,
+     "game mode 'fierce-battle' starts allies with united-kingdom; the page starts allies with united-kingdom and france"),
+    ("ava010-fierce-battle", "AVA010", "scenario.yaml", 9, 51,
+     "game mode 'fierce-battle' sets penalty_rate to 'normal'; the page says 'high'"),
+    ("ava011-penalty-rates", "AVA011", "scenario.yaml", 6, 22, "the high penalty rate is 0.6; the page says 0.5 (50%)"),
+    ("ava011-penalty-rates", "AVA011", "scenario.yaml", 6, 35,
+     "the medium penalty rate is 0.25; the page says the rate is between 30% and 50%"),
+    ("ava011-luck-order", "AVA011", "scenario.yaml", 6, 22, "luck 'high' (0.5) is not above 'normal' (0.75)"),
+    ("ava012-unit-table", "AVA012", "units.yaml", 3, 9, "infantry costs $M 60; the page's army unit table says $M 50"),
+    ("ava012-unit-table", "AVA012", "units.yaml", 4, 10,
+     "infantry is recruited at most 30 a turn; the page's army unit table says 24 a turn"),
+    ("ava012-unit-table", "AVA012", "units.yaml", 6, 30,
+     "tank gives defence support +2; the page's army unit table says +1"),
+    ("ava013-fixed-costs", "AVA013", "scenario.yaml", 5, 31, "secret_base_cost is 600; the page says 500"),
+    ("ava013-fixed-costs", "AVA013", "scenario.yaml", 6, 28, "special_alliance_cost is 2500; the page says 2000"),
+    ("ava013-fixed-costs", "AVA013", "scenario.yaml", 7, 20, "the spinner has 8 faces"),
+    ("ava013-fixed-costs", "AVA013", "decks.yaml", 5, 12, "there are 3 spy cards; the page says only 4"),
+    ("ava014-unmarked", "AVA014", "map.yaml", 2, 7, "the page does not give the yield or place of 'ireland'"),
+    ("ava014-unmarked", "AVA014", "decks.yaml", 4, 9, "the page does not give the effect of card 'war-bonds'"),
+    ("ava014-unmarked", "AVA014", "scenario.yaml", 6, 22,
+     "the page does not give the penalty_rate level 'medium'"),
 ]
 
 

@@ -16,6 +16,7 @@ from sandtable.scenario import Scenario
 
 from ..index import ScenarioIndex
 from ..walk import find
+from . import allies_vs_axis_page
 from .allies_vs_axis_formulas import FormulaError, Values, evaluate, exact, names_used
 
 BOARD_SQUARES = 36
@@ -26,8 +27,8 @@ SECRET_SQUARES = (5, 14, 23, 32)
 FIRST_SQUARE = "united-kingdom"
 SPECIAL_TERRITORIES = ("japan", "united-states")
 # Option groups of which a game has exactly one (or, for turn-limit, at most one) turned on.
-EXCLUSIVE_GROUPS = {"game-mode": 1, "end-condition": 1, "jail-limit": 1, "turn-limit": 0}
-MODE_GROUP = "game-mode"
+EXCLUSIVE_GROUPS = {"mode": 1, "end-condition": 1, "jail-limit": 1, "turn-limit": 0}
+MODE_GROUP = "mode"
 
 
 def category(space: dict) -> str | None:
@@ -68,6 +69,7 @@ def check(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
         yield from _rule_names(scenario, index)
         yield from _examples(scenario, index)
         yield from _modes(scenario, index)
+    yield from allies_vs_axis_page.check(scenario, index)
 
 
 # -- the board ------------------------------------------------------------------------------
@@ -178,8 +180,10 @@ def _yields(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
                         hint="add stats: {money: ..., infantry: ...}")
             continue
         if kind in ("secret", "special") and "neutral_defence" in stats:
-            yield error("AVA006", f"{space_id!r} is a {kind} territory: it is never invaded, so it has "
-                        "no neutral defence power", scenario.locate("map", pointer + "/stats/neutral_defence"),
+            why = "armies never invade it" if kind == "secret" else \
+                "while neutral it is allied with, not invaded"
+            yield error("AVA006", f"{space_id!r} is a {kind} territory: {why}, so it has no neutral "
+                        "defence power", scenario.locate("map", pointer + "/stats/neutral_defence"),
                         hint="its cost is fixed (rules.parameters)")
         elif kind == "territory" and "neutral_defence" not in stats and space_id not in always_owned:
             yield error("AVA006", f"territory {space_id!r} starts neutral in some game mode but has no "
@@ -208,12 +212,18 @@ def _unknown(scenario: Scenario, pointer: str, noun: str, name: str, known) -> D
 def _rule_names(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
     rules = _rules(scenario)
     counters = _names(rules, "counters")
-    for side, space in _mapping(rules.get("main_territories")).items():
-        where = f"/rules/main_territories/{side}"
-        if side not in index.sides:
-            yield _unknown(scenario, where, "side", side, index.sides)
-        if isinstance(space, str) and space not in index.spaces:
-            yield _unknown(scenario, where, "space", space, index.spaces)
+    for key in ("main_territories", "natural_allies"):
+        for side, space in _mapping(rules.get(key)).items():
+            where = f"/rules/{key}/{side}"
+            if side not in index.sides:
+                yield _unknown(scenario, where, "side", side, index.sides)
+            if isinstance(space, str) and space not in index.spaces:
+                yield _unknown(scenario, where, "space", space, index.spaces)
+            elif key == "natural_allies" and isinstance(space, str) \
+                    and category(index.spaces[space].data) != "special":
+                yield error("AVA007", f"natural ally {space!r} is not a special territory",
+                            scenario.locate("scenario", where),
+                            hint="a side's natural ally is one of the special territories")
     mapped = _mapping(rules.get("army_resources"))
     for unit, resource in mapped.items():
         where = f"/rules/army_resources/{unit}"
