@@ -48,16 +48,18 @@ class Force:
     units: dict[str, int]
 
     def __str__(self) -> str:
-        return f"{self.owner}: " + ", ".join(f"{n} {unit}" for unit, n in self.units.items())
+        return f"{self.owner}: " + (", ".join(f"{n} {unit}" for unit, n in self.units.items())
+                                    or "no units")
 
 
 _ITEM = re.compile(r"^(?:(\d+)\s*x?\s+)?([a-z0-9_-]+)(?:\s*x\s*(\d+))?$")
 
 
-def parse_force(text: str) -> Force:
+def parse_force(text: str, empty: bool = False) -> Force:
     """'germany: 3 infantry, 2 armour, 1 fighter' -> Force('germany', {...}).
 
-    A count may be left out (one unit) or written after the type ('infantry x3')."""
+    A count may be left out (one unit) or written after the type ('infantry x3'). With
+    `empty`, a force may name no units ('allies:'): a space its owner left undefended."""
     owner, colon, rest = text.partition(":")
     owner = owner.strip().lower()
     if not colon or not owner:
@@ -71,7 +73,7 @@ def parse_force(text: str) -> Force:
         before, unit, after = match.groups()
         count = int(before or after or 1)
         units[unit] = units.get(unit, 0) + count
-    if not units:
+    if not units and not empty:
         raise ValueError(f"{text!r} names no units")
     return Force(owner, units)
 

@@ -194,7 +194,7 @@ def settings_of_fields(inputs_type: type, skip: Iterable[str] = ()) -> list[Sett
 def settings_of_scenario(options: Sequence[dict]) -> list[Setting]:
     """A scenario's `options:` (scenario.yaml) as settings: an option of its own is true/false; options sharing
     a `group` (the victory conditions) are one setting named by the group, whose value is the
-    chosen option's id."""
+    chosen option's id (None when no option of the group is on by default and none is chosen)."""
     found: list[Setting] = []
     groups: dict[str, list[dict]] = {}
     for option in options:
@@ -204,7 +204,9 @@ def settings_of_scenario(options: Sequence[dict]) -> list[Setting]:
             found.append(Setting(option["id"], bool(option.get("default", False)), "bool",
                                  str(option.get("name", ""))))
     for group, members in groups.items():
-        chosen = next((m["id"] for m in members if m.get("default")), members[0]["id"])
+        # a group none of whose options is on by default (an optional end condition) is off
+        # unless chosen: its setting takes `none` too
+        chosen = next((m["id"] for m in members if m.get("default")), None)
         found.append(Setting(group, chosen, "text", f"one of the scenario's {group} options",
-                             tuple(m["id"] for m in members)))
+                             tuple(m["id"] for m in members), optional=chosen is None))
     return found

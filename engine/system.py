@@ -199,6 +199,10 @@ class GameSystem(ABC):
     # A second measure: damage that survivors carry away, where the system has one
     # ("damage points" in War at Sea); None when losses say it all.
     damage_unit: str | None = None
+    # Whether a battle may have no defending force: where an unowned space is fought for (a
+    # neutral territory in Allies vs. Axis) and a defender with no units is a space its owner
+    # left empty. Elsewhere a battle needs a defender with units.
+    defender_optional: bool = False
 
     def __init__(self, scenario):
         self.scenario = scenario

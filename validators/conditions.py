@@ -7,7 +7,8 @@ game system: surface warships are the unit types tagged `surface_warship`, victo
 spaces tagged `victory_city`.
 
 Each evaluation says whether the condition holds and why, in a short text. A condition that
-cannot be decided on the position (a phase, a counter the game keeps) evaluates to None.
+cannot be decided on the position (a phase, or a counter the game keeps but the position does
+not carry) evaluates to None; a game in play puts its counters on the position it builds.
 """
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ class Position:
     turn: int = 1
     phase: str | None = None
     city_weights: dict[str, int] = field(default_factory=dict)  # spaces that count as several cities
+    counters: dict[tuple[str, str], int] = field(default_factory=dict)   # (owner, counter) -> value
 
     @classmethod
     def starting(cls, scenario, index: ScenarioIndex) -> Position:
@@ -259,7 +261,11 @@ def _leads(body, position):
 
 
 def _counter(body, position):
-    return Evaluation(None, f"counter {body.get('counter')} is kept by the game, not the position")
+    key = (body.get("owner"), body.get("counter"))
+    if key not in position.counters:        # a position read from the files: the game keeps it
+        return Evaluation(None, f"counter {body.get('counter')} is kept by the game, not the position")
+    value = position.counters[key]
+    return Evaluation(value >= body["min"], f"{key[0]} {key[1]} {value}, {body['min']} needed")
 
 
 _RULES = {

@@ -16,7 +16,16 @@ from validators.systems.allies_vs_axis_formulas import (FormulaError, Values, co
 
 from ..system import EngineError
 
-ARMIES_REMEMBERED = 50_000
+REMEMBERED = 50_000
+
+
+class _Situation:
+    """What a compiled formula reads at each call (its rules' names were read when compiled)."""
+
+    __slots__ = ("army", "inputs", "counters")
+
+    def __init__(self, army: dict, inputs: dict, counters: dict):
+        self.army, self.inputs, self.counters = army, inputs, counters
 
 
 class Formulas:
@@ -35,7 +44,7 @@ class Formulas:
             levels=dict(levels))
         self._compiled: dict[tuple[str, tuple], object] = {}
         self._power = {unit: exact(stats.get("power", 0)) for unit, stats in unit_stats.items()}
-        self._armies: dict[tuple, object] = {}
+        self._answers: dict[tuple, object] = {}
 
     def _function(self, formula_id: str, levels: dict[str, str] | None):
         key = (formula_id, tuple(sorted((levels or {}).items())))
@@ -61,7 +70,7 @@ class Formulas:
                 levels: dict[str, str] | None = None):
         function = self._function(formula_id, levels)
         try:
-            return function(Values(inputs=inputs or {}, counters=counters or {}, army=army or {}))
+            return function(_Situation(army or {}, inputs or {}, counters or {}))
         except FormulaError as problem:
             raise EngineError(f"{formula_id}: {problem}") from None
 
@@ -73,30 +82,39 @@ class Formulas:
         return self._of_army("defence_power", army)
 
     def _of_army(self, formula_id: str, army: dict[str, int]):
-        """A formula of an army alone, remembered: a game asks about the same armies often."""
-        key = (formula_id, tuple(army.items()))
-        found = self._armies.get(key)
-        if found is None:
-            if len(self._armies) > ARMIES_REMEMBERED:
-                self._armies.clear()
-            found = self._armies[key] = self.compute(formula_id, army=army)
-        return found
+        """A formula of an army alone, remembered: a game asks about the same armies often.
+        (Every formula here is a function of its arguments alone, so remembering is safe.)"""
+        return self._remembered(formula_id, tuple(army.items()), None,
+                                lambda: self.compute(formula_id, army=army))
 
     def treaty_cost(self, defence_power, treaties_signed: int):
-        return self.compute("treaty_cost", inputs={"defence_power": defence_power},
-                            counters={"treaties_signed": treaties_signed})
+        return self._remembered("treaty_cost", defence_power, treaties_signed, lambda: self.compute(
+            "treaty_cost", inputs={"defence_power": defence_power},
+            counters={"treaties_signed": treaties_signed}))
 
     def penalty_cost(self, defence_power, penalty_rate: str | None = None):
         chosen = {"penalty_rate": penalty_rate} if penalty_rate else None
-        return self.compute("penalty_cost", inputs={"defence_power": defence_power}, levels=chosen)
+        return self._remembered("penalty_cost", defence_power, penalty_rate, lambda: self.compute(
+            "penalty_cost", inputs={"defence_power": defence_power}, levels=chosen))
 
     def strategic_move_cost(self, steps: int, moves_used: int):
         """Moving back costs as much as moving forward: the cost counts squares, not direction."""
-        return self.compute("strategic_move_cost", inputs={"steps": abs(steps)},
-                            counters={"strategic_moves": moves_used})
+        return self._remembered("strategic_move_cost", abs(steps), moves_used, lambda: self.compute(
+            "strategic_move_cost", inputs={"steps": abs(steps)},
+            counters={"strategic_moves": moves_used}))
 
     def ransom_cost(self, times_jailed: int):
-        return self.compute("ransom_cost", counters={"jailed": times_jailed})
+        return self._remembered("ransom_cost", times_jailed, None, lambda: self.compute(
+            "ransom_cost", counters={"jailed": times_jailed}))
+
+    def _remembered(self, formula_id: str, first, second, work):
+        key = (formula_id, first, second)
+        found = self._answers.get(key)
+        if found is None:
+            if len(self._answers) > REMEMBERED:
+                self._answers.clear()
+            found = self._answers[key] = work()
+        return found
 
     # -- penalties in units ------------------------------------------------------------------
     def power_of(self, unit: str):

@@ -3,12 +3,20 @@
 An invasion is not fought with dice: it may start only when the invasion power is at least the
 defence power, and then every invading unit is lost and the territory changes hands ("Invading
 hostile territories"). So a battle has one outcome, and its exact distribution is that outcome
-with probability 1. Battleships take part only in territories with a seaport, and a neutral
-territory is invaded with infantry alone against its printed neutral defence power.
+with probability 1. Battleships take part only in territories with a seaport.
+
+A territory is neutral when nobody owns it: a battle with no defending side. A neutral
+territory is invaded with infantry alone against its printed neutral defence power ("Neutral
+territories"). A territory a side owns is hostile to the other, whatever defends it: defended by
+nothing (or only by battleships where there is no seaport), any army invades it. Only secret
+territories are closed to armies ("Invading secret territories"); a special territory is allied
+with while neutral, and invaded like any other once a side owns it.
+
+Whole games are game.py's; the heuristic player is heuristic.py's.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
@@ -25,15 +33,24 @@ from ..system import (
     GameSystem,
     UnknownName,
 )
+from .board import Board
 from .formulas import Formulas
+from .game import AvAGame
+from .heuristic import AvAHeuristic
+
+
+MODES = ("regular", "les-miserables", "fierce-battle", "no-italy")     # "Game modes"
 
 
 @dataclass(frozen=True)
 class AvAPosition(BattlePosition):
-    """A battle with the game mode named (an option id such as `mode-fierce-battle`);
-    None plays the scenario's default mode."""
+    """A battle with the game mode named (the id of one of the scenario's options of group
+    `mode`); None plays the scenario's default mode. No defending contingent: a neutral
+    territory; a defending contingent with no units: a territory its owner left undefended."""
 
-    mode: str | None = None
+    mode: str | None = field(default=None, metadata={
+        "help": "the game mode, which sets the penalty rate (default: the scenario's default mode)",
+        "choices": MODES})
 
 
 @dataclass(frozen=True)
@@ -48,12 +65,15 @@ class Invasion:
 
     @property
     def may_start(self) -> bool:
-        return self.invasion_power >= self.defence_power
+        """An invasion needs an army that takes part, at least as strong as the defence."""
+        return bool(self.invading) and self.invasion_power >= self.defence_power
 
 
 class AlliesVsAxis(GameSystem):
     system = "allies-vs-axis"
     position_type = AvAPosition
+    loss_unit = "$M"                 # "Money": shown as $M
+    defender_optional = True         # no defender: a neutral territory
 
     def __init__(self, scenario):
         super().__init__(scenario)
@@ -62,6 +82,7 @@ class AlliesVsAxis(GameSystem):
         self.stats = {uid: dict(e.data.get("stats") or {}) for uid, e in self.index.unit_types.items()}
         self.costs = {uid: float(e.data.get("cost", 0)) for uid, e in self.index.unit_types.items()}
         self.formulas = Formulas(self.rules, self.stats, self.levels_of(None))
+        self._board: Board | None = None
 
     # -- names -------------------------------------------------------------------------------
     def unit_types(self) -> list[str]:
@@ -77,7 +98,7 @@ class AlliesVsAxis(GameSystem):
         return self.costs.get(unit_type, 0.0)
 
     def modes(self) -> list[str]:
-        return sorted(o for o, e in self.index.options.items() if e.data.get("group") == "game-mode")
+        return sorted(o for o, e in self.index.options.items() if e.data.get("group") == "mode")
 
     def levels_of(self, mode: str | None) -> dict[str, str]:
         """Setting -> level, from the `set_level` changes of the mode (default: the default mode)."""
@@ -112,19 +133,22 @@ class AlliesVsAxis(GameSystem):
         if len(position.attackers) != 1:
             raise EngineError("one player invades at a time")
         tags = self.index.spaces[position.space].data.get("tags") or []
+        neutral = not position.defenders          # nobody owns it
         if "secret" in tags:
             raise EngineError(f"{position.space} is a secret territory: armies cannot invade it "
                               "(only a spy card destroys a secret base)")
-        if "special" in tags:
-            raise EngineError(f"{position.space} is a special territory: a side allies with it "
-                              "for a fixed cost, armies do not invade it")
+        if "special" in tags and neutral:
+            raise EngineError(f"{position.space} is a special territory: while neutral it is "
+                              "allied with for a fixed cost, not invaded; name its owner as the "
+                              "defender to invade it")
+        if any(c.owner == position.attackers[0].owner for c in position.defenders):
+            raise EngineError("a player does not invade its own territory")
         formulas = self.formulas_for(getattr(position, "mode", None))
         invading = self._taking_part(position.attackers[0].units, position.space)
         defending: dict[str, int] = {}
         for contingent in position.defenders:
             for unit, count in self._taking_part(contingent.units, position.space).items():
                 defending[unit] = defending.get(unit, 0) + count
-        neutral = not defending
         if neutral:
             allowed = set(self.rules.get("neutral_invasion_units") or [])
             others = sorted(u for u in invading if u not in allowed)
@@ -147,9 +171,12 @@ class AlliesVsAxis(GameSystem):
             for unit, count in contingent.units.items():
                 defenders[unit] = defenders.get(unit, 0) + count
         power = f"invasion power {found.invasion_power} against defence power {found.defence_power}"
+        if found.neutral:
+            power += " (a neutral territory)"
         if not found.may_start:
+            why = "" if found.invading else " (no invading unit takes part: battleships need a seaport)"
             return BattleOutcome(DEFENDER_WINS, 0, attackers, defenders, 0.0, 0.0,
-                                 [f"{power}: the invasion cannot start"])
+                                 [f"{power}: the invasion cannot start{why}"])
         # Every invading unit is lost; the defending army goes with the territory.
         survivors = {u: n - found.invading.get(u, 0) for u, n in attackers.items()
                      if n - found.invading.get(u, 0)}
@@ -157,6 +184,20 @@ class AlliesVsAxis(GameSystem):
                              sum(n * self.unit_cost(u) for u, n in found.invading.items()),
                              sum(n * self.unit_cost(u) for u, n in defenders.items()),
                              [f"{power}: the territory is taken, every invading unit is lost"])
+
+    # -- whole games -------------------------------------------------------------------------
+    @property
+    def board(self) -> Board:
+        if self._board is None:
+            self._board = Board.of(self.scenario, self.index)
+        return self._board
+
+    def new_game(self, options: dict, rng: np.random.Generator, max_rounds: int | None = None):
+        settings = {s.key: s.default for s in self.game_settings()} | dict(options)
+        return AvAGame(self.board, settings, rng, max_rounds)
+
+    def players(self) -> dict[str, type]:
+        return {"heuristic": AvAHeuristic}
 
     # -- the interface -----------------------------------------------------------------------
     def resolve_battle(self, position: BattlePosition, rng: np.random.Generator) -> BattleOutcome:

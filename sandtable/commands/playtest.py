@@ -20,8 +20,10 @@ def register(commands) -> None:
     battle.add_argument("scenario", metavar="SCENARIO", help="a scenario folder")
     battle.add_argument("--attacker", required=True, action="append", metavar="FORCE",
                         help="'germany: 3 infantry, 2 armour, 1 fighter'")
-    battle.add_argument("--defender", required=True, action="append", metavar="FORCE",
-                        help="'soviet-union: 4 infantry'; repeat for allies defending together")
+    battle.add_argument("--defender", action="append", default=[], metavar="FORCE",
+                        help="'soviet-union: 4 infantry'; repeat for allies defending together. "
+                        "Required, except in systems where a battle may have no defender (an "
+                        "Allies vs. Axis neutral territory; 'allies:' is one its owner left empty)")
     battle.add_argument("--at", required=True, metavar="SPACE", help="the space id")
     battle.add_argument("--runs", type=int, default=10000, help="battles to simulate")
     battle.add_argument("--seed", type=int, default=None, help="seed of the dice")
@@ -51,7 +53,7 @@ def register(commands) -> None:
     battle.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a setting of the scenario's game system (repeatable); "
                         "'--option list' lists them")
-    battle.set_defaults(run=run)
+    battle.set_defaults(run=run, battle_parser=battle)
     from . import playtest_games
     playtest_games.register(kinds)
     from . import playtest_chart
@@ -76,8 +78,10 @@ def run(args) -> int:
                   or f"{scenario.system} battles have no settings of their own")
             return EXIT_OK
         extras = resolve(args.option, settings)
+        if not args.defender and not system.defender_optional:   # as argparse says it
+            args.battle_parser.error("the following arguments are required: --defender")
         attacker = _one_attacker([parse_force(text) for text in args.attacker])
-        defenders = [parse_force(text) for text in args.defender]
+        defenders = [parse_force(text, empty=system.defender_optional) for text in args.defender]
         landing = parse_force(f"{attacker.owner}: {args.landing}").units if args.landing else None
         bombard = parse_force(args.bombard) if args.bombard else None
         research: dict[str, set[str]] = {}
@@ -151,7 +155,7 @@ def _method(report) -> str:
 def _render(report, attacker, defenders, space: str) -> str:
     lines = [f"Battle at {space} ({_method(report)})",
              f"  attacker  {attacker}"]
-    lines += [f"  defender  {force}" for force in defenders]
+    lines += [f"  defender  {force}" for force in defenders] or ["  defender  none (nobody owns it)"]
     lines.append("")
     for label, key in (("attacker wins", "attacker_wins"), ("defender wins", "defender_wins"),
                        ("draw", "draws")):

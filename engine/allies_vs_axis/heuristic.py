@@ -1,0 +1,232 @@
+"""The Allies vs. Axis heuristic player: plays like a careful human, in microseconds a move.
+
+It values a territory by what it yields over a few turns (money, and units at their recruiting
+cost) and weighs that against what taking it costs: a treaty in $M, or the invading units, which
+are all lost. It keeps back enough armies to pay the largest penalty the opponent's territories
+can charge, since losing every army means jail and three jailings lose the game; it moves the
+rest into the territories it lands on, all of them into its main territory. It buys a strategic
+move only when the square it leads to is worth more than the move costs, recruits what its money
+allows beyond a small reserve, and plays its cards when they act on something.
+
+Settings (`heuristic:treaties=false,defend-share=0.3`) restrict it for balance questions.
+"""
+from __future__ import annotations
+
+import math
+
+from validators.conditions import evaluate
+
+from ..options import Setting
+from ..players.base import Player
+from .board import FORTUNE, OWNABLE, SECRET, SPECIAL, STRATEGY, TERRITORY
+
+HORIZON = 6                 # turns of yield a territory is worth
+KEEP_MONEY = 400            # $M kept back from recruiting for treaties and bases
+JAIL_PRICE = 20_000         # what jail is worth avoiding, in $M
+KEEP_MARGIN = 2             # armies kept in hand: this many times the largest penalty
+FIRST_WEAKEST = 12          # weakest units (infantry) in hand before stronger ones are bought
+RICH = 1000                 # $M beyond which the weakest units are bought anyway
+
+
+class AvAHeuristic(Player):
+    name = "heuristic"
+    settings = [
+        Setting("treaties", True, "bool", "sign peace treaties with neutral territories"),
+        Setting("strategic-moves", True, "bool", "buy strategic moves"),
+        Setting("defend-share", 0.6, "float",
+                "share of the spare armies in hand moved into an owned territory on landing"),
+    ]
+
+    def __init__(self, system, side, options, rng):
+        super().__init__(system, side, options, rng)
+        self._plan: tuple | None = None       # (game, landing, defend actions still to take)
+
+    def choose(self, state):
+        phase = state.phase
+        if phase == "spin":
+            return ("spin",)
+        legal = state.legal_actions()
+        if phase == "jail":
+            for action in legal:
+                if action[0] == "play":
+                    return action
+            return legal[0]                 # pay the ransom when it can, else stay
+        if phase == "strategic-move":
+            return self._strategic_move(state, legal)
+        if phase == "act":
+            return self._act(state, legal)
+        if phase == "recruit":
+            return self._recruit(state)
+        return legal[-1]
+
+    # -- values ----------------------------------------------------------------------------
+    def _worth(self, state, square) -> float:
+        board = state.board
+        total = 0.0
+        for resource, amount in square.yields:
+            unit = board.unit_of_resource.get(resource)
+            total += amount * (board.cost[unit] if unit else 1)
+        return total * float(state.resources) * HORIZON
+
+    def _keep(self, state, side) -> float:
+        """The power to keep in hand: the largest penalty an opponent's territory charges."""
+        enemy = state.opponent(side)
+        return max((state.penalty(space) for space, owner in state.owner.items() if owner == enemy),
+                   default=0)
+
+    def _wins_by_taking(self, state, side, space) -> bool:
+        position = state.position()
+        position.control[space] = side
+        return any(v.side == side and evaluate(v.when, position).met for v in state.victories)
+
+    def _landing_value(self, state, side, number, money) -> float:
+        """What landing on a square is worth, with `money` left to act there."""
+        square = state.board.squares[number]
+        owner = state.owner.get(square.id)
+        if square.kind in (FORTUNE, STRATEGY):
+            return 100.0 * float(state.luck)
+        if square.kind not in OWNABLE:
+            return 0.0
+        if owner == side:
+            return 100.0
+        if owner is None:
+            params = state.board.parameters
+            cost = {SECRET: params.get("secret_base_cost"), SPECIAL: params.get("special_alliance_cost"),
+                    TERRITORY: state.treaty_cost(side, square)}[square.kind]
+            if square.kind == SPECIAL and state.board.natural_ally.get(square.id) != side:
+                return 0.0
+            return max(0.0, self._worth(state, square) - float(cost)) if cost <= money else 0.0
+        penalty = state.penalty(square.id)
+        lost, jailed = state.formulas.penalty_losses(state.reserve[side], penalty)
+        if jailed:
+            return -JAIL_PRICE
+        return -sum(n * state.board.cost[u] for u, n in lost.items())
+
+    # -- the phases ------------------------------------------------------------------------
+    def _strategic_move(self, state, legal):
+        if not self.options["strategic_moves"]:
+            return ("stay",)
+        side = state.current_player
+        here = state.pawn[side]
+        ring = len(state.board.squares)
+        used = state.counters[side].get("strategic_moves", 0)
+        money = state.money[side]
+        best, best_value = ("stay",), self._landing_value(state, side, here, money)
+        for action in legal:
+            if action[0] != "strategic-move":
+                continue
+            steps = state.board.moves[action[1]]
+            cost = state.formulas.strategic_move_cost(steps, used)
+            value = (self._landing_value(state, side, (here + steps) % ring, money - cost)
+                     - float(cost))
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+    def _act(self, state, legal):
+        side = state.current_player
+        square = state.square
+        for action in legal:
+            if action[0] == "play" and self._worth_playing(state, side, action[1]):
+                return action
+        heads = {action[0] for action in legal}
+        if "invade" in heads or "treaty" in heads:
+            choice = self._take(state, side, square, legal)
+            if choice:
+                return choice
+        for wanted in ("build-base", "ally"):
+            if wanted in heads:
+                return (wanted,)
+        if "defend" in heads:
+            action = self._defend(state, side, square)
+            if action:
+                return action
+        return ("done",)
+
+    def _worth_playing(self, state, side, card_id) -> bool:
+        card = state.board.cards[card_id]
+        for effect in card.effects:
+            op = effect.get("op")
+            if op == "scale_defenders" and effect.get("space") != state.square.id:
+                return False           # keep it for the day we stand there
+            if op == "free_treaty" and not (state.owner.get(state.square.id) is None
+                                            and state.square.kind == TERRITORY):
+                return False
+        return True
+
+    def _take(self, state, side, square, legal):
+        """Invade or sign a treaty, whichever costs less, when it is worth it; always invade
+        when taking the territory wins the game."""
+        worth = self._worth(state, square)
+        if state.owner.get(square.id) not in (None, side):
+            worth *= 2                 # what we gain is what the opponent loses
+        price = lambda a: sum(state.board.cost[u] * n for u, n in zip(a[1::2], a[2::2]))
+        invasions = sorted((a for a in legal if a[0] == "invade"), key=price)
+        invasion, invasion_price = (invasions[0], price(invasions[0])) if invasions else (None, 0)
+        if invasion and self._wins_by_taking(state, side, square.id):
+            return invasion
+        if invasion:
+            left = dict(state.reserve[side])
+            for unit, count in zip(invasion[1::2], invasion[2::2]):
+                left[unit] -= count
+            if state.formulas.invasion_power(left) <= self._keep(state, side):
+                invasion = None        # it would leave too little to pay a penalty: jail
+        if ("treaty",) in legal and self.options["treaties"]:
+            treaty = float(state.treaty_cost(side, square))
+            if treaty <= worth and (invasion is None or treaty <= invasion_price):
+                return ("treaty",)
+        return invasion if invasion and invasion_price <= worth else None
+
+    def _defend(self, state, side, square):
+        landing = (state.round, side, square.id)
+        if self._plan is None or self._plan[0] is not state or self._plan[1] != landing:
+            self._plan = (state, landing, self._defence_plan(state, side, square))
+        todo = self._plan[2]
+        while todo:
+            action = todo.pop(0)
+            if state.is_legal(action):
+                return action
+        return None
+
+    def _defence_plan(self, state, side, square) -> list:
+        """What to move into this territory: the spare armies in hand (beyond what pays the
+        largest penalty, weakest units kept first), a share of them, all in the main one."""
+        reserve = state.reserve[side]
+        keep_power = KEEP_MARGIN * self._keep(state, side) + 1
+        kept = {}
+        for unit in sorted(reserve, key=state.formulas.power_of):
+            if keep_power <= 0:
+                break
+            power = state.formulas.power_of(unit)
+            count = min(reserve[unit], math.ceil(keep_power / power)) if power else 0
+            kept[unit] = count
+            keep_power -= count * power
+        share = 1.0 if state.board.main_territory.get(side) == square.id else self.options["defend_share"]
+        plan = []
+        for unit in state.board.units:
+            count = int((reserve[unit] - kept.get(unit, 0)) * share)
+            if count > 0 and state.board.takes_part(unit, square):
+                plan.append(("defend", unit, count))
+        return plan
+
+    def _recruit(self, state):
+        """Weakest units first while there are few in hand (they pay penalties and support the
+        stronger ones), then the most power for the money, battleships (which need a seaport)
+        last."""
+        side = state.current_player
+        board = state.board
+        budget = state.money[side] - KEEP_MONEY
+        power = state.formulas.power_of
+        weakest = min(board.units, key=lambda u: (power(u), board.cost[u]))
+        others = sorted((u for u in board.units if u != weakest and board.cost[u]),
+                        key=lambda u: (u in board.seaport_only, -power(u) / board.cost[u]))
+        for unit in [weakest] + others:
+            if budget < board.cost[unit]:
+                continue
+            if unit == weakest and state.reserve[side][unit] >= FIRST_WEAKEST \
+                    and state.recruited[unit] == 0 and budget < RICH:
+                continue
+            count = min(board.limit[unit] - state.recruited[unit], budget // board.cost[unit])
+            if count > 0:
+                return ("recruit", unit, int(count))
+        return ("end",)
