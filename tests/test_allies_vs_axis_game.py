@@ -604,3 +604,24 @@ def test_cli_battle_still_requires_a_defender_where_a_battle_needs_one(capsys):
     assert stop.value.code == 2
     assert "sandtable playtest battle: error: the following arguments are required: --defender" \
         in capsys.readouterr().err
+
+
+def test_cli_plays_games_in_a_mode_and_replays_them(capsys, tmp_path):
+    """`playtest games --option mode=...` plays the mode; `playtest replay` reaches the same end."""
+    import json
+
+    from sandtable.cli import main
+    folder = str(REPO / "scenarios" / "allies-vs-axis")
+    assert main(["playtest", "games", folder, "--games", "4", "--workers", "1", "--json",
+                 "--option", "mode=les-miserables", "--option", "end-condition=sudden-death",
+                 "--players", "axis=random", "--replays", str(tmp_path)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["finished"] == 4 and report["failed"] == 0
+    assert report["meta"]["options"]["mode"] == "les-miserables"
+    assert set(report["reasons"]) <= {"sudden-death", "jail-limit", "round-limit"}
+    assert {"territories", "money", "income", "army", "jailed"} <= set(report["series"])
+    assert main(["playtest", "replay", str(tmp_path / "game-000002.jsonl")]) == 0
+    assert "identical end" in capsys.readouterr().out
+    assert main(["playtest", "games", folder, "--option", "list"]) == 0
+    assert "mode=regular|les-miserables|fierce-battle|no-italy (default regular)" in \
+        capsys.readouterr().out

@@ -38,6 +38,7 @@ from .board import FORTUNE, OWNABLE, SECRET, SPECIAL, STRATEGY, TERRITORY, Board
 from .cards import Deck
 
 JAIL, SPIN, MOVE, ACT, RECRUIT, OVER = "jail", "spin", "strategic-move", "act", "recruit", "over"
+ENDS_A_STEP = {"spin": (SPIN,), "done": (ACT,), "end": (RECRUIT,), "stay": (JAIL, MOVE)}
 SAFETY_ROUNDS = 1000        # a game with no round limit and no turn limit still ends
 MAX_CHAIN = 16              # landings one turn may chain through cards that move the pawn
 
@@ -137,6 +138,8 @@ class AvAGame(GameState):
         if self._reason or not isinstance(action, tuple) or not action:
             return False
         head = action[0]
+        if len(action) == 1 and head in ENDS_A_STEP:
+            return self._phase in ENDS_A_STEP[head]
         if head == "invade":
             return self._phase == ACT and self._invasion_army(action) is not None
         if head in ("defend", "recruit") and len(action) == 3:

@@ -23,6 +23,8 @@ from .board import FORTUNE, OWNABLE, SECRET, SPECIAL, STRATEGY, TERRITORY
 HORIZON = 6                 # turns of yield a territory is worth
 KEEP_MONEY = 400            # $M kept back from recruiting for treaties and bases
 JAIL_PRICE = 20_000         # what jail is worth avoiding, in $M
+GAME_PRICE = 100_000        # what winning (or not losing) the game is worth, in $M
+FEW = 3                     # territories left when each may be the one whose loss loses
 KEEP_MARGIN = 2             # armies kept in hand: this many times the largest penalty
 FIRST_WEAKEST = 12          # weakest units (infantry) in hand before stronger ones are bought
 RICH = 1000                 # $M beyond which the weakest units are bought anyway
@@ -40,11 +42,15 @@ class AvAHeuristic(Player):
     def __init__(self, system, side, options, rng):
         super().__init__(system, side, options, rng)
         self._plan: tuple | None = None       # (game, landing, defend actions still to take)
+        self._critical_for: tuple | None = None       # (game, turn, territories)
+        self._named_for: tuple | None = None          # (victory conditions, side -> spaces)
 
     def choose(self, state):
         phase = state.phase
         if phase == "spin":
             return ("spin",)
+        if phase == "recruit":
+            return self._recruit(state)
         legal = state.legal_actions()
         if phase == "jail":
             for action in legal:
@@ -55,8 +61,6 @@ class AvAHeuristic(Player):
             return self._strategic_move(state, legal)
         if phase == "act":
             return self._act(state, legal)
-        if phase == "recruit":
-            return self._recruit(state)
         return legal[-1]
 
     # -- values ----------------------------------------------------------------------------
@@ -87,7 +91,9 @@ class AvAHeuristic(Player):
             return 100.0 * float(state.luck)
         if square.kind not in OWNABLE:
             return 0.0
-        if owner == side:
+        if owner == side:              # worth defending: most of all where losing it loses
+            if square.id in self._critical(state, side):
+                return GAME_PRICE / (1.0 + float(state.defence_power(square.id)))
             return 100.0
         if owner is None:
             params = state.board.parameters
@@ -100,7 +106,13 @@ class AvAHeuristic(Player):
         lost, jailed = state.formulas.penalty_losses(state.reserve[side], penalty)
         if jailed:
             return -JAIL_PRICE
-        return -sum(n * state.board.cost[u] for u, n in lost.items())
+        value = -sum(n * state.board.cost[u] for u, n in lost.items())
+        if square.kind != SECRET and self._wins_by_taking(state, side, square.id):
+            left = {u: n - lost.get(u, 0) for u, n in state.reserve[side].items()
+                    if state.board.takes_part(u, square)}
+            if any(left.values()) and state.formulas.invasion_power(left) >= state.defence_power(square.id):
+                value += GAME_PRICE
+        return value
 
     # -- the phases ------------------------------------------------------------------------
     def _strategic_move(self, state, legal):
@@ -209,13 +221,46 @@ class AvAHeuristic(Player):
                 plan.append(("defend", unit, count))
         return plan
 
+    def _money_to_keep(self, state, side) -> float:
+        """A little for treaties and bases; the price of a strategic move while a territory
+        whose loss loses the game is weaker than the opponent's armies in hand."""
+        enemy = state.opponent(side)
+        threat = state.formulas.invasion_power(state.reserve[enemy])
+        if any(state.defence_power(space) < threat for space in self._critical(state, side)):
+            used = state.counters[side].get("strategic_moves", 0)
+            return max(KEEP_MONEY, float(state.formulas.strategic_move_cost(1, used)))
+        return KEEP_MONEY
+
+    def _named(self, state, side) -> set[str]:
+        """The spaces the side's victory conditions name."""
+        if self._named_for is None or self._named_for[0] is not state.victories:
+            self._named_for = (state.victories, {})
+        found = self._named_for[1]
+        if side not in found:
+            found[side] = _named_spaces([v.when for v in state.victories if v.side == side])
+        return found[side]
+
+    def _critical(self, state, side) -> list[str]:
+        """The side's territories whose loss loses the game (worked out once a turn): those a
+        victory condition names, and any of the last few the side owns."""
+        turn = (state.round, side)
+        if self._critical_for is None or self._critical_for[0] is not state \
+                or self._critical_for[1] != turn:
+            enemy = state.opponent(side)
+            owned = [space for space, owner in state.owner.items() if owner == side]
+            named = self._named(state, enemy)
+            candidates = owned if len(owned) <= FEW else [s for s in owned if s in named]
+            found = [space for space in candidates if self._wins_by_taking(state, enemy, space)]
+            self._critical_for = (state, turn, found)
+        return self._critical_for[2]
+
     def _recruit(self, state):
         """Weakest units first while there are few in hand (they pay penalties and support the
         stronger ones), then the most power for the money, battleships (which need a seaport)
         last."""
         side = state.current_player
         board = state.board
-        budget = state.money[side] - KEEP_MONEY
+        budget = state.money[side] - self._money_to_keep(state, side)
         power = state.formulas.power_of
         weakest = min(board.units, key=lambda u: (power(u), board.cost[u]))
         others = sorted((u for u in board.units if u != weakest and board.cost[u]),
@@ -230,3 +275,17 @@ class AvAHeuristic(Player):
             if count > 0:
                 return ("recruit", unit, int(count))
         return ("end",)
+
+
+def _named_spaces(conditions) -> set[str]:
+    """The spaces conditions name (`spaces: [...]`)."""
+    found: set[str] = set()
+    for condition in conditions:
+        if isinstance(condition, dict):
+            spaces = condition.get("spaces")
+            if isinstance(spaces, list):
+                found.update(s for s in spaces if isinstance(s, str))
+            found |= _named_spaces(list(condition.values()))
+        elif isinstance(condition, list):
+            found |= _named_spaces(condition)
+    return found

@@ -16,7 +16,7 @@ Whole games are game.py's; the heuristic player is heuristic.py's.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 import numpy as np
@@ -191,6 +191,16 @@ class AlliesVsAxis(GameSystem):
         if self._board is None:
             self._board = Board.of(self.scenario, self.index)
         return self._board
+
+    def game_settings(self) -> list:
+        """The scenario's option groups, each one setting (`mode=fierce-battle`), with help that
+        says what each decides ("Game modes", "Game end")."""
+        helps = {"mode": "the game mode: starting territories, resources, penalty rate and luck",
+                 "end-condition": "a side loses on losing every territory (conquest) or its main "
+                                  "territory (sudden-death)",
+                 "jail-limit": "a side loses on being jailed this many times",
+                 "turn-limit": "the game ends after this many turns (none: it does not)"}
+        return [replace(s, help=helps.get(s.name, s.help)) for s in super().game_settings()]
 
     def new_game(self, options: dict, rng: np.random.Generator, max_rounds: int | None = None):
         settings = {s.key: s.default for s in self.game_settings()} | dict(options)
