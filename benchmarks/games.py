@@ -24,6 +24,12 @@ and `heuristic` players, against the same kind of baseline (`heuristic:judge=cal
 heuristic asking the battle calculator, 200 simulated battles, before each strike and each
 escape). Target: a heuristic game under 20 ms median on one core, so that 500 random games of
 the property tests take seconds.
+
+Allies vs. Axis (`--only allies-vs-axis`): the same figures per game mode, whole games to their
+end, against the same kind of baseline: the heuristic player asking the battle calculator about
+every army it could invade with (`heuristic:judge=calculator`). Target: a heuristic game under
+50 ms median on one core. benchmarks/allies_vs_axis_checked_games.py plays 500 random games per
+mode with every invariant checked.
 """
 from __future__ import annotations
 
@@ -85,16 +91,51 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def allies_vs_axis(args) -> None:
+    """Whole games of Allies vs. Axis in each mode, to their end, on one core."""
+    games = args.allies_vs_axis_games
+    scenario = load_scenario(ROOT / "scenarios" / "allies-vs-axis")
+    system = load_system(scenario)
+    print(f"\n{scenario.id}: whole games to their end, {games} per measurement\n")
+    print(f"{'mode, players (one core, CPU time)':<50}{'median':>9}{'90th pct':>10}")
+    slowest, medians = 0.0, {}
+    for mode in ("regular", "les-miserables", "fierce-battle", "no-italy"):
+        rows = [("random", games), ("heuristic", games)]
+        if mode == "regular":
+            rows.append(("heuristic:judge=calculator", games))
+        for spec, count in rows:
+            study = Study(scenario, {"mode": mode}, {"axis": spec, "allies": spec}, count, 7)
+            times = []
+            for index in range(count):
+                start = time.process_time()
+                record = play_game(system, study, index)
+                times.append(time.process_time() - start)
+                if record.error:
+                    raise SystemExit(f"{mode} game {index} failed: {record.error}")
+            label = f"{mode}, {spec}" if "judge" not in spec else f"baseline: {mode}, {spec}"
+            median = medians[mode, spec] = statistics.median(times)
+            print(f"  {label:<48}{1000 * median:7.1f}ms{1000 * percentile(times, 0.9):8.1f}ms")
+            if spec == "heuristic":
+                slowest = max(slowest, median)
+    ratio = medians["regular", "heuristic:judge=calculator"] / medians["regular", "heuristic"]
+    print(f"\n  the heuristic player is {ratio:.1f}x quicker than the same player asking the battle "
+          "calculator; slowest heuristic median of the four modes "
+          f"{1000 * slowest:.1f} ms (target: under 50 ms: {'met' if slowest < 0.05 else 'NOT met'})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="games per measurement (20)")
     parser.add_argument("--scenario", default=str(ROOT / "scenarios" / "aa50-1942"))
     parser.add_argument("--gj69-games", type=int, default=20, help="GJ69 games per measurement (20)")
     parser.add_argument("--campaign", type=int, default=500, help="GJ69 random games checked (500)")
-    parser.add_argument("--only", choices=("aa50", "war-at-sea", "gj69"),
+    parser.add_argument("--allies-vs-axis-games", type=int, default=100,
+                        help="Allies vs. Axis games per measurement (100: they are quick)")
+    parser.add_argument("--only", choices=("aa50", "war-at-sea", "gj69", "allies-vs-axis"),
                         help="one system's section only")
     args = parser.parse_args()
-    for name, section in (("aa50", aa50), ("war-at-sea", war_at_sea), ("gj69", gj69)):
+    for name, section in (("aa50", aa50), ("war-at-sea", war_at_sea), ("gj69", gj69),
+                          ("allies-vs-axis", allies_vs_axis)):
         if args.only in (None, name):
             section(args)
 

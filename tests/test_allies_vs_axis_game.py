@@ -549,6 +549,19 @@ def test_the_heuristic_beats_the_random_player():
     assert wins >= 15
 
 
+def test_the_battle_calculator_and_the_game_agree_on_every_invasion():
+    """A heuristic that asks the battle calculator about each army plays the very same games
+    as one that reads the game's own powers (the benchmarks' baseline)."""
+    plays = []
+    for judge in ("game", "calculator"):
+        spec = f"heuristic:judge={judge}"
+        study = Study(SCENARIO, {"mode": "no-italy"}, {"allies": spec, "axis": spec}, games=2,
+                      seed=6, keep_actions=True)
+        plays.append([r.moves for r in run_study(study)])
+    assert plays[0] == plays[1]
+    assert any(a[0] == "invade" for game in plays[0] for _, a in game)
+
+
 def test_heuristic_settings_restrict_it():
     study = Study(SCENARIO, {}, {"allies": "heuristic:treaties=false,strategic-moves=false",
                                  "axis": "heuristic"}, games=3, seed=4, keep_actions=True)

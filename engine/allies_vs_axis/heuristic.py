@@ -37,6 +37,9 @@ class AvAHeuristic(Player):
         Setting("strategic-moves", True, "bool", "buy strategic moves"),
         Setting("defend-share", 0.6, "float",
                 "share of the spare armies in hand moved into an owned territory on landing"),
+        Setting("judge", "game", "text", "how it weighs an invasion: by the game's own powers, "
+                "or by asking the battle calculator about each army it could send",
+                ("game", "calculator")),
     ]
 
     def __init__(self, system, side, options, rng):
@@ -174,6 +177,8 @@ class AvAHeuristic(Player):
             worth *= 2                 # what we gain is what the opponent loses
         price = lambda a: sum(state.board.cost[u] * n for u, n in zip(a[1::2], a[2::2]))
         invasions = sorted((a for a in legal if a[0] == "invade"), key=price)
+        if self.options["judge"] == "calculator":
+            invasions = self._calculated(state, side, square, invasions)
         invasion, invasion_price = (invasions[0], price(invasions[0])) if invasions else (None, 0)
         if invasion and self._wins_by_taking(state, side, square.id):
             return invasion
@@ -188,6 +193,21 @@ class AvAHeuristic(Player):
             if treaty <= worth and (invasion is None or treaty <= invasion_price):
                 return ("treaty",)
         return invasion if invasion and invasion_price <= worth else None
+
+    def _calculated(self, state, side, square, invasions) -> list:
+        """The armies the battle calculator says take the territory, cheapest loss first."""
+        from ..system import ATTACKER_WINS, Contingent
+        from .system import AvAPosition
+        owner = state.owner.get(square.id)
+        defenders = () if owner is None else (Contingent(owner, dict(state.defenders.get(square.id, {}))),)
+        found = []
+        for action in invasions:
+            army = dict(zip(action[1::2], action[2::2]))
+            end = self.system.exact(AvAPosition(square.id, (Contingent(side, army),), defenders,
+                                                mode=state.mode))
+            if end.result[0] == ATTACKER_WINS:
+                found.append((float(end.attacker_loss[0]), action))
+        return [action for _, action in sorted(found, key=lambda pair: pair[0])]
 
     def _defend(self, state, side, square):
         landing = (state.round, side, square.id)

@@ -83,6 +83,7 @@ class AlliesVsAxis(GameSystem):
         self.costs = {uid: float(e.data.get("cost", 0)) for uid, e in self.index.unit_types.items()}
         self.formulas = Formulas(self.rules, self.stats, self.levels_of(None))
         self._board: Board | None = None
+        self._formulas: dict[str, Formulas] = {}
 
     # -- names -------------------------------------------------------------------------------
     def unit_types(self) -> list[str]:
@@ -116,7 +117,11 @@ class AlliesVsAxis(GameSystem):
         return levels
 
     def formulas_for(self, mode: str | None) -> Formulas:
-        return self.formulas if mode is None else Formulas(self.rules, self.stats, self.levels_of(mode))
+        if mode is None:
+            return self.formulas
+        if mode not in self._formulas:
+            self._formulas[mode] = Formulas(self.rules, self.stats, self.levels_of(mode))
+        return self._formulas[mode]
 
     # -- the invasion ------------------------------------------------------------------------
     def has_seaport(self, space: str) -> bool:
