@@ -600,11 +600,20 @@ def test_cli_battle_of_a_neutral_territory_needs_no_defender(capsys):
     folder = str(REPO / "scenarios" / "allies-vs-axis")
     assert main(["playtest", "battle", folder, "--attacker", "axis: 8 infantry", "--at", "ireland"]) == 0
     out = capsys.readouterr().out
-    assert "defender  none (nobody owns it)" in out and "attacker wins 100.00%" in out
-    assert "expected losses  attacker 400.00 $M, defender 0.00 $M" in out
+    assert "defending nobody: a neutral territory, invaded with infantry only" in out
+    assert "invasion power 8 against neutral defence power 8" in out
+    assert "every invading unit is lost (400 $M)" in out
+    assert "a treaty instead costs $M 160 (a player's first)" in out      # "Treaty cost"
     assert main(["playtest", "battle", folder, "--attacker", "axis: 1 tank", "--defender", "allies:",
                  "--at", "france", "--option", "mode=fierce-battle"]) == 0
-    assert "defender  allies: no units" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "Invasion of france (fierce-battle mode" in out and "defending allies: no units" in out
+    assert "invasion power 3 against defence power 0" in out and "the invasion starts" in out
+    assert main(["playtest", "battle", folder, "--attacker", "axis: 4 aircraft, 2 infantry",
+                 "--defender", "allies: 10 infantry, 3 tank", "--at", "france",
+                 "--option", "mode=fierce-battle"]) == 0
+    out = capsys.readouterr().out                      # "Penalty cost": 50% in Fierce Battle
+    assert "an enemy landing here pays a penalty of 11 power (50% of the defence power)" in out
     assert main(["playtest", "battle", folder, "--attacker", "axis: 3 tank", "--at", "ireland"]) == 2
     assert "only infantry may invade a neutral territory" in capsys.readouterr().err
 

@@ -18,11 +18,13 @@ Phases (the scenario's phase ids where it has them): `jail`, `spin`, `strategic-
     ("invade", UNIT, N, UNIT, N ...)  ("treaty",) ("build-base",) ("ally",)
     ("defend", UNIT, N) ("play", CARD_ID) ("done",)  ("recruit", UNIT, N) ("end",)
 
-A step with nothing to decide is taken by the game itself (no spin-only choice is skipped: the
-spin is an action, so a replay reads as the game went). Amounts are any number the rules allow;
-`legal_actions` lists, for each choice of amount, a ladder (1, 2, 5, 10, 20, 50 ... and all),
-and for an invasion the armies a player would weigh: the fewest units of each type alone, the
-weakest units first, the strongest first, and everything that can take part.
+A step with nothing to decide (a strategic move nobody can afford, a square with nothing to
+do, nothing to recruit, a jailed player who can neither pay nor escape) is taken by the game
+itself; the spin stays an action, so a replay reads turn by turn. Amounts are any number the
+rules allow (`is_legal` checks them directly); `legal_actions` lists a ladder of them (1, 2, 5,
+10, 20, 50 ... and all), and for an invasion the armies a player would weigh: the fewest units
+of each type alone, the weakest units first, the strongest first, and everything that can
+take part.
 """
 from __future__ import annotations
 

@@ -228,6 +228,58 @@ class AlliesVsAxis(GameSystem):
             attacker_loss=np.array([end.attacker_loss]), defender_loss=np.array([end.defender_loss]),
             mean_rounds=float(end.rounds), states=1)
 
+    # -- reports in the page's terms ---------------------------------------------------------
+    def battle_details(self, position: BattlePosition) -> dict:
+        """The powers, whether the invasion may start, and what else the square costs: the
+        penalty an enemy landing there pays (owned), or a first treaty (neutral)."""
+        found = self.invasion(position)
+        mode = getattr(position, "mode", None) or next(
+            (o for o in self.modes() if self.index.options[o].data.get("default")), None)
+        formulas = self.formulas_for(getattr(position, "mode", None))
+        details = {"mode": mode, "invasion_power": float(found.invasion_power),
+                   "defence_power": float(found.defence_power), "neutral": found.neutral,
+                   "may_start": found.may_start,
+                   "invading": dict(found.invading), "defending": dict(found.defending)}
+        if found.neutral:
+            details["treaty_cost"] = float(formulas.treaty_cost(found.defence_power, 0))
+        else:
+            rate = self.level_values("penalty_rate").get(formulas.levels.get("penalty_rate"))
+            details["penalty_rate"] = float(rate) if rate is not None else None
+            details["penalty"] = float(formulas.penalty_cost(found.defence_power))
+        return details
+
+    def render_battle(self, report, forces: list, space: str) -> str | None:
+        found = report.details
+        if not found:
+            return None
+        attacker, *defenders = forces
+        lines = [f"Invasion of {space} ({found['mode']} mode, exact: no dice)",
+                 f"  invading  {attacker}"]
+        lines += [f"  defending {force}" for force in defenders] or \
+            ["  defending nobody: a neutral territory, invaded with infantry only"]
+        power = (f"  invasion power {found['invasion_power']:g} against "
+                 f"{'neutral ' if found['neutral'] else ''}defence power {found['defence_power']:g}")
+        lines += ["", power]
+        if found["may_start"]:
+            lines.append(f"  the invasion starts: the territory is taken and every invading unit "
+                         f"is lost ({report.expected_attacker_loss:.0f} {report.loss_unit})")
+            if report.expected_defender_loss:
+                lines.append(f"  the defenders are lost with it ({report.expected_defender_loss:.0f} "
+                             f"{report.loss_unit})")
+        else:
+            lines.append("  the invasion cannot start: it needs at least the defence power"
+                         + ("" if found["invading"] else " (no invading unit takes part: "
+                            "battleships need a seaport)"))
+        if found["neutral"]:
+            lines.append(f"  a treaty instead costs $M {found['treaty_cost']:g} (a player's first)")
+        else:
+            lines.append(f"  an enemy landing here pays a penalty of {found['penalty']:g} power "
+                         f"({100 * (found['penalty_rate'] or 0):g}% of the defence power)")
+        return "\n".join(lines)
+
+    def level_values(self, setting: str) -> dict:
+        return dict(((self.rules.get("levels") or {}).get(setting) or {}).get("values") or {})
+
     def landing_penalty(self, visitor: dict[str, int], defending: dict[str, int], space: str,
                         mode: str | None = None) -> tuple[Fraction, dict[str, int], bool]:
         """Landing on a hostile territory ("Hostile territories", "Penalty cost"): the penalty
