@@ -647,3 +647,18 @@ def test_cli_plays_games_in_a_mode_and_replays_them(capsys, tmp_path):
     assert main(["playtest", "games", folder, "--option", "list"]) == 0
     assert "mode=regular|les-miserables|fierce-battle|no-italy (default regular)" in \
         capsys.readouterr().out
+
+
+def test_the_docs_show_what_the_battle_command_prints(capsys, monkeypatch):
+    """docs/engine-systems.md shows an Allies vs. Axis battle's command and output: no drift."""
+    import re
+    import shlex
+
+    from sandtable.cli import main
+    monkeypatch.chdir(REPO)
+    page = (REPO / "docs" / "engine-systems.md").read_text(encoding="utf-8")
+    examples = re.findall(r"```console\n\$ sandtable (.*allies-vs-axis.*?)\n(.*?)```", page, re.S)
+    assert examples
+    for command, shown in examples:
+        assert main(shlex.split(command)) == 0
+        assert capsys.readouterr().out == shown, command
