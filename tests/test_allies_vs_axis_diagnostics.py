@@ -35,7 +35,8 @@ CASES = [
     # The data held to the page: each message names the page's value ("Game modes", "Penalty
     # cost", "Army unit comparison", the fixed costs, "Spinner", four spy cards).
     ("ava010-fierce-battle", "AVA010", "scenario.yaml", 6, 44,
-     "game mode 'fierce-battle' starts allies with united-kingdom; the page starts allies with united-kingdom and france"),
+     "game mode 'fierce-battle' starts allies with united-kingdom; "
+     "the page starts allies with united-kingdom and france"),
     ("ava010-fierce-battle", "AVA010", "scenario.yaml", 9, 51,
      "game mode 'fierce-battle' sets penalty_rate to 'normal'; the page says 'high'"),
     ("ava011-penalty-rates", "AVA011", "scenario.yaml", 6, 22, "the high penalty rate is 0.6; the page says 0.5 (50%)"),

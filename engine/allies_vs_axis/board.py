@@ -95,7 +95,7 @@ class Board:
 
     # -- reading the scenario --------------------------------------------------------------------
     @classmethod
-    def of(cls, scenario, index) -> "Board":
+    def of(cls, scenario, index) -> Board:
         rules = scenario.manifest.get("rules") or {}
         spaces = sorted(index.spaces.values(), key=lambda e: e.data.get("index", 0))
         squares = [_square(number, entity.data) for number, entity in enumerate(spaces)]

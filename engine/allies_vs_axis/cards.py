@@ -38,7 +38,7 @@ class Deck:
     def put_away(self, card: Card) -> None:
         (self.removed if card.removed_after_use else self.discards).append(card)
 
-    def copy(self) -> "Deck":
+    def copy(self) -> Deck:
         return Deck(self.cards, None if self.pile is None else list(self.pile),
                     list(self.discards), list(self.removed))
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from validators.systems.allies_vs_axis_formulas import (FormulaError, Values, compile_expression,
-                                                        exact, parameter_value)
+from validators.systems.allies_vs_axis_formulas import FormulaError, Values, compile_expression, exact, parameter_value
 
 from ..system import EngineError
 

@@ -524,7 +524,9 @@ class AvAGame(GameState):
             return None
         needed, units = self._target(side, square)
         army: dict[str, int] = {}
-        for unit, count in zip(action[1::2], action[2::2]):
+        if len(action) % 2 == 0:              # a unit without its count
+            return None
+        for unit, count in army_pairs(action):
             if unit not in units or type(count) is not int or count < 1 or unit in army:
                 return None
             if count > self.reserve[side][unit]:
@@ -676,3 +678,8 @@ class AvAGame(GameState):
         elif self._winner is not None and self._winner not in board.sides:
             broken.append(f"the winner {self._winner!r} is not a side")
         return broken
+
+
+def army_pairs(action: tuple) -> list[tuple]:
+    """("invade", unit, count, unit, count ...) -> [(unit, count), ...]."""
+    return list(zip(action[1::2], action[2::2], strict=True))

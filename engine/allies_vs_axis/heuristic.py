@@ -19,6 +19,7 @@ from validators.conditions import evaluate
 from ..options import Setting
 from ..players.base import Player
 from .board import FORTUNE, OWNABLE, SECRET, SPECIAL, STRATEGY, TERRITORY
+from .game import army_pairs
 
 HORIZON = 6                 # turns of yield a territory is worth
 KEEP_MONEY = 400            # $M kept back from recruiting for treaties and bases
@@ -175,7 +176,8 @@ class AvAHeuristic(Player):
         worth = self._worth(state, square)
         if state.owner.get(square.id) not in (None, side):
             worth *= 2                 # what we gain is what the opponent loses
-        price = lambda a: sum(state.board.cost[u] * n for u, n in zip(a[1::2], a[2::2]))
+        def price(action):
+            return sum(state.board.cost[u] * n for u, n in army_pairs(action))
         invasions = sorted((a for a in legal if a[0] == "invade"), key=price)
         if self.options["judge"] == "calculator":
             invasions = self._calculated(state, side, square, invasions)
@@ -184,7 +186,7 @@ class AvAHeuristic(Player):
             return invasion
         if invasion:
             left = dict(state.reserve[side])
-            for unit, count in zip(invasion[1::2], invasion[2::2]):
+            for unit, count in army_pairs(invasion):
                 left[unit] -= count
             if state.formulas.invasion_power(left) <= self._keep(state, side):
                 invasion = None        # it would leave too little to pay a penalty: jail
@@ -202,7 +204,7 @@ class AvAHeuristic(Player):
         defenders = () if owner is None else (Contingent(owner, dict(state.defenders.get(square.id, {}))),)
         found = []
         for action in invasions:
-            army = dict(zip(action[1::2], action[2::2]))
+            army = dict(army_pairs(action))
             end = self.system.exact(AvAPosition(square.id, (Contingent(side, army),), defenders,
                                                 mode=state.mode))
             if end.result[0] == ATTACKER_WINS:

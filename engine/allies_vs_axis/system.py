@@ -38,7 +38,6 @@ from .formulas import Formulas
 from .game import AvAGame
 from .heuristic import AvAHeuristic
 
-
 MODES = ("regular", "les-miserables", "fierce-battle", "no-italy")     # "Game modes"
 
 
