@@ -77,3 +77,17 @@ class RemoveItem(_DocumentCommand):
 
     def undo(self) -> None:
         self.document._insert(self.kind, self.path, self.index, self.item)
+
+
+class SetFileRemoved(_DocumentCommand):
+    """Take a file of the scenario out (it is deleted at the next save), or bring it back."""
+
+    def __init__(self, document, kind: str, removed: bool, text: str):
+        super().__init__(document, text)
+        self.kind, self.removed = kind, removed
+
+    def redo(self) -> None:
+        self.document._set_removed(self.kind, self.removed)
+
+    def undo(self) -> None:
+        self.document._set_removed(self.kind, not self.removed)

@@ -2,25 +2,19 @@
 
 Each change hands the whole new condition to `apply` (which pushes one undo command), and the
 builder shows it again from the document: the document stays the only truth.
+
+Showing it again happens while the edited field is still emitting the signal that made the change
+(Return in a spin box emits editingFinished from inside its key handler). So the form is never
+torn down then: when the chosen node keeps its parameters, the fields are updated in place (they
+keep the focus, too); when it changes, the old form is hidden and handed to deleteLater.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt, Signal
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QDoubleSpinBox,
-    QFormLayout,
-    QHBoxLayout,
-    QLineEdit,
-    QPushButton,
-    QSpinBox,
-    QTreeView,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QSignalBlocker, Qt, Signal
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout,
+                               QLineEdit, QPushButton, QSpinBox, QTreeView, QVBoxLayout, QWidget)
 
 from sandtable.schemas import SchemaNode
 
@@ -88,8 +82,7 @@ class ConditionModel(QAbstractItemModel):
     def rowCount(self, parent=QModelIndex()) -> int:
         if parent.column() > 0:
             return 0
-        node = self.node(parent)
-        return len(node.children) if node is not None else len(self._roots)
+        return len(self.node(parent).children) if parent.isValid() else len(self._roots)
 
     def columnCount(self, parent=QModelIndex()) -> int:
         return 2
@@ -136,13 +129,14 @@ class ConditionBuilder(QWidget):
         for widget in (self.op_choice, add, remove):
             buttons.addWidget(widget)
         buttons.addStretch()
-        self.form_host = QWidget()
-        self.form = QFormLayout(self.form_host)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(buttons)
-        layout.addWidget(self.tree, 2)
-        layout.addWidget(self.form_host, 1)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.addLayout(buttons)
+        self._layout.addWidget(self.tree, 2)
+        self.form_host: QWidget | None = None
+        self.form: QFormLayout | None = None
+        self._form_shape = None
+        self._new_form()
         self._fields: dict[str, QWidget] = {}
 
     # -- showing ----------------------------------------------------------------------------
@@ -161,62 +155,72 @@ class ConditionBuilder(QWidget):
         node = self.model.node(self.tree.currentIndex())
         return node.path if node else None
 
+    def _new_form(self) -> None:
+        """A fresh, empty form; the old one goes when control is back in the event loop."""
+        old = self.form_host
+        self.form_host = QWidget()
+        self.form = QFormLayout(self.form_host)
+        if old is not None:
+            self._layout.replaceWidget(old, self.form_host)
+            old.hide()
+            old.deleteLater()
+        else:
+            self._layout.addWidget(self.form_host, 1)
+
     def _show_form(self) -> None:
-        while self.form.rowCount():
-            self.form.removeRow(0)
-        self._fields = {}
         node = self.model.node(self.tree.currentIndex())
-        if node is None:
-            return
-        op = conditions.op_of(node.value)
-        if op is None:
-            return
+        op = conditions.op_of(node.value) if node is not None else None
         schema = self.vocabulary.get(op, {})
-        body = node.value[op]
-        if op in ("all", "any", "not"):
+        if node is None or op in ("all", "any", "not"):
+            params = []
+        elif schema.get("type") != "object":
+            params = [(op, schema, node.value[op], lambda v, path=node.path, op=op: self._set(path, {op: v}))]
+        else:
+            body = node.value[op]
+            params = [(name, prop, body.get(name) if isinstance(body, dict) else None,
+                       lambda v, name=name, path=node.path, op=op: self._set_param(path, op, name, v))
+                      for name, prop in schema.get("properties", {}).items() if name != "of"]
+        shape = (node.path if node else None, op, tuple(name for name, *_ in params))
+        if shape == self._form_shape:
+            for name, _schema, value, _store in params:
+                _show_value(self._fields[name], value)
             return
-        if schema.get("type") != "object":
-            self._add_field(op, schema, body, lambda v: self._set(node.path, {op: v}))
-            return
-        for name, prop in schema.get("properties", {}).items():
-            if name == "of":
-                continue
-            self._add_field(name, prop, body.get(name) if isinstance(body, dict) else None,
-                            lambda v, name=name: self._set_param(node.path, op, name, v))
+        self._form_shape = shape
+        self._new_form()
+        self._fields = {}
+        for name, prop, value, store in params:
+            self._add_field(name, prop, value, store)
 
     def _add_field(self, name: str, schema: dict, value, store: Callable) -> None:
         schema = SchemaNode(schema, "common.schema.json").schema
         kind = schema.get("type")
-        widget: QWidget
         if kind == "boolean":
-            check = widget = QCheckBox()
-            check.setChecked(value is True)
-            check.toggled.connect(lambda on: store(on if on else None))
+            widget = QCheckBox()
+            widget.setChecked(value is True)
+            widget.toggled.connect(lambda on: store(on if on else None))
         elif kind == "integer":
-            spin = widget = QSpinBox()
-            spin.setRange(0, 10_000)
-            spin.setSpecialValueText("—")
-            spin.setValue(value if isinstance(value, int) else 0)
-            spin.editingFinished.connect(lambda: store(spin.value() or None))
+            widget = QSpinBox()
+            widget.setRange(0, 10_000)
+            widget.setSpecialValueText("—")
+            widget.setValue(value if isinstance(value, int) else 0)
+            widget.editingFinished.connect(lambda: store(widget.value() or None))
         elif kind == "number":
-            number = widget = QDoubleSpinBox()
-            number.setRange(-1e6, 1e6)
-            number.setValue(float(value) if isinstance(value, (int, float)) else 0.0)
-            number.editingFinished.connect(lambda: store(number.value()))
+            widget = QDoubleSpinBox()
+            widget.setRange(-1e6, 1e6)
+            widget.setValue(float(value) if isinstance(value, (int, float)) else 0.0)
+            widget.editingFinished.connect(lambda: store(widget.value()))
         elif kind == "array":
-            line = widget = QLineEdit(", ".join(str(v) for v in value) if isinstance(value, list) else "")
-            line.setPlaceholderText(", ".join(self.suggest(name)[:4]))
-            line.editingFinished.connect(
-                lambda: store([p.strip() for p in line.text().split(",") if p.strip()] or None))
+            widget = QLineEdit(", ".join(str(v) for v in value) if isinstance(value, list) else "")
+            widget.setPlaceholderText(", ".join(self.suggest(name)[:4]))
+            widget.editingFinished.connect(
+                lambda: store([p.strip() for p in widget.text().split(",") if p.strip()] or None))
         else:
-            combo = widget = QComboBox()
-            combo.setEditable(True)
-            combo.addItems([""] + self.suggest(name))
-            combo.setCurrentText(str(value) if value is not None else "")
-            combo.activated.connect(lambda *_: store(combo.currentText().strip() or None))
-            editor = combo.lineEdit()
-            if editor is not None:  # always, for an editable combo box
-                editor.editingFinished.connect(lambda: store(combo.currentText().strip() or None))
+            widget = QComboBox()
+            widget.setEditable(True)
+            widget.addItems([""] + self.suggest(name))
+            widget.setCurrentText(str(value) if value is not None else "")
+            widget.activated.connect(lambda *_: store(widget.currentText().strip() or None))
+            widget.lineEdit().editingFinished.connect(lambda: store(widget.currentText().strip() or None))
         widget.setObjectName(f"param-{name}")
         self._fields[name] = widget
         self.form.addRow(name.replace("_", " "), widget)
@@ -252,6 +256,26 @@ class ConditionBuilder(QWidget):
 
     def field(self, name: str) -> QWidget | None:
         return self._fields.get(name)
+
+
+def _show_value(widget: QWidget, value) -> None:
+    """Put a value into a field without it reporting an edit."""
+    blocker = QSignalBlocker(widget)
+    if isinstance(widget, QCheckBox):
+        widget.setChecked(value is True)
+    elif isinstance(widget, QSpinBox):
+        widget.setValue(value if isinstance(value, int) and not isinstance(value, bool) else 0)
+    elif isinstance(widget, QDoubleSpinBox):
+        widget.setValue(float(value) if isinstance(value, (int, float)) else 0.0)
+    elif isinstance(widget, QLineEdit):
+        text = ", ".join(str(v) for v in value) if isinstance(value, list) else ""
+        if widget.text() != text:
+            widget.setText(text)
+    elif isinstance(widget, QComboBox):
+        text = str(value) if value is not None else ""
+        if widget.currentText() != text:
+            widget.setCurrentText(text)
+    blocker.unblock()
 
 
 _PARAMETER_NAMES = ("owner", "spaces", "types", "side", "with", "resource", "phase", "option", "kind", "tags")

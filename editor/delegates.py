@@ -1,10 +1,14 @@
-"""Cell editors: a combo box wherever the model offers a column's allowed values."""
+"""Cell editors: a combo box wherever the model offers a column's allowed values.
+
+Each view gets a delegate of its own (`ChoiceDelegate(view)`): a delegate's commitData signal
+reaches every view it is set on, and a view handed another view's editor warns about it.
+"""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QStyledItemDelegate
 
-from .models.entity_table import CHOICES_ROLE
+from .models.entity_table import CHOICES_ROLE, STRICT_ROLE
 
 
 class ChoiceDelegate(QStyledItemDelegate):
@@ -13,13 +17,20 @@ class ChoiceDelegate(QStyledItemDelegate):
         if choices is None:
             return super().createEditor(parent, option, index)
         combo = QComboBox(parent)
-        combo.setEditable(True)
-        combo.addItems([""] + [str(c) for c in choices])
+        strict = bool(index.data(STRICT_ROLE))
+        # A fixed set of values (a schema enum) takes only those; a column of ids also takes
+        # one not defined yet, which the problems list then shows until it is.
+        combo.setEditable(not strict)
+        combo.addItems(([] if strict else [""]) + [str(c) for c in choices])
         return combo
 
     def setEditorData(self, editor, index):
         if isinstance(editor, QComboBox):
-            editor.setCurrentText(str(index.data(Qt.EditRole) or ""))
+            text = str(index.data(Qt.EditRole) or "")
+            if editor.isEditable():
+                editor.setCurrentText(text)
+            else:
+                editor.setCurrentIndex(max(editor.findText(text), 0))
         else:
             super().setEditorData(editor, index)
 

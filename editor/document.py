@@ -11,7 +11,6 @@ import copy
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -23,11 +22,19 @@ from sandtable.schemas import schema_header
 from sandtable.yamlsource import YamlRefused, join_pointer, read_yaml_file
 from sandtable.yamlwrite import leading_comments, save_yaml
 
-from .commands import MISSING, InsertItem, RemoveItem, SetValue
+from .commands import InsertItem, RemoveItem, SetFileRemoved, SetValue, MISSING
 
 # A locator names an entity by the chain of lists and identities that leads to it:
-# (("decks", ("id", "japan")), ("cards", ("id", "j01"))).
+# (("decks", ("id", "japan")), ("cards", ("id", "j01"))). A step may carry a third member, which
+# of several entries with the same identity it means (0 for the first): a duplicate is a mistake
+# the designer must be able to select, fix or remove, and not confuse with the original.
 Locator = tuple
+
+
+def steps(locator: Locator):
+    """(collection, identity, occurrence) of each step of a locator."""
+    for step in locator:
+        yield step[0], step[1], (step[2] if len(step) > 2 else 0)
 
 
 @dataclass
@@ -45,6 +52,7 @@ class ScenarioFile:
     version: int = 0              # counts edits, so unchanged data need not be copied again
     problem: Diagnostic | None = None
     announced_text: str | None = None   # the outside change last reported
+    removed: bool = False         # the designer removed the file (a locale): deleted at the next save
 
     @property
     def exists(self) -> bool:
@@ -66,6 +74,7 @@ class ScenarioDocument(QObject):
     reloaded = Signal()              # everything may have changed
     saved = Signal()
     changed_on_disk = Signal(list)   # paths of files another program changed
+    problems_changed = Signal()      # the latest validation's diagnostics are in `problems`
 
     def __init__(self, root: Path | str, parent: QObject | None = None):
         super().__init__(parent)
@@ -76,6 +85,8 @@ class ScenarioDocument(QObject):
         self._parent_scenario: Scenario | None = None
         self._merged: dict[str, dict] = {}
         self._copies: dict[str, tuple] = {}
+        # (file kind, JSON pointer into the merged data) -> the diagnostics about that value
+        self.problems: dict[tuple[str, str], list[Diagnostic]] = {}
         self._watcher = QFileSystemWatcher(self)
         self._watcher.fileChanged.connect(self._on_file_changed)
         self._watcher.directoryChanged.connect(self._on_directory_changed)
@@ -136,19 +147,35 @@ class ScenarioDocument(QObject):
         return self._parent_scenario
 
     def own(self, kind: str) -> dict:
-        """The data of the scenario's own file of `kind` (empty if absent or unreadable)."""
+        """The data of the scenario's own file of `kind` (empty if absent, unreadable or removed)."""
         file = self.files.get(kind)
-        return file.data if file is not None and file.data is not None else {}
+        return file.data if file is not None and file.data is not None and not file.removed else {}
 
     def find_merged(self, kind: str, locator) -> dict | None:
         """The merged entity a locator leads to: (collection, identity) steps from the file's top."""
-        value: Any = self.merged(kind)
-        for collection, ident in locator:
+        return _follow(self.merged(kind), locator)
+
+    def pointer_of(self, kind: str, locator: Locator) -> str | None:
+        """The JSON pointer of the entity in the merged data (what diagnostics point at)."""
+        value, pointer = self.merged(kind), ""
+        for collection, ident, nth in steps(locator):
             items = value.get(collection) if isinstance(value, dict) else None
-            value = next((i for i in items or [] if identity(i) == ident), None)
-            if value is None:
+            index = _find_index(items, ident, nth)
+            if index is None:
                 return None
-        return value
+            pointer = join_pointer(join_pointer(pointer, collection), index)
+            value = items[index]
+        return pointer
+
+    def own_entity(self, kind: str, locator: Locator) -> dict | None:
+        """The entry of the scenario's own file that the locator leads to (a variant's override)."""
+        return _follow(self.own(kind), locator)
+
+    def parent_entity(self, kind: str, locator: Locator) -> dict | None:
+        """What the parent scenario says of the entity (None outside a variant, or if it is new)."""
+        if self._parent_scenario is None:
+            return None
+        return _follow(self._parent_scenario.doc(kind), locator)
 
     def merged(self, kind: str) -> dict:
         """What the game sees: the variant's file merged over its parent's (read-only)."""
@@ -157,8 +184,10 @@ class ScenarioDocument(QObject):
         if kind not in self._merged:
             inherited = self._parent_scenario.documents.get(kind)
             mine = Tracked(copy.deepcopy(self.own(kind)))
-            merged = mine if inherited is None else merge_tracked(inherited, mine)[0]
-            self._merged[kind] = merged.data if isinstance(merged.data, dict) else {}
+            if inherited is None:
+                self._merged[kind] = mine.data
+            else:
+                self._merged[kind] = merge_tracked(inherited, mine)[0].data
         return self._merged[kind]
 
     def entities(self, kind: str, collection: str) -> list[dict]:
@@ -167,7 +196,8 @@ class ScenarioDocument(QObject):
 
     @property
     def locale_tags(self) -> list[str]:
-        tags = {k.split(":", 1)[1] for k in self.files if k.startswith("locale:")}
+        tags = {k.split(":", 1)[1] for k, f in self.files.items()
+                if k.startswith("locale:") and not f.removed and (f.exists or f.data)}
         if self._parent_scenario is not None:
             tags |= set(self._parent_scenario.locale_tags)
         return sorted(tags)
@@ -215,6 +245,31 @@ class ScenarioDocument(QObject):
         item = self._container(kind, path).pop(index)
         self._touch(kind)
         return item
+
+    def _set_removed(self, kind: str, removed: bool) -> None:
+        self.files[kind].removed = removed
+        self._touch(kind)
+
+    def add_locale(self, tag: str) -> bool:
+        """Start a locale: its file with `locale: tag` and no entries yet (one undo step)."""
+        kind = locale_kind(tag)
+        file = self.files.get(kind)
+        if file is not None and file.removed:
+            self.undo_stack.push(SetFileRemoved(self, kind, False, f"Bring back locale {tag}"))
+            return True
+        if file is not None and file.data and file.data.get("locale") == tag:
+            return False
+        self.set_value(kind, ("locale",), tag, f"Start locale {tag}")
+        return True
+
+    def remove_locale(self, tag: str) -> bool:
+        """Take the scenario's own locale file out: deleted at the next save, back on undo."""
+        kind = locale_kind(tag)
+        file = self.files.get(kind)
+        if file is None or file.removed or file.data is None:
+            return False
+        self.undo_stack.push(SetFileRemoved(self, kind, True, f"Remove locale {tag}"))
+        return True
 
     def _ensure_file(self, kind: str) -> None:
         if kind not in self.files:
@@ -318,26 +373,48 @@ class ScenarioDocument(QObject):
         collection_path, override = rest
         self.append_item(kind, collection_path, _mark_removed(override), text)
 
+    def revert_field(self, kind: str, locator: Locator, field_path: tuple) -> bool:
+        """Give a field overridden in a variant back to the parent's value (one undo step): the
+        field leaves the override entry, and an entry left with nothing but its identity goes."""
+        if self.parent_entity(kind, locator) is None:
+            return False
+        own_path, rest = self._resolve(kind, locator)
+        if rest is not None:
+            return False  # nothing of the variant's own to take back
+        entry = copy.deepcopy(self._value_at(kind, own_path))
+        if _remove_path(entry, field_path) is MISSING:
+            return False
+        text = f"Revert {'.'.join(map(str, field_path))} of {_show(locator[-1][1])} to inherited"
+        if _only_identity(entry):
+            self.remove_item(kind, own_path[:-1], own_path[-1], text)
+        else:
+            self.set_value(kind, own_path, entry, text)
+        return True
+
+    def revert_entity(self, kind: str, locator: Locator) -> bool:
+        """Drop a variant's override (or removal) of an inherited entity: it is the parent's again."""
+        if self.parent_entity(kind, locator) is None:
+            return False
+        own_path, rest = self._resolve(kind, locator)
+        if rest is not None:
+            return False
+        self.remove_item(kind, own_path[:-1], own_path[-1], f"Revert {_show(locator[-1][1])} to inherited")
+        return True
+
     def _inherited(self, kind: str, locator: Locator) -> bool:
         if self._parent_scenario is None:
             return False
-        value = self._parent_scenario.doc(kind)
-        for collection, ident in locator:
-            items = value.get(collection) if isinstance(value, dict) else None
-            value = _find(items, ident)
-            if value is None:
-                return False
-        return True
+        return _follow(self._parent_scenario.doc(kind), locator) is not None
 
     def _resolve(self, kind: str, locator: Locator):
         """(own path of the entity, None) if the own file has it; otherwise
         (own path of the list to append an override to, the override so far)."""
         data = self.own(kind)
         path: tuple = ()
-        for depth, (collection, ident) in enumerate(locator):
+        for depth, (collection, ident, nth) in enumerate(steps(locator)):
             items = data.get(collection) if isinstance(data, dict) else None
-            index = _find_index(items, ident)
-            if index is None or items is None:
+            index = _find_index(items, ident, nth)
+            if index is None:
                 return (), (path + (collection,), _override_for(self.merged(kind), locator, depth))
             path += (collection, index)
             data = items[index]
@@ -356,20 +433,30 @@ class ScenarioDocument(QObject):
             index = int(tokens[position + 1])
             if index >= len(items) or identity(items[index]) is None:
                 break
-            locator.append((tokens[position], identity(items[index])))
+            locator.append(locator_step(tokens[position], items, index))
             value = items[index]
             position += 2
         return tuple(locator)
 
     # -- validation ------------------------------------------------------------------------
+    def set_problems(self, diagnostics: list[Diagnostic]) -> None:
+        """Remember the latest diagnostics by the value they are about, for views to mark."""
+        found: dict[tuple[str, str], list[Diagnostic]] = {}
+        for diagnostic in diagnostics:
+            kind = self.kind_of_file(diagnostic.file)
+            if kind is not None and diagnostic.pointer:
+                found.setdefault((kind, diagnostic.pointer), []).append(diagnostic)
+        self.problems = found
+        self.problems_changed.emit()
+
     def snapshot(self) -> Snapshot:
         """A private copy of the data, cheap enough to take on the UI thread after each edit."""
-        files: list = []
+        files = []
         problems = []
         for kind, file in self.files.items():
             if file.problem is not None:
                 problems.append(file.problem)
-            if file.data is None or (not file.exists and not file.data):
+            if file.data is None or file.removed or (not file.exists and not file.data):
                 files.append((kind, file.path, None, {}, {}, file.problem is not None))
                 continue
             origins, keys = ({}, {}) if file.edited else (file.origins, file.key_origins)
@@ -386,8 +473,8 @@ class ScenarioDocument(QObject):
 
     # -- saving ----------------------------------------------------------------------------
     def is_dirty(self) -> bool:
-        """Unsaved edits. The automatic layout alone does not count: it is computed the same
-        way (seeded) at every opening, and written with the next save."""
+        """Unsaved edits. The automatic layout does not count: it is computed the same way
+        (seeded) at every opening, and only written when the designer asks (store_layout)."""
         return not self.undo_stack.isClean()
 
     def _pending_layout(self) -> dict[str, list[float]]:
@@ -395,8 +482,11 @@ class ScenarioDocument(QObject):
         return {k: v for k, v in self.layout_positions.items() if k not in placed}
 
     def save(self, folder: Path | str | None = None) -> list[Path]:
-        """Write every changed file (or all files, to a new folder). Returns the paths written."""
-        self._write_layout()
+        """Write every changed file (or all files, to a new folder). Returns the paths written.
+
+        Only what the designer changed is written: the automatic layout stays in memory unless a
+        space was moved or `store_layout` was asked for, and a variant's files hold only its own
+        entries (an inherited value is never copied into them)."""
         target = Path(folder) if folder is not None else self.root
         moving = target.resolve() != self.root.resolve()
         if moving and self.is_variant:
@@ -404,9 +494,15 @@ class ScenarioDocument(QObject):
         written = []
         self._unwatch()
         try:
-            for file in self.files.values():
+            for kind, file in self.files.items():
                 if file.data is None:
                     continue  # unreadable: leave it alone
+                if file.removed:
+                    if file.exists and not moving:
+                        file.path.unlink()
+                        file.disk_text = None
+                        written.append(file.path)
+                    continue
                 if not file.exists and not file.data:
                     continue
                 if not moving and not file.edited and file.exists:
@@ -424,16 +520,18 @@ class ScenarioDocument(QObject):
         self.saved.emit()
         return written
 
-    def _write_layout(self) -> None:
-        """Store the automatic layout's positions, so the next opening shows the same map."""
+    def store_layout(self) -> int:
+        """Write the automatic layout's positions into the map (one undo step): the designer asked
+        to keep the map as it is drawn. Returns how many spaces were placed."""
         pending = self._pending_layout()
         if not pending:
-            return
-        self.undo_stack.beginMacro("Store automatic layout")
+            return 0
+        self.undo_stack.beginMacro(f"Store the layout of {len(pending)} space(s)")
         for space_id, position in pending.items():
             self.set_field("map", (("spaces", ("id", space_id)),), ("position",),
                            [_coordinate(position[0]), _coordinate(position[1])])
         self.undo_stack.endMacro()
+        return len(pending)
 
     def _rebase_extends(self, target: Path) -> None:
         parent = (self.root / self.own("scenario")["extends"]).resolve()
@@ -497,18 +595,42 @@ def _positions(path: Path, text: str):
     return tracked.origins, tracked.key_origins
 
 
-def _find_index(items, ident) -> int | None:
+def _find_index(items, ident, nth: int = 0) -> int | None:
+    """The index of the `nth` entry (0: the first) with identity `ident`."""
     if not isinstance(items, list):
         return None
     for index, item in enumerate(items):
         if identity(item) == ident:
-            return index
+            if nth == 0:
+                return index
+            nth -= 1
     return None
 
 
-def _find(items, ident):
-    index = _find_index(items, ident)
+def _find(items, ident, nth: int = 0):
+    index = _find_index(items, ident, nth)
     return items[index] if index is not None else None
+
+
+def _follow(value, locator: Locator):
+    for collection, ident, nth in steps(locator):
+        value = _find(value.get(collection) if isinstance(value, dict) else None, ident, nth)
+        if value is None:
+            return None
+    return value
+
+
+def occurrence(items: list, index: int) -> int:
+    """How many entries before `index` share its identity (0 for the first of them)."""
+    ident = identity(items[index])
+    return sum(1 for item in items[:index] if identity(item) == ident) if ident is not None else 0
+
+
+def locator_step(collection: str, items: list, index: int) -> tuple:
+    """The locator step for items[index]: with its occurrence only when it is a duplicate."""
+    nth = occurrence(items, index)
+    ident = identity(items[index])
+    return (collection, ident, nth) if nth else (collection, ident)
 
 
 def _identity_stub(entity: dict, remove: bool = False) -> dict:
@@ -524,8 +646,8 @@ def _override_for(merged: dict, locator: Locator, depth: int) -> dict:
     """An override entry for the inherited entity at locator[depth], nesting down to the last."""
     value = merged
     chain = []
-    for collection, ident in locator:
-        value = _find(value.get(collection) if isinstance(value, dict) else None, ident)
+    for collection, ident, nth in steps(locator):
+        value = _find(value.get(collection) if isinstance(value, dict) else None, ident, nth)
         if value is None:
             raise KeyError(f"no {collection} entry {_show(ident)}")
         chain.append((collection, value))
@@ -553,6 +675,26 @@ def _deep_update(override: dict, field_path: tuple, value) -> dict:
     return override
 
 
+def _remove_path(entry: dict, path: tuple):
+    """Take the value at `path` out of `entry` (and mappings left empty by it); MISSING if absent."""
+    holders = [entry]
+    for step in path[:-1]:
+        holder = holders[-1].get(step) if isinstance(holders[-1], dict) else None
+        if not isinstance(holder, dict):
+            return MISSING
+        holders.append(holder)
+    gone = holders[-1].pop(path[-1], MISSING) if isinstance(holders[-1], dict) else MISSING
+    for depth in range(len(holders) - 1, 0, -1):
+        if not holders[depth]:
+            holders[depth - 1].pop(path[depth - 1], None)
+    return gone
+
+
+def _only_identity(entry: dict) -> bool:
+    kind = identity(entry)
+    return kind is not None and set(entry) <= {kind[0]}
+
+
 def _mark_removed(override: dict) -> dict:
     _innermost(override)["remove"] = True
     return override
@@ -566,8 +708,7 @@ def _nest(path: tuple, value):
 
 def _show(ident) -> str:
     """An identity ("id", "norway") or ("between", ("a", "b")) as people read it."""
-    named = isinstance(ident, tuple) and len(ident) == 2 and ident[0] in ("id", "between", "space")
-    value = ident[1] if named else ident
+    value = ident[1] if isinstance(ident, tuple) and len(ident) == 2 and ident[0] in ("id", "between", "space") else ident
     return " / ".join(value) if isinstance(value, tuple) else str(value)
 
 

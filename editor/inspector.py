@@ -2,9 +2,15 @@
 
 Text fields are edited as text; any other value as one line of YAML flow text, so nothing in the
 file is out of reach and nothing is lost.
+
+An edit here comes back as a change of the document while the field is still emitting
+editingFinished; the form is then updated in place, and only rebuilt (the old one hidden and
+handed to deleteLater) when the entity or its fields change.
 """
 from __future__ import annotations
 
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from sandtable.merge import identity
@@ -12,12 +18,15 @@ from sandtable.texts import TRANSLATABLE_FIELDS
 
 from .commands import MISSING
 from .document import ScenarioDocument
+from .explain import explanation, new_problems
 from .flowtext import parse_value, to_text
 
 TEXT_FIELDS = set(TRANSLATABLE_FIELDS) | {"source", "notes"}
 
 
 class Inspector(QWidget):
+    refused = Signal(str)   # an edit was not stored, and why
+
     def __init__(self, document: ScenarioDocument, parent=None):
         super().__init__(parent)
         self.document = document
@@ -25,14 +34,17 @@ class Inspector(QWidget):
         self.locator: tuple = ()
         self.title = QLabel("Nothing selected")
         self.title.setWordWrap(True)
-        self.form = QFormLayout()
         self.error = QLabel("")
         self.error.setStyleSheet("color: #b3261e")
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.title)
-        layout.addLayout(self.form)
-        layout.addWidget(self.error)
-        layout.addStretch()
+        self.error.setWordWrap(True)
+        self._layout = QVBoxLayout(self)
+        self._layout.addWidget(self.title)
+        self.form_host = QWidget()
+        self.form = QFormLayout(self.form_host)
+        self._layout.addWidget(self.form_host)
+        self._layout.addWidget(self.error)
+        self._layout.addStretch()
+        self._shape = None
         self.fields: dict[str, QLineEdit] = {}
         document.changed.connect(lambda kind: self.refresh() if kind == self.kind else None)
         document.reloaded.connect(self.refresh)
@@ -47,24 +59,79 @@ class Inspector(QWidget):
         return self.document.find_merged(self.kind, self.locator)
 
     def refresh(self) -> None:
-        while self.form.rowCount():
-            self.form.removeRow(0)
-        self.fields = {}
         entity = self.entity()
         if entity is None:
+            self._shape = None
+            self._new_form()
+            self.fields = {}
             self.title.setText("Nothing selected")
             return
         key = identity(entity)
-        label = " – ".join(key[1]) if isinstance(key[1], tuple) else key[1]
-        self.title.setText(f"<b>{self.kind}</b> · {self.locator[-1][0]} · {label}")
-        for name, value in entity.items():
-            if key and name == key[0]:
-                continue
-            edit = QLineEdit(value if name in TEXT_FIELDS and isinstance(value, str) else to_text(value))
-            edit.setObjectName(f"field-{name}")
-            edit.editingFinished.connect(lambda name=name, edit=edit: self._commit(name, edit.text()))
-            self.fields[name] = edit
-            self.form.addRow(name.replace("_", " "), edit)
+        names = [name for name in entity if not (key and name == key[0])]
+        shape = (self.kind, self.locator, tuple(names))
+        if shape != self._shape:
+            self._shape = shape
+            self._new_form()
+            self.fields = {}
+            label = " – ".join(key[1]) if isinstance(key[1], tuple) else key[1]
+            self.title.setText(f"<b>{self.kind}</b> · {self.locator[-1][0]} · {label}")
+            for name in names:
+                edit = QLineEdit()
+                edit.setObjectName(f"field-{name}")
+                edit.editingFinished.connect(lambda name=name, edit=edit: self._commit(name, edit.text()))
+                self.fields[name] = edit
+                self.form.addRow(name.replace("_", " "), edit)
+        for name in names:
+            self._show(name, entity[name])
+
+    def _show(self, name: str, value) -> None:
+        """The value in its field (without reporting an edit), styled by where it comes from."""
+        edit = self.fields[name]
+        text = value if name in TEXT_FIELDS and isinstance(value, str) else to_text(value)
+        if edit.text() != text and not edit.isModified():
+            blocker = QSignalBlocker(edit)
+            edit.setText(text)
+            blocker.unblock()
+        status, parent = self._status(name)
+        font = edit.font()
+        font.setItalic(status == "inherited")
+        font.setBold(status == "overridden")
+        edit.setFont(font)
+        edit.setStyleSheet({"inherited": "color: #7a7a7a", "overridden": "background: #fff1c2"}.get(status, ""))
+        edit.setToolTip({"inherited": "inherited from the parent scenario",
+                         "overridden": f"overrides the parent's value: {to_text(parent)}",
+                         "added": "added by this variant"}.get(status, ""))
+        for action in edit.actions():
+            edit.removeAction(action)
+        if status == "overridden":
+            revert = QAction("Revert to inherited", edit)
+            revert.triggered.connect(lambda _=False, name=name: self.revert(name))
+            edit.addAction(revert)
+            edit.setContextMenuPolicy(Qt.ActionsContextMenu)
+        else:
+            edit.setContextMenuPolicy(Qt.DefaultContextMenu)
+
+    def _status(self, name: str) -> tuple[str, object]:
+        if not self.document.is_variant:
+            return "own", None
+        parent = self.document.parent_entity(self.kind, self.locator)
+        if parent is None:
+            return "added", None
+        own = self.document.own_entity(self.kind, self.locator)
+        if own is None or name not in own:
+            return "inherited", None
+        return "overridden", parent.get(name, MISSING)
+
+    def revert(self, name: str) -> bool:
+        return self.document.revert_field(self.kind, self.locator, (name,))
+
+    def _new_form(self) -> None:
+        old = self.form_host
+        self.form_host = QWidget()
+        self.form = QFormLayout(self.form_host)
+        self._layout.replaceWidget(old, self.form_host)
+        old.hide()
+        old.deleteLater()
 
     def _commit(self, name: str, text: str) -> None:
         entity = self.entity()
@@ -73,11 +140,19 @@ class Inspector(QWidget):
         try:
             value = text if name in TEXT_FIELDS and isinstance(entity.get(name), str) else parse_value(text)
         except ValueError as problem:
-            self.error.setText(str(problem))
-            return
-        self.error.setText("")
+            return self._refuse(name, str(problem))
         if value in ("", None):
             value = MISSING
         if value == entity.get(name, MISSING):
             return
+        problems = new_problems(self.document, self.kind, self.locator, (name,), value,
+                                entity.get(name, MISSING))
+        if problems:
+            return self._refuse(name, explanation(problems))
+        self.error.setText("")
+        self.fields[name].setModified(False)
         self.document.set_field(self.kind, self.locator, (name,), value, f"Set {name}")
+
+    def _refuse(self, name: str, message: str) -> None:
+        self.error.setText(f"{name}: {message}")
+        self.refused.emit(f"{name}: {message}")

@@ -3,46 +3,26 @@ from __future__ import annotations
 
 import gc
 from pathlib import Path
-from typing import Any, cast
 
 from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoStack
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QComboBox,
-    QDockWidget,
-    QFileDialog,
-    QFrame,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QLineEdit,
-    QMainWindow,
-    QMessageBox,
-    QPushButton,
-    QTableView,
-    QTabWidget,
-    QToolBar,
-    QTreeWidget,
-    QTreeWidgetItem,
-    QUndoView,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QFileDialog, QFrame,
+                               QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMainWindow,
+                               QMessageBox, QPushButton, QTableView, QTabWidget, QToolBar,
+                               QTreeWidget, QTreeWidgetItem, QUndoView, QVBoxLayout, QWidget)
 
 from sandtable.diagnostics import Diagnostic
 from sandtable.scenario import FILE_KINDS
 from sandtable.yamlwrite import save_yaml
 
-from .delegates import ChoiceDelegate
 from .document import ScenarioDocument
 from .inspector import Inspector
 from .map_canvas import BORDER_STYLES, MapScene, MapView
-from .models import collections as tables
-from .models.entity_table import EntityTableModel
 from .models.problems import ProblemsModel
-from .panels import DecksPanel, ObjectivesPanel, SetupPanel, TablesPanel, TranslationPanel, table_view
+from .panels import DecksPanel, NationsPanel, ObjectivesPanel, SetupPanel, TablesPanel, TranslationPanel
+from .models import collections as tables
 from .playtest import PlaytestPanel
+from .table_page import TablePage, TableView
 from .validation import LiveValidator
 
 MAX_RECENT = 8
@@ -103,36 +83,24 @@ class MainWindow(QMainWindow):
         self.outline.setHeaderLabels(["Scenario", ""])
         self.outline.itemActivated.connect(self._outline_activated)
         self.outline.itemClicked.connect(self._outline_activated)
-        self.outline_dock = self._dock("Outline", "outline", self.outline, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.outline_dock = self._dock("Outline", "outline", self.outline, Qt.LeftDockWidgetArea)
         self.inspector_host = QWidget()
         QVBoxLayout(self.inspector_host)
         self.inspector: Inspector | None = None
-        self.inspector_dock = self._dock("Inspector", "inspector", self.inspector_host,
-                                         Qt.DockWidgetArea.RightDockWidgetArea)
+        self.inspector_dock = self._dock("Inspector", "inspector", self.inspector_host, Qt.RightDockWidgetArea)
         self.history = QUndoView()
         self.history.setEmptyLabel("Opened")
-        self.history_dock = self._dock("History", "history", self.history, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.history_dock = self._dock("History", "history", self.history, Qt.RightDockWidgetArea)
         self.problems_view = QTableView()
         self.problems_view.setModel(self.problems_model)
-        self.problems_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.problems_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.problems_view.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.problems_view.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.problems_view.verticalHeader().hide()
         header = self.problems_view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(QHeaderView.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.Stretch)
         self.problems_view.doubleClicked.connect(self.go_to_problem)
-        self.problems_dock = self._dock("Problems", "problems", self.problems_view,
-                                        Qt.DockWidgetArea.BottomDockWidgetArea)
-
-    def _on_map(self, act) -> None:
-        """Act on the map view, when a scenario is open."""
-        if self.map_view is not None:
-            act(self.map_view)
-
-    def _on_document(self, act) -> None:
-        """Act on the open document, if any."""
-        if self.document is not None:
-            act(self.document)
+        self.problems_dock = self._dock("Problems", "problems", self.problems_view, Qt.BottomDockWidgetArea)
 
     def _action(self, text: str, slot, shortcut=None, menu=None) -> QAction:
         action = QAction(text, self)
@@ -146,27 +114,25 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         bar = self.menuBar()
         file_menu = bar.addMenu("&File")
-        self._action("&New Scenario…", self.new_scenario, QKeySequence.StandardKey.New, file_menu)
-        self._action("&Open…", self.open_dialog, QKeySequence.StandardKey.Open, file_menu)
+        self._action("&New Scenario…", self.new_scenario, QKeySequence.New, file_menu)
+        self._action("&Open…", self.open_dialog, QKeySequence.Open, file_menu)
         self.recent_menu = file_menu.addMenu("Open &Recent")
         file_menu.addSeparator()
-        self.save_action = self._action("&Save", self.save, QKeySequence.StandardKey.Save, file_menu)
-        self._action("Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs, file_menu)
+        self.save_action = self._action("&Save", self.save, QKeySequence.Save, file_menu)
+        self._action("Save &As…", self.save_as, QKeySequence.SaveAs, file_menu)
         file_menu.addSeparator()
-        self._action("&Quit", self.close, QKeySequence.StandardKey.Quit, file_menu)
+        self._action("&Quit", self.close, QKeySequence.Quit, file_menu)
         self.edit_menu = bar.addMenu("&Edit")
-        self.undo_action = self._action("&Undo", lambda: self._on_document(lambda d: d.undo_stack.undo()),
-                                        QKeySequence.StandardKey.Undo, self.edit_menu)
-        self.redo_action = self._action("&Redo", lambda: self._on_document(lambda d: d.undo_stack.redo()),
-                                        QKeySequence.StandardKey.Redo, self.edit_menu)
+        self.undo_action = self._action("&Undo", lambda: self.document and self.document.undo_stack.undo(),
+                                        QKeySequence.Undo, self.edit_menu)
+        self.redo_action = self._action("&Redo", lambda: self.document and self.document.undo_stack.redo(),
+                                        QKeySequence.Redo, self.edit_menu)
         self.edit_menu.addSeparator()
-        self._action("&Find Space…", self.focus_find, QKeySequence.StandardKey.Find, self.edit_menu)
+        self._action("&Find Space…", self.focus_find, QKeySequence.Find, self.edit_menu)
         view_menu = bar.addMenu("&View")
-        self._action("&Fit Map", lambda: self._on_map(lambda view: view.fit()), "Ctrl+0", view_menu)
-        self._action("Zoom &In", lambda: self._on_map(lambda view: view.zoom(1.25)),
-                     QKeySequence.StandardKey.ZoomIn, view_menu)
-        self._action("Zoom &Out", lambda: self._on_map(lambda view: view.zoom(0.8)),
-                     QKeySequence.StandardKey.ZoomOut, view_menu)
+        self._action("&Fit Map", lambda: self.map_view and self.map_view.fit(), "Ctrl+0", view_menu)
+        self._action("Zoom &In", lambda: self.map_view and self.map_view.zoom(1.25), QKeySequence.ZoomIn, view_menu)
+        self._action("Zoom &Out", lambda: self.map_view and self.map_view.zoom(0.8), QKeySequence.ZoomOut, view_menu)
         self.language_menu = view_menu.addMenu("Display &Language")
         view_menu.addSeparator()
         for dock in (self.outline_dock, self.inspector_dock, self.history_dock, self.problems_dock):
@@ -211,8 +177,7 @@ class MainWindow(QMainWindow):
         while self.tabs.count():
             page = self.tabs.widget(0)
             self.tabs.removeTab(0)
-            if page is not None:
-                page.deleteLater()
+            page.deleteLater()
         if self._scope is not None:
             self._scope.deleteLater()  # the models of the closed document
             self._scope = None
@@ -220,7 +185,7 @@ class MainWindow(QMainWindow):
             self.inspector.deleteLater()
             self.inspector = None
         if self.document is not None:
-            self.history.setStack(cast(QUndoStack, None))  # (Qt takes a null stack)
+            self.history.setStack(None)
             self.document.deleteLater()
             self.document = None
         self.map_view = None
@@ -231,9 +196,7 @@ class MainWindow(QMainWindow):
         """The map's names in the source language or in any locale of the scenario."""
         self.language_menu.clear()
         group = QActionGroup(scope)
-        tags = self.document.locale_tags if self.document is not None else []
-        choices: list[tuple[str | None, str]] = [(None, "Source text")] + [(t, t) for t in tags]
-        for tag, label in choices:
+        for tag, label in [(None, "Source text")] + [(t, t) for t in self.document.locale_tags]:
             action = group.addAction(QAction(label, scope, checkable=True))
             action.setChecked(tag is None)
             action.triggered.connect(lambda _=False, tag=tag: self.scene.set_display_locale(tag))
@@ -241,54 +204,69 @@ class MainWindow(QMainWindow):
 
     def _build_views(self) -> None:
         document = self.document
-        assert document is not None  # views are built for an open document
         scope = self._scope = QObject(self)
-        delegate = ChoiceDelegate(scope)
         self.scene = MapScene(document, scope)
-        map_view = self.map_view = MapView(self.scene)
+        self.map_view = MapView(self.scene)
         self._fill_language_menu(scope)
         self.tabs.addTab(self._map_page(), "Map")
-        self.spaces_view = table_view(tables.spaces_model(document, scope), delegate)
-        self.tabs.addTab(self.spaces_view, "Spaces")
-        self.borders_view = table_view(tables.borders_model(document, scope), delegate)
-        self.tabs.addTab(self.borders_view, "Borders")
-        self.units_view = table_view(tables.units_model(document, scope), delegate)
-        self.tabs.addTab(self.units_view, "Units")
-        self.setup_panel = SetupPanel(document, delegate)
+        self.spaces_page = TablePage(tables.spaces_model(document, scope))
+        self.spaces_view = self.spaces_page.view
+        self.tabs.addTab(self.spaces_page, "Spaces")
+        self.borders_page = TablePage(tables.borders_model(document, scope))
+        self.borders_view = self.borders_page.view
+        self.tabs.addTab(self.borders_page, "Borders")
+        self.units_page = TablePage(tables.units_model(document, scope))
+        self.units_view = self.units_page.view
+        self.tabs.addTab(self.units_page, "Units")
+        self.nations_panel = NationsPanel(document)
+        self.tabs.addTab(self.nations_panel, "Nations")
+        self.setup_panel = SetupPanel(document)
         self.tabs.addTab(self.setup_panel, "Setup")
-        self.objectives_panel = ObjectivesPanel(document, delegate)
+        self.objectives_panel = ObjectivesPanel(document)
         self.tabs.addTab(self.objectives_panel, "Objectives")
-        self.decks_panel = DecksPanel(document, delegate)
+        self.decks_panel = DecksPanel(document)
         self.tabs.addTab(self.decks_panel, "Decks")
-        self.tables_panel = TablesPanel(document, delegate)
+        self.tables_panel = TablesPanel(document)
         self.tabs.addTab(self.tables_panel, "Tables")
-        self.options_view = table_view(tables.options_model(document, scope), delegate)
-        self.tabs.addTab(self.options_view, "Options")
+        self.options_page = TablePage(tables.options_model(document, scope))
+        self.options_view = self.options_page.view
+        self.tabs.addTab(self.options_page, "Options")
         self.translation_panel = TranslationPanel(document)
         self.tabs.addTab(self.translation_panel, "Translations")
         self.playtest_panel = PlaytestPanel(document, self.calculator)
         self.tabs.addTab(self.playtest_panel, "Playtest")
-        inspector = self.inspector = Inspector(document)
-        host = self.inspector_host.layout()
-        assert host is not None  # laid out when the window was built
-        host.addWidget(inspector)
+        self.inspector = Inspector(document)
+        self.inspector_host.layout().addWidget(self.inspector)
+        self.inspector.refused.connect(self._refused)
+        for model in self._table_models():
+            model.refused.connect(self._refused)
+            model.noticed.connect(self._noticed)
         self.scene.space_selected.connect(
-            lambda space: inspector.show_entity("map", (("spaces", ("id", space)),)))
-        for table, kind in ((self.spaces_view, "map"), (self.units_view, "units"),
-                            (self.borders_view, "map"), (self.options_view, "scenario")):
-            table.clicked.connect(lambda index, kind=kind, table=table: self._inspect_row(kind, table, index))
+            lambda space: self.inspector.show_entity("map", (("spaces", ("id", space)),)))
+        for view, kind in ((self.spaces_view, "map"), (self.units_view, "units"),
+                           (self.borders_view, "map"), (self.options_view, "scenario"),
+                           (self.nations_panel.nations.view, "scenario"), (self.nations_panel.sides.view, "scenario")):
+            view.clicked.connect(lambda index, kind=kind, view=view: self._inspect_row(kind, view, index))
         document.changed.connect(lambda _kind: self._refresh_outline())
         document.reloaded.connect(self._refresh_outline)
         self._refresh_outline()
-        QTimer.singleShot(0, map_view.fit)
+        QTimer.singleShot(0, self.map_view.fit)
+
+    def _table_models(self) -> list:
+        return [view.source for view in self.findChildren(TableView)]
+
+    def _refused(self, message: str) -> None:
+        """An edit was not stored: say why where the designer looks (the cell's tooltip has it too)."""
+        self.statusBar().showMessage(f"Not stored — {message}", 10_000)
+
+    def _noticed(self, message: str) -> None:
+        self.statusBar().showMessage(message, 10_000)
 
     def _map_page(self) -> QWidget:
-        view = self.map_view
-        assert view is not None  # built just before its page
         page = QWidget()
         bar = QToolBar()
         fit = bar.addAction("Fit")
-        fit.triggered.connect(view.fit)
+        fit.triggered.connect(self.map_view.fit)
         self.link_action = bar.addAction("Draw borders")
         self.link_action.setCheckable(True)
         self.link_action.setToolTip("Drag from one space to another to add a border (or hold Shift)")
@@ -309,10 +287,10 @@ class MainWindow(QMainWindow):
         layout = QVBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(bar)
-        layout.addWidget(view)
+        layout.addWidget(self.map_view)
         return page
 
-    def _inspect_row(self, kind: str, view: QTableView, index) -> None:
+    def _inspect_row(self, kind: str, view: TableView, index) -> None:
         from .models.entity_table import LOCATOR_ROLE
         locator = view.model().data(index, LOCATOR_ROLE)
         if locator and self.inspector is not None:
@@ -358,49 +336,48 @@ class MainWindow(QMainWindow):
     def go_to_problem(self, index) -> None:
         """Select what a diagnostic is about: on the map for spaces and borders, else in its table."""
         diagnostic = self.problems_model.diagnostics[index.row()]
-        document = self.document
-        if document is None:
-            return
-        kind = document.kind_of_file(diagnostic.file)
+        kind = self.document.kind_of_file(diagnostic.file)
         if kind is None:
             return
-        locator = document.locator_of(kind, diagnostic.pointer)
+        locator = self.document.locator_of(kind, diagnostic.pointer)
         if kind.startswith("locale:"):
             self.tabs.setCurrentWidget(self.translation_panel)
             self.translation_panel.show_locale(kind.split(":", 1)[1])
             return
         if not locator:
             return
-        collection, ident = locator[0]
+        collection, ident = locator[0][:2]
         if kind == "map" and collection in ("spaces", "borders"):
             self.tabs.setCurrentIndex(0)
             item = (self.scene.select_space(ident[1]) if collection == "spaces"
                     else self.scene.select_border(ident[1]))
-            if item is not None and self.map_view is not None:
+            if item is not None:
                 self.map_view.centerOn(item)
-            if self.inspector is not None:
-                self.inspector.show_entity(kind, locator[:1])
+            self.inspector.show_entity(kind, locator[:1])
             return
-        targets = {("units", "unit_types"): self.units_view, ("scenario", "options"): self.options_view}
-        if (kind, collection) in targets:
-            view = targets[(kind, collection)]
-            row = cast(EntityTableModel, view.model()).row_of(ident)
-            self.tabs.setCurrentWidget(view)
-            view.selectRow(row)
-            if self.inspector is not None:
-                self.inspector.show_entity(kind, locator[:1])
+        pages = {("units", "unit_types"): (self.units_page, self.units_page),
+                 ("scenario", "options"): (self.options_page, self.options_page),
+                 ("scenario", "nations"): (self.nations_panel, self.nations_panel.nations),
+                 ("scenario", "sides"): (self.nations_panel, self.nations_panel.sides)}
+        if (kind, collection) in pages:
+            tab, page = pages[(kind, collection)]
+            self.tabs.setCurrentWidget(tab)
+            page.filter.clear()
+            page.view.select_row(page.model.row_of_locator(locator[:1]))
+            self.inspector.show_entity(kind, locator[:1])
         elif kind == "setup":
             self.tabs.setCurrentWidget(self.setup_panel)
             self.setup_panel.select_space(ident[1])
         elif kind == "objectives":
             self.tabs.setCurrentWidget(self.objectives_panel)
-            self.objectives_panel.select(ident)
+            self.objectives_panel.page.filter.clear()
+            self.objectives_panel.select(locator[:1])
         elif kind == "decks":
             self.tabs.setCurrentWidget(self.decks_panel)
             self.decks_panel.select(locator)
         elif kind == "tables":
             self.tabs.setCurrentWidget(self.tables_panel)
-            self.tables_panel.select(ident)
+            self.tables_panel.select(locator[:1])
 
     # -- find -------------------------------------------------------------------------------
     def focus_find(self) -> None:
@@ -411,9 +388,7 @@ class MainWindow(QMainWindow):
         self.find_edit.selectAll()
 
     def _find(self) -> None:
-        if self.map_view is None:
-            return
-        found = self.map_view.find_space(self.find_edit.text())
+        found = self.map_view.find(self.find_edit.text())
         self.statusBar().showMessage(f"Found {found}" if found else "No space by that name", 3000)
 
     # -- saving -----------------------------------------------------------------------------
@@ -478,11 +453,10 @@ class MainWindow(QMainWindow):
             return True
         answer = QMessageBox.question(
             self, APP_NAME, "The scenario has unsaved changes. Save them first?",
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Save)
-        if answer == QMessageBox.StandardButton.Save:
+            QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
+        if answer == QMessageBox.Save:
             return self.save()
-        return answer == QMessageBox.StandardButton.Discard
+        return answer == QMessageBox.Discard
 
     def closeEvent(self, event) -> None:
         if not self.confirm_discard():
@@ -507,7 +481,7 @@ class MainWindow(QMainWindow):
         self.settings.sync()
 
     def recent(self) -> list[str]:
-        value: Any = self.settings.value("recent", [])
+        value = self.settings.value("recent", [])
         if isinstance(value, str):
             value = [value]
         return [v for v in value or [] if isinstance(v, str)]

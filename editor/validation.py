@@ -87,9 +87,16 @@ class _ValidationJob(QRunnable):
         try:
             diagnostics = run_validators(self.snapshot)
         except Exception as failure:  # a bug in a check must not take the editor down
-            self.signals.failed.emit(self.generation, f"{type(failure).__name__}: {failure}")
+            self._report(self.signals.failed, self.generation, f"{type(failure).__name__}: {failure}")
             return
-        self.signals.done.emit(self.generation, diagnostics, time.perf_counter() - started)
+        self._report(self.signals.done, self.generation, diagnostics, time.perf_counter() - started)
+
+    @staticmethod
+    def _report(signal, *values) -> None:
+        try:
+            signal.emit(*values)
+        except RuntimeError:
+            pass  # the editor closed while this ran: nobody is listening any more
 
 
 class LiveValidator(QObject):

@@ -125,17 +125,27 @@ def test_the_snapshot_is_a_copy(qapp, folders):
     assert scenario.doc("map")["spaces"][0]["value"] == 3
 
 
-def test_spaces_without_positions_get_a_layout_that_is_saved(qtbot, folders):
+def test_the_automatic_layout_is_written_only_when_asked_for(qtbot, folders):
+    """A save writes what the designer changed: one renamed space is a one-line diff, never the
+    positions the layout made up; Store layout writes them, as one undo step."""
     from editor.map_canvas import MapScene
     base, _ = folders
     path = base / "map.yaml"
     text = path.read_text()
     path.write_text(text.replace(", position: [150, 210]", "").replace(", position: [20, 250]", ""))
+    before = path.read_text().splitlines()
     document = ScenarioDocument(base)
     scene = MapScene(document)
     assert set(document.layout_positions) == {"sweden", "sz-6"}
     placed = scene.spaces["sweden"].pos()
     assert not document.is_dirty()
+    document.set_field("map", (("spaces", ("id", "finland")),), ("name",), "Suomi")
+    document.save()
+    after = path.read_text().splitlines()
+    changed = [(a, b) for a, b in zip(before, after) if a != b]
+    assert len(before) == len(after) and len(changed) == 1 and "Suomi" in changed[0][1]
+    assert document.store_layout() == 2
+    assert document.undo_stack.count() == 2
     document.save()
     spaces = {s["id"]: s for s in read_yaml_file(path).data["spaces"]}
     assert spaces["sweden"]["position"] == [round(placed.x()), round(placed.y())]

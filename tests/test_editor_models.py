@@ -237,11 +237,10 @@ def test_decks_panel_adds_and_removes_cards_and_effects(qtbot, base):
     panel.new_op.setCurrentText("draw")
     panel.add_effect()
     assert base.own("decks")["decks"][0]["cards"][1]["effects"] == [{"op": "draw"}]
-    panel.new_card.setText("r3")
-    panel.add_card()
-    assert base.own("decks")["decks"][0]["cards"][-1] == {"id": "r3", "title": "R3"}
-    panel.card_view.setCurrentIndex(panel.cards.index(2, 0))
+    assert panel.add_card("Blitz!")
+    assert base.own("decks")["decks"][0]["cards"][-1] == {"id": "blitz", "title": "Blitz!"}
+    panel.card_view.select_row(2)
     panel.remove_card()
     assert [c["id"] for c in base.own("decks")["decks"][0]["cards"]] == ["r1", "r2"]
     assert [base.undo_stack.text(i) for i in range(base.undo_stack.count())] == [
-        "Add effect draw", "Add card r3", "Remove r3"]
+        "Add effect draw", "Add card blitz", "Remove blitz"]

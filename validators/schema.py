@@ -81,14 +81,24 @@ def discriminator_values(system: str, definition: str) -> dict[str, int]:
 def check_schemas(scenario: Scenario) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     for kind in scenario.documents:
-        schema_kind = "locale" if kind.startswith("locale:") else kind
-        data = scenario.documents[kind].data
-        problems += _errors(validator_for(KIND_SCHEMAS[schema_kind]), data, scenario, kind, "")
+        problems += _check_file(scenario, kind)
     problems += _check_profile(scenario)
     return problems
 
 
-def _check_profile(scenario: Scenario) -> list[Diagnostic]:
+def check_file_schema(scenario: Scenario, kind: str) -> list[Diagnostic]:
+    """What check_schemas says of one file: its schema, and its system profile's definitions.
+    (The editor asks it of a value before storing it, so a refusal gives the same words.)"""
+    return _check_file(scenario, kind) + _check_profile(scenario, kind)
+
+
+def _check_file(scenario: Scenario, kind: str) -> list[Diagnostic]:
+    schema_kind = "locale" if kind.startswith("locale:") else kind
+    data = scenario.documents[kind].data
+    return _errors(validator_for(KIND_SCHEMAS[schema_kind]), data, scenario, kind, "")
+
+
+def _check_profile(scenario: Scenario, only_kind: str | None = None) -> list[Diagnostic]:
     system = scenario.system
     defs = profile(system)
     if not defs:
@@ -97,6 +107,8 @@ def _check_profile(scenario: Scenario) -> list[Diagnostic]:
     schema_file = f"systems/{system}.schema.json"
     for kind, pattern, definition in PROFILE_POINTS:
         if definition not in defs or kind not in scenario.documents:
+            continue
+        if only_kind is not None and kind != only_kind:
             continue
         for pointer, value in find(scenario.doc(kind), pattern):
             if definition in DISCRIMINATED:

@@ -5,6 +5,7 @@ defines; nothing here knows a game's rules.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 from sandtable.schemas import SchemaNode, load_schema
@@ -29,29 +30,35 @@ def owners(document: ScenarioDocument) -> list[str]:
     return ids(document, "scenario", "nations") + ids(document, "scenario", "sides")
 
 
+def first(values: list[str]) -> str:
+    return values[0] if values else ""
+
+
+def _enum(file: str, definition_path: tuple) -> Callable[[], list[str]]:
+    return lambda: schema_enum(file, *definition_path)
+
+
 def spaces_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
     return EntityTableModel(document, "map", "spaces", [
         Column("Id", ("id",), "readonly"),
         Column("Name", ("name",), required=True),
-        Column("Kind", ("kind",),
-               choices=lambda: schema_enum("map.schema.json", "$defs", "space", "properties", "kind"),
-               required=True),
+        Column("Kind", ("kind",), choices=_enum("map.schema.json", ("$defs", "space", "properties", "kind")),
+               required=True, strict=True),
         Column("Value", ("value",), "number"),
         Column("Original owner", ("original_owner",), choices=partial(owners, document)),
         Column("Tags", ("tags",), "list"),
         Column("Position", ("position",), "readonly"),
-    ], parent=parent)
+    ], parent=parent, new_entity=lambda name: {"name": name, "kind": "land"}, noun="space")
 
 
 def borders_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
     return EntityTableModel(document, "map", "borders", [
         Column("Between", ("between",), "readonly"),
-        Column("Kind", ("kind",),
-               choices=lambda: schema_enum("map.schema.json", "$defs", "border", "properties", "kind"),
-               required=True),
+        Column("Kind", ("kind",), choices=_enum("map.schema.json", ("$defs", "border", "properties", "kind")),
+               required=True, strict=True),
         Column("One way", ("directed",), "bool"),
         Column("Canal", ("canal",), choices=partial(ids, document, "map", "canals")),
-    ], parent=parent)
+    ], parent=parent, noun="border")
 
 
 def unit_columns(document: ScenarioDocument) -> list[Column]:
@@ -63,9 +70,8 @@ def unit_columns(document: ScenarioDocument) -> list[Column]:
     return [
         Column("Id", ("id",), "readonly"),
         Column("Name", ("name",), required=True),
-        Column("Domain", ("domain",),
-               choices=lambda: schema_enum("units.schema.json", "$defs", "unit_type", "properties", "domain"),
-               required=True),
+        Column("Domain", ("domain",), choices=_enum("units.schema.json", ("$defs", "unit_type", "properties", "domain")),
+               required=True, strict=True),
         Column("Cost", ("cost",), "number"),
         *[Column(name.replace("_", " ").capitalize(), ("stats", name), "number") for name in stats],
         Column("Tags", ("tags",), "list"),
@@ -73,7 +79,28 @@ def unit_columns(document: ScenarioDocument) -> list[Column]:
 
 
 def units_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
-    return EntityTableModel(document, "units", "unit_types", partial(unit_columns, document), parent=parent)
+    return EntityTableModel(document, "units", "unit_types", partial(unit_columns, document), parent=parent,
+                            new_entity=lambda name: {"name": name, "domain": "land"}, noun="unit type")
+
+
+def sides_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
+    return EntityTableModel(document, "scenario", "sides", [
+        Column("Id", ("id",), "readonly"),
+        Column("Name", ("name",), required=True),
+        Column("Colour", ("color",)),
+    ], parent=parent, new_entity=lambda name: {"name": name}, noun="side")
+
+
+def nations_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
+    return EntityTableModel(document, "scenario", "nations", [
+        Column("Id", ("id",), "readonly"),
+        Column("Name", ("name",), required=True),
+        Column("Side", ("side",), choices=partial(ids, document, "scenario", "sides"), required=True),
+        Column("Capital", ("capital",), choices=partial(ids, document, "map", "spaces")),
+        Column("Colour", ("color",)),
+        Column("Income", ("income",), "number"),
+    ], parent=parent, noun="nation",
+        new_entity=lambda name: {"name": name, "side": first(ids(document, "scenario", "sides"))})
 
 
 def objectives_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
@@ -82,12 +109,15 @@ def objectives_model(document: ScenarioDocument, parent=None) -> EntityTableMode
         Column("Id", ("id",), "readonly"),
         Column("Name", ("name",), required=True),
         Column("Owner", ("owner",), choices=partial(owners, document), required=True),
-        Column("Kind", ("kind",), choices=lambda: schema_enum(*node, "kind")),
-        Column("Timing", ("timing",), choices=lambda: schema_enum(*node, "timing")),
+        Column("Kind", ("kind",), choices=lambda: schema_enum(*node, "kind"), strict=True),
+        Column("Timing", ("timing",), choices=lambda: schema_enum(*node, "timing"), strict=True),
         Column("Award", ("award", "amount"), "number"),
         Column("Resource", ("award", "resource"), choices=partial(ids, document, "scenario", "resources")),
         Column("Option", ("option",), choices=partial(ids, document, "scenario", "options")),
-    ], parent=parent)
+    ], parent=parent, noun="objective",
+        # Only what identifies it: the problems dock asks for the award and the condition, which
+        # the table and the condition builder then fill in.
+        new_entity=lambda name: {"name": name, "owner": first(owners(document))})
 
 
 def decks_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
@@ -99,7 +129,7 @@ def decks_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
         Column("Hand", ("hand_size",), "integer"),
         Column("Draw per turn", ("draw_per_turn",), "integer"),
         Column("Reshuffle", ("reshuffle",), "bool"),
-    ], parent=parent)
+    ], parent=parent, new_entity=lambda name: {"name": name, "cards": []}, noun="deck")
 
 
 def cards_model(document: ScenarioDocument, deck_locator, parent=None) -> EntityTableModel:
@@ -111,7 +141,7 @@ def cards_model(document: ScenarioDocument, deck_locator, parent=None) -> Entity
         Column("Reaction", ("reaction",), "bool"),
         Column("Removed after use", ("removed_after_use",), "bool"),
         Column("Text", ("text",)),
-    ], parent_locator=deck_locator, parent=parent)
+    ], parent_locator=deck_locator, parent=parent, new_entity=lambda title: {"title": title}, noun="card")
 
 
 def options_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
@@ -121,7 +151,13 @@ def options_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
         Column("Default", ("default",), "scalar", required=True),
         Column("Group", ("group",)),
         Column("Description", ("description",)),
-    ], parent=parent)
+    ], parent=parent, new_entity=lambda name: {"name": name, "default": False}, noun="option")
+
+
+def new_results_table(name: str) -> dict:
+    """A table for one die: rows 1 to 6, a cell each to fill in."""
+    return {"name": name, "roll": "1d6", "axes": [{"id": "roll", "name": "Roll", "values": [1, 2, 3, 4, 5, 6]}],
+            "cells": [None] * 6}
 
 
 def tables_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
@@ -129,4 +165,4 @@ def tables_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
         Column("Id", ("id",), "readonly"),
         Column("Name", ("name",), required=True),
         Column("Roll", ("roll",)),
-    ], parent=parent)
+    ], parent=parent, new_entity=new_results_table, noun="results table")

@@ -8,14 +8,17 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QBrush
 
 from sandtable.schemas import SCHEMA_DIR, load_schema
 
 from ..commands import MISSING
 from ..document import ScenarioDocument
+from ..explain import explanation, new_problems
 from ..flowtext import parse_mapping, to_text
-from .entity_table import CHOICES_ROLE, dig
+from .base import DocumentTableModel
+from .entity_table import CHOICES_ROLE, PROBLEM_BACKGROUND, STRICT_ROLE, dig
 
 HEADERS = ("Operation", "Parameters")
 
@@ -33,18 +36,20 @@ def profile_effect_ops(system: str | None) -> list[str]:
     return ops
 
 
-class EffectsModel(QAbstractTableModel):
+class EffectsModel(DocumentTableModel):
     """The effects list of one card (`card_locator()` names it), edited as a whole list."""
 
     def __init__(self, document: ScenarioDocument, card_locator: Callable[[], tuple | None], parent=None):
         super().__init__(parent)
         self.document = document
         self.card_locator = card_locator
-        self.effects: list = []
-        self.last_error = ""
         self.refresh()
         document.changed.connect(lambda kind: self.refresh() if kind == "decks" else None)
         document.reloaded.connect(self.refresh)
+
+    @property
+    def effects(self) -> list:
+        return self.rows
 
     def _card(self) -> dict | None:
         locator = self.card_locator()
@@ -52,12 +57,13 @@ class EffectsModel(QAbstractTableModel):
             return None
         return self.document.find_merged("decks", locator)
 
-    def refresh(self) -> None:
-        self.beginResetModel()
+    def collect(self) -> tuple[list, list]:
         card = self._card()
         effects = dig(card, ("effects",)) if card else MISSING
-        self.effects = list(effects) if isinstance(effects, list) else []
-        self.endResetModel()
+        return (list(effects) if isinstance(effects, list) else []), list(HEADERS)
+
+    def row_key(self, row) -> object:
+        return None  # effects have no identity: the same number of them is the same shape
 
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.effects)
@@ -85,26 +91,43 @@ class EffectsModel(QAbstractTableModel):
                 return str(effect.get("op", ""))
             return to_text({k: v for k, v in effect.items() if k != "op"})
         if role == CHOICES_ROLE and index.column() == 0:
-            return profile_effect_ops(self.document.merged("scenario").get("system"))
+            return profile_effect_ops(self.document.merged("scenario").get("system")) or None
+        if role == STRICT_ROLE:
+            return True
+        refusal = self.refusals.get((index.row(), index.column()))
+        if role == Qt.BackgroundRole and refusal:
+            return QBrush(PROBLEM_BACKGROUND)
+        if role == Qt.ToolTipRole and refusal:
+            return refusal
         return None
 
-    def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
-        if role != Qt.ItemDataRole.EditRole or not index.isValid():
+    def setData(self, index, value, role=Qt.EditRole) -> bool:
+        if role != Qt.EditRole or not index.isValid():
             return False
+        with self.committing():
+            return self._set(index, str(value))
+
+    def _set(self, index, text: str) -> bool:
         effects = copy.deepcopy(self.effects)
         effect = effects[index.row()] if isinstance(effects[index.row()], dict) else {}
         if index.column() == 0:
-            if not str(value).strip():
-                return False
-            effect = {"op": str(value).strip(), **{k: v for k, v in effect.items() if k != "op"}}
+            if not text.strip():
+                return self.refuse(index, "an effect needs an operation")
+            effect = {"op": text.strip(), **{k: v for k, v in effect.items() if k != "op"}}
         else:
             try:
-                parameters = parse_mapping(str(value))
+                parameters = parse_mapping(text)
             except ValueError as problem:
-                self.last_error = str(problem)
-                return False
+                return self.refuse(index, str(problem))
             effect = {"op": effect.get("op", ""), **{k: v for k, v in parameters.items() if k != "op"}}
         effects[index.row()] = effect
+        if effects == self.effects:
+            return False
+        problems = new_problems(self.document, "decks", self.card_locator(), ("effects",), effects,
+                                self.effects)
+        if problems:
+            return self.refuse(index, explanation(problems))
+        self.accepted(index)
         return self._store(effects, "Edit effect")
 
     def add(self, op: str) -> None:

@@ -1,23 +1,36 @@
 """A table of entities (spaces, unit types, cards ...): one row per entity, one column per field.
 
 Rows come from the document's merged data; an edit becomes `document.set_field` on the row's
-entity, so it is undoable and, in a variant, lands in the variant's own file.
+entity, so it is undoable and, in a variant, lands in the variant's own file. A table that can
+create entities ends with an add row: typing a name there adds one, its id made from the name.
+In a variant, inherited values are grey and italic, overridden ones marked, and the tooltip gives
+the parent's value.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
 
 from sandtable.merge import identity
 from sandtable.yamlsource import resolve_plain
 
 from ..commands import MISSING
-from ..document import ScenarioDocument
+from ..document import ScenarioDocument, locator_step
+from ..explain import explanation, field_pointer, new_problems, unlisted
+from .base import DocumentTableModel
 
-CHOICES_ROLE = Qt.ItemDataRole.UserRole + 1   # the values a column may take, for the combo-box delegate
-LOCATOR_ROLE = Qt.ItemDataRole.UserRole + 2   # the row entity's locator
+CHOICES_ROLE = Qt.UserRole + 1   # the values a column may take, for the combo-box delegate
+LOCATOR_ROLE = Qt.UserRole + 2   # the row entity's locator
+STATUS_ROLE = Qt.UserRole + 3    # in a variant: "inherited", "overridden", "added" or "own"
+STRICT_ROLE = Qt.UserRole + 4    # True when only the listed choices are allowed
+
+INHERITED_COLOUR = QColor("#7a7a7a")
+OVERRIDDEN_BACKGROUND = QColor("#fff1c2")
+PROBLEM_BACKGROUND = QColor("#fbd9d6")
+ADD_ROW_COLOUR = QColor("#5a7fa8")
 
 
 @dataclass
@@ -27,6 +40,7 @@ class Column:
     kind: str = "text"               # text | number | integer | bool | list | scalar | readonly
     choices: Callable[[], list[str]] | None = None
     required: bool = False           # cannot be emptied
+    strict: bool = False             # only the choices are allowed (a schema enum)
 
     def show(self, value) -> str:
         if value is MISSING or value is None:
@@ -51,15 +65,8 @@ class Column:
             return MISSING
         if self.kind == "list":
             return [part.strip() for part in str(text).split(",") if part.strip()]
-        if self.kind == "scalar":
-            return resolve_plain(str(text))
-        if self.kind in ("number", "integer"):
-            value = resolve_plain(str(text)) if isinstance(text, str) else text
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ValueError(f"{self.header} must be a number")
-            if self.kind == "integer" and not float(value).is_integer():
-                raise ValueError(f"{self.header} must be a whole number")
-            return int(value) if float(value).is_integer() else value
+        if self.kind in ("scalar", "number", "integer"):
+            return resolve_plain(str(text)) if isinstance(text, str) else text
         return str(text)
 
 
@@ -72,20 +79,21 @@ def dig(value, path: tuple):
     return value
 
 
-class EntityTableModel(QAbstractTableModel):
+class EntityTableModel(DocumentTableModel):
     def __init__(self, document: ScenarioDocument, kind: str, collection: str,
                  columns: list[Column] | Callable[[], list[Column]],
-                 parent_locator: Callable[[], tuple | None] | None = None, parent=None):
+                 parent_locator: Callable[[], tuple | None] | None = None, parent=None,
+                 new_entity: Callable[[str], dict] | None = None, noun: str = "entry"):
         super().__init__(parent)
         self.document, self.kind, self.collection = document, kind, collection
         self._columns_source = columns
         self.parent_locator = parent_locator or (lambda: ())
-        self.columns: list[Column] = []
-        self.rows: list[dict] = []
-        self.last_error = ""
+        self.new_entity = new_entity
+        self.noun = noun
         self.refresh()
         document.changed.connect(self._changed)
         document.reloaded.connect(self.refresh)
+        document.problems_changed.connect(self._problems_changed)
 
     # -- data -------------------------------------------------------------------------------
     def _holder(self):
@@ -94,40 +102,94 @@ class EntityTableModel(QAbstractTableModel):
             return None
         return self.document.find_merged(self.kind, locator)
 
-    def refresh(self) -> None:
-        """Follow the document. When the same entities are still there in the same order (a value
-        changed), only announce changed data: a reset would make views measure every row again."""
+    def collect(self) -> tuple[list, list]:
         columns = self._columns_source() if callable(self._columns_source) else self._columns_source
         holder = self._holder()
         items = holder.get(self.collection) if isinstance(holder, dict) else None
-        rows = [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
-        same_shape = (len(rows) == len(self.rows) and columns == self.columns
-                      and [identity(r) for r in rows] == [identity(r) for r in self.rows])
-        if same_shape:
-            self.rows = rows
-            if rows and columns:
-                self.dataChanged.emit(self.index(0, 0), self.index(len(rows) - 1, len(columns) - 1))
-            return
-        self.beginResetModel()
-        self.columns, self.rows = columns, rows
-        self.endResetModel()
+        self._items = items if isinstance(items, list) else []
+        self._has_holder = isinstance(holder, dict)
+        return [i for i in self._items if isinstance(i, dict)], columns
+
+    def row_key(self, row) -> object:
+        return identity(row)
+
+    def refresh(self) -> None:
+        had_add_row = self.has_add_row
+        rows_before = len(self.rows)
+        super().refresh()
+        if self.has_add_row != had_add_row and len(self.rows) == rows_before and not self._committing:
+            self._reset(self.rows, self.columns)  # the add row came or went (a deck was chosen)
+
+    @property
+    def has_add_row(self) -> bool:
+        return self.new_entity is not None and getattr(self, "_has_holder", False)
+
+    def is_add_row(self, row: int) -> bool:
+        return self.has_add_row and row == len(self.rows)
 
     def _changed(self, kind: str) -> None:
         if kind == self.kind or kind == "scenario":
             self.refresh()
 
-    def locator(self, row: int) -> tuple:
-        return tuple(self.parent_locator() or ()) + ((self.collection, identity(self.rows[row])),)
+    def _problems_changed(self) -> None:
+        if self.rows and self.columns:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(self.columns) - 1),
+                                  [Qt.BackgroundRole, Qt.ToolTipRole])
 
-    def row_of(self, ident) -> int:
+    def locator(self, row: int) -> tuple:
+        entity = self.rows[row]
+        index = next(i for i, item in enumerate(self._items) if item is entity)
+        return tuple(self.parent_locator() or ()) + (locator_step(self.collection, self._items, index),)
+
+    def row_of(self, ident, occurrence: int = 0) -> int:
         for row, item in enumerate(self.rows):
             if identity(item) == ident:
-                return row
+                if occurrence == 0:
+                    return row
+                occurrence -= 1
         return -1
+
+    def row_of_locator(self, locator: tuple) -> int:
+        step = locator[-1]
+        return self.row_of(step[1], step[2] if len(step) > 2 else 0)
+
+    # -- variants -----------------------------------------------------------------------------
+    def status(self, row: int, column: Column) -> str:
+        """How a value stands in a variant: inherited, overridden, added (by the variant) or own."""
+        if not self.document.is_variant:
+            return "own"
+        locator = self.locator(row)
+        parent = self.document.parent_entity(self.kind, locator)
+        if parent is None:
+            return "added"
+        own = self.document.own_entity(self.kind, locator)
+        if own is None or dig(own, column.path) is MISSING:
+            return "inherited"
+        return "overridden"
+
+    def parent_value(self, row: int, column: Column):
+        parent = self.document.parent_entity(self.kind, self.locator(row))
+        return dig(parent, column.path) if parent is not None else MISSING
+
+    def revert(self, index: QModelIndex) -> bool:
+        """Give an overridden value back to the parent's (one undo step)."""
+        if not index.isValid() or index.row() >= len(self.rows):
+            return False
+        column = self.columns[index.column()]
+        if self.status(index.row(), column) != "overridden":
+            return False
+        return self.document.revert_field(self.kind, self.locator(index.row()), column.path)
+
+    # -- problems -----------------------------------------------------------------------------
+    def problems_at(self, row: int, column: Column) -> list:
+        pointer = self.document.pointer_of(self.kind, self.locator(row))
+        if pointer is None:
+            return []
+        return self.document.problems.get((self.kind, field_pointer(pointer, column.path)), [])
 
     # -- Qt model ---------------------------------------------------------------------------
     def rowCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
+        return 0 if parent.isValid() else len(self.rows) + (1 if self.has_add_row else 0)
 
     def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.columns)
@@ -136,14 +198,22 @@ class EntityTableModel(QAbstractTableModel):
         if role == Qt.DisplayRole and orientation == Qt.Horizontal and 0 <= section < len(self.columns):
             return self.columns[section].header
         if role == Qt.DisplayRole and orientation == Qt.Vertical:
-            return section + 1
+            return "+" if self.is_add_row(section) else section + 1
         return None
+
+    def _name_column(self) -> int:
+        for number, column in enumerate(self.columns):
+            if column.path in (("name",), ("title",)):
+                return number
+        return 0
 
     def flags(self, index):
         if not index.isValid():
             return Qt.NoItemFlags
-        column = self.columns[index.column()]
         flags = Qt.ItemIsEnabled | Qt.ItemIsSelectable
+        if self.is_add_row(index.row()):
+            return flags | Qt.ItemIsEditable if index.column() == self._name_column() else flags
+        column = self.columns[index.column()]
         if column.kind == "bool":
             return flags | Qt.ItemIsUserCheckable
         if column.kind != "readonly" and identity(self.rows[index.row()]) is not None:
@@ -151,8 +221,10 @@ class EntityTableModel(QAbstractTableModel):
         return flags
 
     def data(self, index, role=Qt.DisplayRole):
-        if not index.isValid() or index.row() >= len(self.rows):
+        if not index.isValid() or index.row() >= self.rowCount():
             return None
+        if self.is_add_row(index.row()):
+            return self._add_row_data(index, role)
         column = self.columns[index.column()]
         value = dig(self.rows[index.row()], column.path)
         if role == Qt.CheckStateRole and column.kind == "bool":
@@ -163,32 +235,150 @@ class EntityTableModel(QAbstractTableModel):
             return column.show(value)
         if role == CHOICES_ROLE and column.choices is not None:
             return column.choices()
+        if role == STRICT_ROLE:
+            return column.strict
         if role == LOCATOR_ROLE:
             return self.locator(index.row())
+        if role == STATUS_ROLE:
+            return self.status(index.row(), column)
         if role == Qt.TextAlignmentRole and column.kind in ("number", "integer"):
             return int(Qt.AlignRight | Qt.AlignVCenter)
+        if role in (Qt.ForegroundRole, Qt.FontRole, Qt.BackgroundRole, Qt.ToolTipRole):
+            return self._decoration(index, column, role)
         return None
 
-    def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
-        editable = Qt.ItemFlag.ItemIsEditable | Qt.ItemFlag.ItemIsUserCheckable
-        if not index.isValid() or not (self.flags(index) & editable):
+    def _decoration(self, index, column: Column, role):
+        problems = self.problems_at(index.row(), column)
+        refusal = self.refusals.get((index.row(), index.column()))
+        if role == Qt.BackgroundRole and (problems or refusal):
+            return QBrush(PROBLEM_BACKGROUND)
+        status = self.status(index.row(), column) if self.document.is_variant else "own"
+        if role == Qt.ForegroundRole and status == "inherited":
+            return QBrush(INHERITED_COLOUR)
+        if role == Qt.FontRole and status in ("inherited", "overridden"):
+            font = QFont()
+            font.setItalic(status == "inherited")
+            font.setBold(status == "overridden")
+            return font
+        if role == Qt.BackgroundRole and status == "overridden":
+            return QBrush(OVERRIDDEN_BACKGROUND)
+        if role == Qt.ToolTipRole:
+            lines = [refusal] if refusal else []
+            lines += [f"{p.code}: {p.message}" for p in problems]
+            if status == "inherited":
+                lines.append("inherited from the parent scenario")
+            elif status == "overridden":
+                lines.append(f"overrides the parent's value: {column.show(self.parent_value(index.row(), column)) or '(none)'}"
+                             " — right-click to revert")
+            elif status == "added":
+                lines.append("added by this variant")
+            return "\n".join(lines) or None
+        return None
+
+    def _add_row_data(self, index, role):
+        if index.column() != self._name_column():
+            return None
+        if role == Qt.DisplayRole:
+            return f"+ new {self.noun} (type its name)"
+        if role == Qt.EditRole:
+            return ""
+        if role == Qt.ForegroundRole:
+            return QBrush(ADD_ROW_COLOUR)
+        if role == Qt.FontRole:
+            font = QFont()
+            font.setItalic(True)
+            return font
+        if role == Qt.ToolTipRole:
+            return f"Type a name here to add a {self.noun}; its id is made from the name."
+        return None
+
+    def setData(self, index, value, role=Qt.EditRole) -> bool:
+        if not index.isValid() or not (self.flags(index) & (Qt.ItemIsEditable | Qt.ItemIsUserCheckable)):
             return False
+        with self.committing():
+            if self.is_add_row(index.row()):
+                return role == Qt.EditRole and self.add(str(value))
+            return self._set(index, value, role)
+
+    def _set(self, index, value, role) -> bool:
         column = self.columns[index.column()]
-        if role == Qt.ItemDataRole.CheckStateRole and column.kind == "bool":
-            value = Qt.CheckState(value) == Qt.CheckState.Checked if not isinstance(value, bool) else value
-        elif role != Qt.ItemDataRole.EditRole:
+        if role == Qt.CheckStateRole and column.kind == "bool":
+            value = Qt.CheckState(value) == Qt.Checked if not isinstance(value, bool) else value
+        elif role != Qt.EditRole:
             return False
         try:
             parsed = column.parse(value)
         except ValueError as problem:
-            self.last_error = str(problem)
-            return False
+            return self.refuse(index, str(problem))
         current = dig(self.rows[index.row()], column.path)
         if parsed == current or (parsed is MISSING and current is MISSING):
             return False
-        self.document.set_field(self.kind, self.locator(index.row()), column.path, parsed,
+        locator = self.locator(index.row())
+        problems = new_problems(self.document, self.kind, locator, column.path, parsed, current)
+        if problems:
+            return self.refuse(index, explanation(problems))
+        self.accepted(index)
+        self.document.set_field(self.kind, locator, column.path, parsed,
                                 f"Set {column.header.lower()} of {_name(self.rows[index.row()])}")
+        if column.choices is not None and parsed is not MISSING:
+            self._notice_unlisted(column, parsed)
         return True
+
+    def _notice_unlisted(self, column: Column, value) -> None:
+        message = unlisted(value, column.choices())
+        if message:
+            self.noticed.emit(f"{column.header}: {message}")
+
+    # -- adding and removing ------------------------------------------------------------------
+    def suggest_id(self, name: str) -> str:
+        """An id from the name, made unique among the collection's ids."""
+        return unique_id(slug(name) or self.noun.replace(" ", "-"), {
+            item.get("id") for item in self._items if isinstance(item, dict)})
+
+    def add(self, name: str) -> bool:
+        """Add an entity called `name` (one undo step); its id comes from the name."""
+        name = name.strip()
+        if not name or self.new_entity is None or not self.has_add_row:
+            return False
+        entity = self.new_entity(name)
+        entity.setdefault("id", self.suggest_id(name))
+        entity = {"id": entity.pop("id"), **entity}
+        self.document.add_entity(self.kind, tuple(self.parent_locator() or ()), self.collection, entity,
+                                 f"Add {self.noun} {entity['id']}")
+        self.last_added = entity["id"]
+        return True
+
+    def remove(self, row: int) -> bool:
+        """Remove the entity of this row (not another with the same id): one undo step."""
+        if not 0 <= row < len(self.rows):
+            return False
+        self.document.remove_entity(self.kind, self.locator(row),
+                                    f"Remove {self.noun} {_name(self.rows[row])}")
+        return True
+
+
+def slug(name: str) -> str:
+    """`Sea Zone 5` -> `sea-zone-5`: an id as the format allows (a-z, 0-9, '-', '_')."""
+    import unicodedata
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    out, dash = [], False
+    for char in plain:
+        if char.isalnum():
+            out.append(char)
+            dash = False
+        elif not dash and out:
+            out.append("-")
+            dash = True
+    return "".join(out).strip("-")
+
+
+def unique_id(base: str, taken) -> str:
+    if base not in taken:
+        return base
+    number = 2
+    while f"{base}-{number}" in taken:
+        number += 1
+    return f"{base}-{number}"
 
 
 def _name(entity: dict) -> str:

@@ -7,44 +7,50 @@ from __future__ import annotations
 
 import copy
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QBrush
 
 from sandtable.yamlsource import resolve_plain
 
+from ..commands import MISSING
 from ..document import ScenarioDocument
+from ..explain import explanation, new_problems, unlisted
+from .base import DocumentTableModel
 from .collections import ids, owners
-from .entity_table import CHOICES_ROLE
+from .entity_table import CHOICES_ROLE, PROBLEM_BACKGROUND
 
 HEADERS = ("Space", "Control", "Owner", "Unit", "Count")
 SPACE, CONTROL, OWNER, TYPE, COUNT = range(5)
 
 
-class SetupModel(QAbstractTableModel):
+class SetupModel(DocumentTableModel):
     def __init__(self, document: ScenarioDocument, parent=None):
         super().__init__(parent)
         self.document = document
-        self.rows: list[tuple[dict, int | None]] = []   # (setup entry, index of the stack or None)
         self.refresh()
         document.changed.connect(lambda kind: self.refresh() if kind in ("setup", "scenario", "units") else None)
         document.reloaded.connect(self.refresh)
 
-    def refresh(self) -> None:
-        self.beginResetModel()
-        self.rows = []
+    def collect(self) -> tuple[list, list]:
+        rows = []
         for entry in self.document.entities("setup", "spaces"):
             if not isinstance(entry.get("space"), str):
                 continue
             given = entry.get("units")
             units = given if isinstance(given, list) else []
             stacks = [i for i, u in enumerate(units) if isinstance(u, dict)]
-            self.rows += [(entry, i) for i in stacks] or [(entry, None)]
-        self.endResetModel()
+            rows += [(entry, i) for i in stacks] or [(entry, None)]
+        return rows, list(HEADERS)
+
+    def row_key(self, row) -> object:
+        entry, stack = row
+        return entry.get("space"), stack
 
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.rows)
 
     def columnCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(HEADERS)
+        return 0 if parent.isValid() else len(self.columns)
 
     def headerData(self, section, orientation, role=Qt.DisplayRole):
         if role == Qt.DisplayRole and orientation == Qt.Horizontal and 0 <= section < len(HEADERS):
@@ -81,37 +87,58 @@ class SetupModel(QAbstractTableModel):
                 return ids(self.document, "units", "unit_types")
         if role == Qt.TextAlignmentRole and column == COUNT:
             return int(Qt.AlignRight | Qt.AlignVCenter)
+        refusal = self.refusals.get((index.row(), column))
+        if role == Qt.BackgroundRole and refusal:
+            return QBrush(PROBLEM_BACKGROUND)
+        if role == Qt.ToolTipRole and refusal:
+            return refusal
         return None
 
     def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
         if role != Qt.ItemDataRole.EditRole or not (self.flags(index) & Qt.ItemFlag.ItemIsEditable):
             return False
+        with self.committing():
+            return self._set(index, str(value).strip())
+
+    def _set(self, index, text: str) -> bool:
         entry, stack = self.rows[index.row()]
         locator = (("spaces", ("space", entry["space"])),)
-        text = str(value).strip()
         if index.column() == CONTROL:
-            from ..commands import MISSING
-            self.document.set_field("setup", locator, ("control",), text or MISSING,
+            value = text or MISSING
+            if value == entry.get("control", MISSING):
+                return False
+            self.document.set_field("setup", locator, ("control",), value,
                                     f"Set control of {entry['space']}")
+            self._notice(value, owners(self.document), index)
             return True
         units = copy.deepcopy(entry["units"])
         field = {OWNER: "owner", TYPE: "type", COUNT: "count"}[index.column()]
         if field == "count":
-            number = resolve_plain(text)
-            if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-                return False
-            units[stack]["count"] = number
+            units[stack]["count"] = resolve_plain(text) if text else None
         elif text:
             units[stack][field] = text
         elif field == "owner":
             units[stack].pop("owner", None)
         else:
-            return False
+            return self.refuse(index, f"a stack needs a unit {field}")
         if units == entry["units"]:
             return False
+        problems = new_problems(self.document, "setup", locator, ("units",), units, entry["units"])
+        if problems:
+            return self.refuse(index, explanation(problems))
+        self.accepted(index)
         self.document.set_field("setup", locator, ("units",), units,
                                 f"Set {field} of {units[stack].get('type')} in {entry['space']}")
+        if field == "type":
+            self._notice(text, ids(self.document, "units", "unit_types"), index)
+        elif field == "owner" and text:
+            self._notice(text, owners(self.document), index)
         return True
+
+    def _notice(self, value, listed: list[str], index) -> None:
+        message = unlisted(value, listed) if value is not MISSING else ""
+        if message:
+            self.noticed.emit(f"{self.header_of(index.column())}: {message}")
 
     # -- adding and removing stacks ---------------------------------------------------------
     def add_stack(self, space: str, unit_type: str, count: int = 1, owner: str | None = None) -> None:

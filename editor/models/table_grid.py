@@ -8,12 +8,13 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
-
-from sandtable.merge import identity
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QBrush
 
 from ..document import ScenarioDocument
 from ..flowtext import parse_value, to_text
+from .base import DocumentTableModel
+from .entity_table import PROBLEM_BACKGROUND, slug, unique_id
 
 
 def axis_label(value) -> str:
@@ -22,30 +23,29 @@ def axis_label(value) -> str:
     return to_text(value)
 
 
-class TableGridModel(QAbstractTableModel):
+class TableGridModel(DocumentTableModel):
     def __init__(self, document: ScenarioDocument, table_locator: Callable[[], tuple | None], parent=None):
         super().__init__(parent)
         self.document = document
         self.table_locator = table_locator
         self.table: dict = {}
-        self.last_error = ""
         self.refresh()
         document.changed.connect(lambda kind: self.refresh() if kind == "tables" else None)
         document.reloaded.connect(self.refresh)
 
-    def refresh(self) -> None:
-        self.beginResetModel()
-        self.table = {}
+    def collect(self) -> tuple[list, list]:
         locator = self.table_locator()
-        if locator:
-            (collection, ident), = locator
-            self.table = next((t for t in self.document.entities("tables", collection)
-                               if identity(t) == ident), {})
-        self.endResetModel()
+        self.table = (self.document.find_merged("tables", locator) or {}) if locator else {}
+        rows = [axis_label(v) for v in self._axis(0)]
+        columns = ([axis_label(v) for v in self._axis(1)] if self.two_dimensional
+                   else (["Result"] if self.table else []))
+        return rows, columns
+
+    def row_key(self, row) -> object:
+        return row
 
     def _axis(self, position: int) -> list:
-        given = self.table.get("axes")
-        axes = given if isinstance(given, list) else []
+        axes = self.table.get("axes") if isinstance(self.table.get("axes"), list) else []
         if position < len(axes) and isinstance(axes[position], dict):
             values = axes[position].get("values")
             return values if isinstance(values, list) else []
@@ -61,23 +61,16 @@ class TableGridModel(QAbstractTableModel):
         return cells if isinstance(cells, list) else []
 
     def rowCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._axis(0))
+        return 0 if parent.isValid() else len(self.rows)
 
     def columnCount(self, parent=QModelIndex()) -> int:
-        if parent.isValid() or not self.table:
-            return 0
-        return len(self._axis(1)) if self.two_dimensional else 1
+        return 0 if parent.isValid() else len(self.columns)
 
     def headerData(self, section, orientation, role=Qt.DisplayRole):
         if role != Qt.DisplayRole:
             return None
-        if orientation == Qt.Vertical:
-            values = self._axis(0)
-            return axis_label(values[section]) if section < len(values) else None
-        if self.two_dimensional:
-            values = self._axis(1)
-            return axis_label(values[section]) if section < len(values) else None
-        return "Result"
+        labels = self.rows if orientation == Qt.Vertical else self.columns
+        return labels[section] if 0 <= section < len(labels) else None
 
     def flags(self, index):
         if not index.isValid():
@@ -100,31 +93,97 @@ class TableGridModel(QAbstractTableModel):
             return to_text(self._cell(index.row(), index.column()))
         if role == Qt.TextAlignmentRole:
             return int(Qt.AlignCenter)
+        refusal = self.refusals.get((index.row(), index.column()))
+        if role == Qt.BackgroundRole and refusal:
+            return QBrush(PROBLEM_BACKGROUND)
+        if role == Qt.ToolTipRole and refusal:
+            return refusal
         return None
 
-    def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
-        locator = self.table_locator()
-        if role != Qt.ItemDataRole.EditRole or not index.isValid() or locator is None:
+    def setData(self, index, value, role=Qt.EditRole) -> bool:
+        if role != Qt.EditRole or not index.isValid():
             return False
-        try:
-            parsed = parse_value(str(value))
-        except ValueError as problem:
-            self.last_error = str(problem)
-            return False
-        if parsed == self._cell(index.row(), index.column()):
-            return False
+        with self.committing():
+            try:
+                parsed = parse_value(str(value))
+            except ValueError as problem:
+                return self.refuse(index, str(problem))
+            if parsed == self._cell(index.row(), index.column()):
+                return False
+            self.accepted(index)
+            cells = self._full_cells()
+            if self.two_dimensional:
+                cells[index.row()][index.column()] = parsed
+            else:
+                cells[index.row()] = parsed
+            self.document.set_field("tables", self.table_locator(), ("cells",), cells,
+                                    f"Set cell {self.headerData(index.row(), Qt.Vertical)}"
+                                    f" / {self.headerData(index.column(), Qt.Horizontal)}")
+            return True
+
+    def _full_cells(self) -> list:
+        """A copy of the cells, padded to the axes' sizes with empty cells."""
         cells = copy.deepcopy(self._cells())
-        rows, columns = self.rowCount(), self.columnCount()
+        rows, columns = len(self._axis(0)), len(self._axis(1))
         while len(cells) < rows:
             cells.append([None] * columns if self.two_dimensional else None)
         if self.two_dimensional:
-            line = cells[index.row()] if isinstance(cells[index.row()], list) else []
-            line += [None] * (columns - len(line))
-            line[index.column()] = parsed
-            cells[index.row()] = line
-        else:
-            cells[index.row()] = parsed
-        self.document.set_field("tables", locator, ("cells",), cells,
-                                f"Set cell {self.headerData(index.row(), Qt.Orientation.Vertical)}"
-                                f" / {self.headerData(index.column(), Qt.Orientation.Horizontal)}")
+            cells = [(line if isinstance(line, list) else []) + [None] * (columns - len(line) if isinstance(line, list) else columns)
+                     for line in cells]
+        return cells
+
+    # -- rows and columns: the axes' values, with their cells; each change one undo step ------
+    def _new_value(self, axis: int, label: str):
+        """An axis value for `label`, written as the axis writes its others (plain or {id, name})."""
+        values = self._axis(axis)
+        if values and all(isinstance(v, dict) for v in values):
+            taken = {v.get("id") for v in values}
+            return {"id": unique_id(slug(label) or "value", taken), "name": label}
+        return parse_value(label)
+
+    def _store(self, axes: list, cells: list, text: str) -> None:
+        stack = self.document.undo_stack
+        stack.beginMacro(text)
+        self.document.set_field("tables", self.table_locator(), ("axes",), axes)
+        self.document.set_field("tables", self.table_locator(), ("cells",), cells)
+        stack.endMacro()
+
+    def add_row(self, label: str) -> bool:
+        if not self.table or not label.strip():
+            return False
+        axes = copy.deepcopy(self.table["axes"])
+        axes[0]["values"].append(self._new_value(0, label.strip()))
+        cells = self._full_cells()
+        cells.append([None] * len(self._axis(1)) if self.two_dimensional else None)
+        self._store(axes, cells, f"Add row {label.strip()}")
+        return True
+
+    def remove_row(self, row: int) -> bool:
+        if not 0 <= row < len(self.rows) or len(self.rows) < 2:
+            return False  # a table keeps at least one row (the schema asks for one)
+        axes = copy.deepcopy(self.table["axes"])
+        axes[0]["values"].pop(row)
+        cells = self._full_cells()
+        cells.pop(row)
+        self._store(axes, cells, f"Remove row {self.rows[row]}")
+        return True
+
+    def add_column(self, label: str) -> bool:
+        if not self.two_dimensional or not label.strip():
+            return False
+        axes = copy.deepcopy(self.table["axes"])
+        axes[1]["values"].append(self._new_value(1, label.strip()))
+        cells = [line + [None] for line in self._full_cells()]
+        self._store(axes, cells, f"Add column {label.strip()}")
+        return True
+
+    def remove_column(self, column: int) -> bool:
+        if not self.two_dimensional or not 0 <= column < len(self.columns) or len(self.columns) < 2:
+            return False
+        axes = copy.deepcopy(self.table["axes"])
+        axes[1]["values"].pop(column)
+        cells = self._full_cells()
+        for line in cells:
+            line.pop(column)
+        self._store(axes, cells, f"Remove column {self.columns[column]}")
         return True

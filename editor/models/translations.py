@@ -1,16 +1,17 @@
 """Source texts and one locale's translations side by side, filterable to what needs work."""
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QColor
 
-from sandtable.i18n import State, translation_units
 from sandtable.merge import Tracked
 from sandtable.scenario import FILE_KINDS, Scenario, locale_kind
+from sandtable.i18n import State, translation_units
 from sandtable.texts import fingerprint
 
 from ..commands import MISSING
 from ..document import ScenarioDocument
+from .base import DocumentTableModel
 
 STATUS_NAMES = {State.MISSING: "missing", State.STALE: "stale", State.TRANSLATED: "done"}
 
@@ -20,13 +21,14 @@ FILTERS = ("all", "missing", "stale", "to do")
 _STATUS_COLOURS = {"missing": QColor("#b3261e"), "stale": QColor("#a86400")}
 
 
-class TranslationModel(QAbstractTableModel):
+class TranslationModel(DocumentTableModel):
+    """Rows are (key, source, entry, status)."""
+
     def __init__(self, document: ScenarioDocument, parent=None):
         super().__init__(parent)
         self.document = document
         self.tag: str | None = None
         self.filter = "all"
-        self.rows: list[tuple[str, str, dict | None, str]] = []  # key, source, entry, status
         document.changed.connect(self._changed)
         document.reloaded.connect(self.refresh)
 
@@ -44,13 +46,12 @@ class TranslationModel(QAbstractTableModel):
 
     def _scenario(self) -> Scenario:
         scenario = Scenario(root=self.document.root)
-        for kind in list(FILE_KINDS) + ([locale_kind(self.tag)] if self.tag else []):
+        for kind in list(FILE_KINDS) + [locale_kind(self.tag)]:
             scenario.documents[kind] = Tracked(self.document.merged(kind))
         return scenario
 
-    def refresh(self) -> None:
-        self.beginResetModel()
-        self.rows = []
+    def collect(self) -> tuple[list, list]:
+        rows = []
         if self.tag:
             entries = self.document.merged(locale_kind(self.tag)).get("entries")
             entries = entries if isinstance(entries, dict) else {}
@@ -61,16 +62,18 @@ class TranslationModel(QAbstractTableModel):
                 wanted = {"all": True, "missing": status == "missing", "stale": status == "stale",
                           "to do": status != "done"}[self.filter]
                 if wanted:
-                    found = entries.get(unit.key)
-                    entry = found if isinstance(found, dict) else None
-                    self.rows.append((unit.key, unit.source or "", entry, status))
-        self.endResetModel()
+                    entry = entries.get(unit.key) if isinstance(entries.get(unit.key), dict) else None
+                    rows.append((unit.key, unit.source, entry, status))
+        return rows, list(HEADERS)
+
+    def row_key(self, row) -> object:
+        return row[0]
 
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.rows)
 
     def columnCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(HEADERS)
+        return 0 if parent.isValid() else len(self.columns)
 
     def headerData(self, section, orientation, role=Qt.DisplayRole):
         if role == Qt.DisplayRole and orientation == Qt.Horizontal and section < len(HEADERS):
@@ -94,9 +97,13 @@ class TranslationModel(QAbstractTableModel):
             return _STATUS_COLOURS.get(status)
         return None
 
-    def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
-        if role != Qt.ItemDataRole.EditRole or index.column() != TRANSLATION or not self.tag:
+    def setData(self, index, value, role=Qt.EditRole) -> bool:
+        if role != Qt.EditRole or index.column() != TRANSLATION or not self.tag:
             return False
+        with self.committing():
+            return self._set(index, value)
+
+    def _set(self, index, value) -> bool:
         key, source, entry, _ = self.rows[index.row()]
         text = str(value).strip()
         kind = locale_kind(self.tag)
@@ -105,7 +112,7 @@ class TranslationModel(QAbstractTableModel):
                 return False
             self.document.set_value(kind, ("entries", key), MISSING, f"Clear {self.tag} text of {key}")
             return True
-        new = {"text": text, "source": fingerprint(source), "source_text": source}
+        new = {"text": text, "source": fingerprint(source)}
         if entry is not None:
             new = {**entry, **new}
         if new == entry:

@@ -1,0 +1,151 @@
+"""A table as the editor shows every table: a filter box, its own cell editors, add and remove.
+
+`TableView` puts a filter proxy between the model and the view and gives the view a delegate of
+its own. Callers speak in the model's rows (`current_row`, `select_row`); the proxy's are
+private. `TablePage` adds the filter box, the buttons, and a context menu (remove the row,
+revert an overridden value to the inherited one).
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLineEdit, QMenu,
+                               QPushButton, QTableView, QVBoxLayout, QWidget)
+
+from .delegates import ChoiceDelegate
+from .models.entity_table import STATUS_ROLE, EntityTableModel
+
+SIZE_SAMPLE = 30  # rows measured to size a column: enough to fit, cheap on a 200-space map
+
+
+class RowFilter(QSortFilterProxyModel):
+    """Rows whose text contains the filter (any column, any case); a table's add row always shows."""
+
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:
+        model = self.sourceModel()
+        if isinstance(model, EntityTableModel) and model.is_add_row(source_row):
+            return True
+        return super().filterAcceptsRow(source_row, source_parent)
+
+
+class TableView(QTableView):
+    def __init__(self, model, parent=None):
+        super().__init__(parent)
+        self.source = model
+        self.proxy = RowFilter(self)
+        self.proxy.setSourceModel(model)
+        self.proxy.setFilterCaseSensitivity(Qt.CaseInsensitive)
+        self.proxy.setFilterKeyColumn(-1)
+        self.setModel(self.proxy)
+        self.setItemDelegate(ChoiceDelegate(self))
+        self.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.setAlternatingRowColors(True)
+        self.setEditTriggers(QAbstractItemView.DoubleClicked | QAbstractItemView.EditKeyPressed
+                             | QAbstractItemView.AnyKeyPressed)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.Interactive)
+        header.setResizeContentsPrecision(SIZE_SAMPLE)
+        header.setStretchLastSection(True)
+        self.verticalHeader().setDefaultSectionSize(22)
+        self._fitted = False
+        model.modelReset.connect(self._fit_columns_once)
+        self._fit_columns_once()
+
+    def _fit_columns_once(self) -> None:
+        if self.source.rowCount() and not self._fitted:
+            self.resizeColumnsToContents()
+            self._fitted = True
+
+    def keep_layout(self) -> None:
+        """Columns sized by the caller: never fit them to the contents."""
+        self._fitted = True
+
+    # -- rows in the model's terms -----------------------------------------------------------
+    def to_source(self, index: QModelIndex) -> QModelIndex:
+        return self.proxy.mapToSource(index) if index.isValid() else QModelIndex()
+
+    def current_row(self) -> int:
+        """The model's row of the chosen line (-1 when none)."""
+        rows = self.selectionModel().selectedRows() if self.selectionModel() else []
+        index = rows[0] if rows else self.currentIndex()
+        return self.to_source(index).row() if index.isValid() else -1
+
+    def select_row(self, row: int, column: int = 0) -> bool:
+        index = self.proxy.mapFromSource(self.source.index(row, column))
+        if not index.isValid():
+            return False
+        self.setCurrentIndex(index)
+        self.selectRow(index.row())
+        self.scrollTo(index)
+        return True
+
+    def set_filter(self, text: str) -> None:
+        self.proxy.setFilterFixedString(text)
+
+    def edit_add_row(self) -> bool:
+        """Open the add row's name cell for typing."""
+        model = self.source
+        if not isinstance(model, EntityTableModel) or not model.has_add_row:
+            return False
+        row = len(model.rows)
+        column = model._name_column()
+        if not self.select_row(row, column):
+            return False
+        self.edit(self.proxy.mapFromSource(model.index(row, column)))
+        return True
+
+
+class TablePage(QWidget):
+    """A table with a filter box above it and, for entity tables, Add and Remove."""
+
+    def __init__(self, model, extra_buttons: list[QWidget] | None = None, parent=None,
+                 removable: bool = True):
+        super().__init__(parent)
+        self.model = model
+        self.view = TableView(model)
+        self.filter = QLineEdit()
+        self.filter.setPlaceholderText("Filter")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.setMaximumWidth(260)
+        self.filter.textChanged.connect(self.view.set_filter)
+        row = QHBoxLayout()
+        row.addWidget(self.filter)
+        entity_table = isinstance(model, EntityTableModel)
+        if entity_table and model.new_entity is not None:
+            self.add_button = QPushButton(f"Add {model.noun}")
+            self.add_button.clicked.connect(self.view.edit_add_row)
+            row.addWidget(self.add_button)
+        for widget in extra_buttons or []:
+            row.addWidget(widget)
+        if entity_table and removable:
+            self.remove_button = QPushButton("Remove selected")
+            self.remove_button.clicked.connect(self.remove_selected)
+            row.addWidget(self.remove_button)
+        row.addStretch()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(row)
+        layout.addWidget(self.view)
+        if entity_table:
+            self.view.setContextMenuPolicy(Qt.CustomContextMenu)
+            self.view.customContextMenuRequested.connect(self._context_menu)
+
+    def remove_selected(self) -> bool:
+        """Remove the entity of the chosen row (that very one, even if another shares its id)."""
+        row = self.view.current_row()
+        return 0 <= row < len(self.model.rows) and self.model.remove(row)
+
+    def _context_menu(self, point) -> None:
+        index = self.view.to_source(self.view.indexAt(point))
+        if not index.isValid() or index.row() >= len(self.model.rows):
+            return
+        menu = QMenu(self)
+        if index.data(STATUS_ROLE) == "overridden":
+            revert = QAction("Revert to inherited", menu)
+            revert.triggered.connect(lambda: self.model.revert(index))
+            menu.addAction(revert)
+        remove = QAction(f"Remove this {self.model.noun}", menu)
+        remove.triggered.connect(lambda: self.model.remove(index.row()))
+        menu.addAction(remove)
+        menu.exec(self.view.viewport().mapToGlobal(point))
