@@ -12,13 +12,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QSignalBlocker, Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout,
-                               QLineEdit, QPushButton, QSpinBox, QTreeView, QVBoxLayout, QWidget)
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QSignalBlocker, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from sandtable.schemas import SchemaNode
 
 from . import conditions
+from .forms import FormSlot
+from .roles import CHOOSABLE, DISPLAY, HORIZONTAL, NO_FLAGS
 
 
 class _Node:
@@ -87,17 +99,17 @@ class ConditionModel(QAbstractItemModel):
     def columnCount(self, parent=QModelIndex()) -> int:
         return 2
 
-    def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if role == Qt.DisplayRole and orientation == Qt.Horizontal:
+    def headerData(self, section, orientation, role=DISPLAY):
+        if role == DISPLAY and orientation == HORIZONTAL:
             return ("Condition", "Parameters")[section]
         return None
 
     def flags(self, index):
-        return Qt.ItemIsEnabled | Qt.ItemIsSelectable if index.isValid() else Qt.NoItemFlags
+        return CHOOSABLE if index.isValid() else NO_FLAGS
 
-    def data(self, index, role=Qt.DisplayRole):
+    def data(self, index, role=DISPLAY):
         node = self.node(index)
-        if node is None or role != Qt.DisplayRole:
+        if node is None or role != DISPLAY:
             return None
         if index.column() == 0:
             return (conditions.op_of(node.value) or "?").replace("_", " ")
@@ -133,10 +145,8 @@ class ConditionBuilder(QWidget):
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.addLayout(buttons)
         self._layout.addWidget(self.tree, 2)
-        self.form_host: QWidget | None = None
-        self.form: QFormLayout | None = None
+        self.slot = FormSlot(self._layout, 1)
         self._form_shape = None
-        self._new_form()
         self._fields: dict[str, QWidget] = {}
 
     # -- showing ----------------------------------------------------------------------------
@@ -154,18 +164,6 @@ class ConditionBuilder(QWidget):
     def current_path(self) -> tuple | None:
         node = self.model.node(self.tree.currentIndex())
         return node.path if node else None
-
-    def _new_form(self) -> None:
-        """A fresh, empty form; the old one goes when control is back in the event loop."""
-        old = self.form_host
-        self.form_host = QWidget()
-        self.form = QFormLayout(self.form_host)
-        if old is not None:
-            self._layout.replaceWidget(old, self.form_host)
-            old.hide()
-            old.deleteLater()
-        else:
-            self._layout.addWidget(self.form_host, 1)
 
     def _show_form(self) -> None:
         node = self.model.node(self.tree.currentIndex())
@@ -186,10 +184,11 @@ class ConditionBuilder(QWidget):
                 _show_value(self._fields[name], value)
             return
         self._form_shape = shape
-        self._new_form()
+        self.slot.renew()
         self._fields = {}
         for name, prop, value, store in params:
             self._add_field(name, prop, value, store)
+        self.slot.show()
 
     def _add_field(self, name: str, schema: dict, value, store: Callable) -> None:
         schema = SchemaNode(schema, "common.schema.json").schema
@@ -223,15 +222,19 @@ class ConditionBuilder(QWidget):
             widget.lineEdit().editingFinished.connect(lambda: store(widget.currentText().strip() or None))
         widget.setObjectName(f"param-{name}")
         self._fields[name] = widget
-        self.form.addRow(name.replace("_", " "), widget)
+        self.slot.form.addRow(name.replace("_", " "), widget)
 
     # -- editing ----------------------------------------------------------------------------
     def _set(self, path: tuple, value) -> None:
+        if path and conditions.find(self.model.condition, path) is None:
+            return  # the node is gone (undone elsewhere)
         self._commit(conditions.replaced(self.model.condition, path, value))
 
     def _set_param(self, path: tuple, op: str, name: str, value) -> None:
-        node = conditions.get(self.model.condition, path)
-        body = dict(node[op])
+        node = conditions.find(self.model.condition, path)
+        if conditions.op_of(node) != op:
+            return  # the condition changed under this field (undone elsewhere): nothing to set
+        body = dict(node[op]) if isinstance(node[op], dict) else {}
         if value is None:
             body.pop(name, None)
         else:

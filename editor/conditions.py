@@ -45,6 +45,16 @@ def get(condition, path: tuple):
     return condition
 
 
+def find(condition, path: tuple):
+    """The node at `path`, or None when the path leads nowhere in this condition."""
+    for step in path:
+        try:
+            condition = condition[step]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return condition
+
+
 def replaced(condition, path: tuple, value):
     """A copy of `condition` with the node at `path` replaced by `value`."""
     if not path:

@@ -17,12 +17,19 @@ from PySide6.QtGui import QUndoStack
 
 from sandtable.diagnostics import Diagnostic
 from sandtable.merge import Tracked, identity, merge_tracked
-from sandtable.scenario import FILE_KINDS, LOCALE_DIR, LOCALE_TAG, Scenario, load_scenario, locale_kind
+from sandtable.scenario import (
+    FILE_KINDS,
+    LOCALE_DIR,
+    LOCALE_TAG,
+    Scenario,
+    load_scenario,
+    locale_kind,
+)
 from sandtable.schemas import schema_header
 from sandtable.yamlsource import YamlRefused, join_pointer, read_yaml_file
 from sandtable.yamlwrite import leading_comments, save_yaml
 
-from .commands import InsertItem, RemoveItem, SetFileRemoved, SetValue, MISSING
+from .commands import MISSING, InsertItem, RemoveItem, SetFileRemoved, SetValue
 
 # A locator names an entity by the chain of lists and identities that leads to it:
 # (("decks", ("id", "japan")), ("cards", ("id", "j01"))). A step may carry a third member, which

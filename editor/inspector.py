@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from sandtable.merge import identity
 from sandtable.texts import TRANSLATABLE_FIELDS
@@ -20,6 +20,7 @@ from .commands import MISSING
 from .document import ScenarioDocument
 from .explain import explanation, new_problems
 from .flowtext import parse_value, to_text
+from .forms import FormSlot
 
 TEXT_FIELDS = set(TRANSLATABLE_FIELDS) | {"source", "notes"}
 
@@ -39,9 +40,7 @@ class Inspector(QWidget):
         self.error.setWordWrap(True)
         self._layout = QVBoxLayout(self)
         self._layout.addWidget(self.title)
-        self.form_host = QWidget()
-        self.form = QFormLayout(self.form_host)
-        self._layout.addWidget(self.form_host)
+        self.slot = FormSlot(self._layout)
         self._layout.addWidget(self.error)
         self._layout.addStretch()
         self._shape = None
@@ -62,7 +61,7 @@ class Inspector(QWidget):
         entity = self.entity()
         if entity is None:
             self._shape = None
-            self._new_form()
+            self.slot.renew()
             self.fields = {}
             self.title.setText("Nothing selected")
             return
@@ -71,7 +70,7 @@ class Inspector(QWidget):
         shape = (self.kind, self.locator, tuple(names))
         if shape != self._shape:
             self._shape = shape
-            self._new_form()
+            self.slot.renew()
             self.fields = {}
             label = " – ".join(key[1]) if isinstance(key[1], tuple) else key[1]
             self.title.setText(f"<b>{self.kind}</b> · {self.locator[-1][0]} · {label}")
@@ -80,7 +79,8 @@ class Inspector(QWidget):
                 edit.setObjectName(f"field-{name}")
                 edit.editingFinished.connect(lambda name=name, edit=edit: self._commit(name, edit.text()))
                 self.fields[name] = edit
-                self.form.addRow(name.replace("_", " "), edit)
+                self.slot.form.addRow(name.replace("_", " "), edit)
+            self.slot.show()
         for name in names:
             self._show(name, entity[name])
 
@@ -124,14 +124,6 @@ class Inspector(QWidget):
 
     def revert(self, name: str) -> bool:
         return self.document.revert_field(self.kind, self.locator, (name,))
-
-    def _new_form(self) -> None:
-        old = self.form_host
-        self.form_host = QWidget()
-        self.form = QFormLayout(self.form_host)
-        self._layout.replaceWidget(old, self.form_host)
-        old.hide()
-        old.deleteLater()
 
     def _commit(self, name: str, text: str) -> None:
         entity = self.entity()

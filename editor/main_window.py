@@ -6,10 +6,29 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QFileDialog, QFrame,
-                               QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMainWindow,
-                               QMessageBox, QPushButton, QTableView, QTabWidget, QToolBar,
-                               QTreeWidget, QTreeWidgetItem, QUndoView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDockWidget,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QScrollArea,
+    QTableView,
+    QTabWidget,
+    QToolBar,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QUndoView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from sandtable.diagnostics import Diagnostic
 from sandtable.scenario import FILE_KINDS
@@ -18,9 +37,16 @@ from sandtable.yamlwrite import save_yaml
 from .document import ScenarioDocument
 from .inspector import Inspector
 from .map_canvas import BORDER_STYLES, MapScene, MapView
-from .models.problems import ProblemsModel
-from .panels import DecksPanel, NationsPanel, ObjectivesPanel, SetupPanel, TablesPanel, TranslationPanel
 from .models import collections as tables
+from .models.problems import ProblemsModel
+from .panels import (
+    DecksPanel,
+    NationsPanel,
+    ObjectivesPanel,
+    SetupPanel,
+    TablesPanel,
+    TranslationPanel,
+)
 from .playtest import PlaytestPanel
 from .table_page import TablePage, TableView
 from .validation import LiveValidator
@@ -87,7 +113,13 @@ class MainWindow(QMainWindow):
         self.inspector_host = QWidget()
         QVBoxLayout(self.inspector_host)
         self.inspector: Inspector | None = None
-        self.inspector_dock = self._dock("Inspector", "inspector", self.inspector_host, Qt.RightDockWidgetArea)
+        # Wide enough for any entity's form from the start, and scrolled when long: choosing
+        # another space never resizes the dock (and so never shifts the map under the mouse).
+        scroller = QScrollArea()
+        scroller.setWidgetResizable(True)
+        scroller.setWidget(self.inspector_host)
+        scroller.setMinimumWidth(300)
+        self.inspector_dock = self._dock("Inspector", "inspector", scroller, Qt.RightDockWidgetArea)
         self.history = QUndoView()
         self.history.setEmptyLabel("Opened")
         self.history_dock = self._dock("History", "history", self.history, Qt.RightDockWidgetArea)

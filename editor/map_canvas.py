@@ -5,10 +5,18 @@ becomes an undo command on the document, and the scene follows the document's `c
 """
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QKeySequence,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPixmap,
+    QPolygonF,
+)
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsLineItem,
@@ -27,20 +35,20 @@ SEA_FILL = QColor("#cfe3f3")
 NEUTRAL_FILL = QColor("#e8e2d0")
 # How each border kind is drawn: colour, width, pen style.
 BORDER_STYLES = {
-    "land": ("#5a4a32", 2.0, Qt.PenStyle.SolidLine),
-    "mountain": ("#8b5a2b", 4.0, Qt.PenStyle.DashLine),
-    "river": ("#2f6fb3", 3.0, Qt.PenStyle.DashDotLine),
-    "sea": ("#4a90c8", 2.0, Qt.PenStyle.DashLine),
-    "coast": ("#7fb0d8", 1.5, Qt.PenStyle.DotLine),
-    "strait": ("#1c6e8c", 3.0, Qt.PenStyle.DashDotDotLine),
-    "canal": ("#1b8a3a", 3.5, Qt.PenStyle.DashDotLine),
-    "wrap": ("#999999", 1.0, Qt.PenStyle.DotLine),
-    "track": ("#333333", 1.5, Qt.PenStyle.SolidLine),
+    "land": ("#5a4a32", 2.0, Qt.SolidLine),
+    "mountain": ("#8b5a2b", 4.0, Qt.DashLine),
+    "river": ("#2f6fb3", 3.0, Qt.DashDotLine),
+    "sea": ("#4a90c8", 2.0, Qt.DashLine),
+    "coast": ("#7fb0d8", 1.5, Qt.DotLine),
+    "strait": ("#1c6e8c", 3.0, Qt.DashDotDotLine),
+    "canal": ("#1b8a3a", 3.5, Qt.DashDotLine),
+    "wrap": ("#999999", 1.0, Qt.DotLine),
+    "track": ("#333333", 1.5, Qt.SolidLine),
 }
 
 
 def border_pen(kind: str) -> QPen:
-    colour, width, style = BORDER_STYLES.get(kind, ("#aa00aa", 2.0, Qt.PenStyle.SolidLine))
+    colour, width, style = BORDER_STYLES.get(kind, ("#aa00aa", 2.0, Qt.SolidLine))
     pen = QPen(QColor(colour), width, style)
     pen.setCosmetic(False)
     return pen
@@ -49,7 +57,7 @@ def border_pen(kind: str) -> QPen:
 class SpaceItem(QGraphicsObject):
     """One space: a disc (land) or a rounded square (sea), filled with its owner's colour."""
 
-    def __init__(self, space_id: str, scene: MapScene):
+    def __init__(self, space_id: str, scene: "MapScene"):
         super().__init__()
         self.space_id = space_id
         self.borders: list[BorderItem] = []
@@ -59,18 +67,16 @@ class SpaceItem(QGraphicsObject):
         self.name = space_id
         self.shown_name = space_id
         self._press_pos: QPointF | None = None
-        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsMovable | QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
-                      | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
+        self.setFlags(QGraphicsItem.ItemIsMovable | QGraphicsItem.ItemIsSelectable
+                      | QGraphicsItem.ItemSendsGeometryChanges)
         self.setZValue(2)
         self.label = NameLabel(self)
 
     @property
-    def map_scene(self) -> MapScene:
+    def map_scene(self) -> "MapScene":
         # Asked of Qt rather than kept: a Python reference from item to scene would make a
         # reference cycle, and collecting such cycles of Qt wrappers can crash the interpreter.
-        scene = self.scene()
-        assert isinstance(scene, MapScene)
-        return scene
+        return self.scene()
 
     def update_from(self, space: dict, fill: QColor, marks: set[str], shown: str | None = None) -> None:
         """`shown` is the name in the display language; the source name is what a rename edits."""
@@ -99,7 +105,7 @@ class SpaceItem(QGraphicsObject):
         return path
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.Antialiasing)
         selected = self.isSelected()
         painter.setPen(QPen(QColor("#f0a000") if selected else QColor("#333333"), 3 if selected else 1.2))
         painter.setBrush(QBrush(self.fill))
@@ -118,7 +124,7 @@ class SpaceItem(QGraphicsObject):
             painter.drawEllipse(QPointF(0, 0), 5, 5)
         if "fortress" in self.marks:
             painter.setPen(QPen(QColor("#222222"), 2))
-            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setBrush(Qt.NoBrush)
             painter.drawRect(QRectF(-RADIUS - 4, -RADIUS - 4, 2 * RADIUS + 8, 2 * RADIUS + 8))
 
     def itemChange(self, change, value):
@@ -164,8 +170,8 @@ class NameLabel(QGraphicsTextItem):
     def start_editing(self) -> None:
         self.editing = True
         self.setPlainText(self.space.name)  # a rename edits the source text, whatever is shown
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextEditorInteraction)
-        self.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.setTextInteractionFlags(Qt.TextEditorInteraction)
+        self.setFocus(Qt.OtherFocusReason)
         cursor = self.textCursor()
         cursor.select(cursor.SelectionType.Document)
         self.setTextCursor(cursor)
@@ -174,7 +180,7 @@ class NameLabel(QGraphicsTextItem):
         if not self.editing:
             return
         self.editing = False
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+        self.setTextInteractionFlags(Qt.NoTextInteraction)
         self.clearFocus()
         text = self.toPlainText().strip()
         if keep and text and text != self.space.name:
@@ -184,9 +190,9 @@ class NameLabel(QGraphicsTextItem):
         self.centre()
 
     def keyPressEvent(self, event) -> None:
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+        if event.key() in (Qt.Key_Return, Qt.Key_Enter):
             self.finish_editing(True)
-        elif event.key() == Qt.Key.Key_Escape:
+        elif event.key() == Qt.Key_Escape:
             self.finish_editing(False)
         else:
             super().keyPressEvent(event)
@@ -211,7 +217,7 @@ class BorderItem(QGraphicsLineItem):
         super().__init__()
         self.a, self.b = a, b
         self.between = tuple(border["between"])
-        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setFlags(QGraphicsItem.ItemIsSelectable)
         self.setZValue(1)
         a.borders.append(self)
         b.borders.append(self)
@@ -256,7 +262,7 @@ class MapScene(QGraphicsScene):
         self.display_locale: str | None = None  # None: the source language
         self._link_from: SpaceItem | None = None
         self._link_line: QGraphicsLineItem | None = None
-        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+        self.setItemIndexMethod(QGraphicsScene.NoIndex)
         self.selectionChanged.connect(self._selection_changed)
         document.changed.connect(self._document_changed)
         document.reloaded.connect(self.rebuild)
@@ -264,10 +270,10 @@ class MapScene(QGraphicsScene):
 
     # -- building ---------------------------------------------------------------------------
     def rebuild(self) -> None:
-        for space in list(self.spaces.values()):
-            self.removeItem(space)
-        for border in list(self.borders.values()):
-            self.removeItem(border)
+        for item in list(self.spaces.values()):
+            self.removeItem(item)
+        for item in list(self.borders.values()):
+            self.removeItem(item)
         self.spaces.clear()
         self.borders.clear()
         self._place_unplaced()
@@ -338,7 +344,7 @@ class MapScene(QGraphicsScene):
                 item = SpaceItem(space_id, self)
                 self.addItem(item)
                 self.spaces[space_id] = item
-            position: Any = space.get("position")
+            position = space.get("position")
             if not _is_position(position):
                 position = self.document.layout_positions.get(space_id, [0, 0])
             if item.pos() != QPointF(*position):
@@ -346,25 +352,25 @@ class MapScene(QGraphicsScene):
             item.update_from(space, colours.get(space_id, NEUTRAL_FILL), marks.get(space_id, set()),
                              shown.get(space_id))
         for space_id in [s for s in self.spaces if s not in seen]:
-            gone = self.spaces.pop(space_id)
-            for line in list(gone.borders):
-                self._drop_border(line)
-            self.removeItem(gone)
-        wanted: dict[tuple, dict] = {}
+            item = self.spaces.pop(space_id)
+            for border in list(item.borders):
+                self._drop_border(border)
+            self.removeItem(item)
+        wanted = {}
         for border in self.document.entities("map", "borders"):
-            pair: Any = border.get("between")
+            pair = border.get("between")
             if _is_pair(pair) and pair[0] in self.spaces and pair[1] in self.spaces:
                 wanted[tuple(pair)] = border
         for pair in [p for p in self.borders if p not in wanted]:
             self._drop_border(self.borders[pair])
         for pair, border in wanted.items():
-            edge = self.borders.get(pair)
-            if edge is None:
-                edge = BorderItem(self.spaces[pair[0]], self.spaces[pair[1]], border)
-                self.addItem(edge)
-                self.borders[pair] = edge
+            item = self.borders.get(pair)
+            if item is None:
+                item = BorderItem(self.spaces[pair[0]], self.spaces[pair[1]], border)
+                self.addItem(item)
+                self.borders[pair] = item
             else:
-                edge.update_from(border)
+                item.update_from(border)
 
     def _drop_border(self, item: BorderItem) -> None:
         item.detach()
@@ -386,25 +392,23 @@ class MapScene(QGraphicsScene):
                 colour = entity.get("color") or sides.get(entity.get("side"), {}).get("color")
                 if isinstance(colour, str):
                     colours[entity.get("id")] = QColor(colour).lighter(170)
-        owner: dict[str, str] = {}
+        owner = {}
         for space in self.document.entities("map", "spaces"):
-            if isinstance(space.get("original_owner"), str) and isinstance(space.get("id"), str):
-                owner[space["id"]] = space["original_owner"]
+            if isinstance(space.get("original_owner"), str):
+                owner[space.get("id")] = space["original_owner"]
         for entry in self.document.entities("setup", "spaces"):
-            if isinstance(entry.get("control"), str) and isinstance(entry.get("space"), str):
-                owner[entry["space"]] = entry["control"]
+            if isinstance(entry.get("control"), str):
+                owner[entry.get("space")] = entry["control"]
         return {space: colours[who] for space, who in owner.items() if who in colours}
 
     def _marks(self) -> dict[str, set[str]]:
         marks: dict[str, set[str]] = {}
         for space in self.document.entities("map", "spaces"):
-            given = space.get("tags")
-            tags = given if isinstance(given, list) else []
+            tags = space.get("tags") if isinstance(space.get("tags"), list) else []
             found = {t for t in tags if t in ("capital", "victory_city", "fortress")}
             if space.get("kind") == "fortress":
                 found.add("fortress")
-            if isinstance(space.get("id"), str):
-                marks[space["id"]] = found
+            marks[space.get("id")] = found
         for nation in self.document.merged("scenario").get("nations", []) or []:
             if isinstance(nation, dict) and isinstance(nation.get("capital"), str):
                 marks.setdefault(nation["capital"], set()).add("capital")
@@ -412,17 +416,17 @@ class MapScene(QGraphicsScene):
 
     # -- gestures ---------------------------------------------------------------------------
     def linking(self, event) -> bool:
-        return self.link_mode or bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        return self.link_mode or bool(event.modifiers() & Qt.ShiftModifier)
 
     def start_link(self, item: SpaceItem, at: QPointF) -> None:
         self._link_from = item
         self._link_line = QGraphicsLineItem(QLineF(item.pos(), at))
-        self._link_line.setPen(QPen(QColor("#f0a000"), 2, Qt.PenStyle.DashLine))
+        self._link_line.setPen(QPen(QColor("#f0a000"), 2, Qt.DashLine))
         self._link_line.setZValue(5)
         self.addItem(self._link_line)
 
     def mouseMoveEvent(self, event) -> None:
-        if self._link_line is not None and self._link_from is not None:
+        if self._link_line is not None:
             self._link_line.setLine(QLineF(self._link_from.pos(), event.scenePos()))
             event.accept()
             return
@@ -434,7 +438,7 @@ class MapScene(QGraphicsScene):
             self.removeItem(self._link_line)
             self._link_line, self._link_from = None, None
             target = self.space_at(event.scenePos())
-            if target is not None and start is not None and target is not start:
+            if target is not None and target is not start:
                 self.add_border(start.space_id, target.space_id)
             event.accept()
             return
@@ -498,7 +502,7 @@ class MapScene(QGraphicsScene):
         return item
 
     def select_border(self, pair: tuple[str, str]) -> BorderItem | None:
-        item = self.borders.get((pair[0], pair[1])) or self.borders.get((pair[1], pair[0]))
+        item = self.borders.get(tuple(pair)) or self.borders.get(tuple(reversed(pair)))
         self.clearSelection()
         if item is not None:
             item.setSelected(True)
@@ -511,10 +515,10 @@ class MapView(QGraphicsView):
     def __init__(self, scene: MapScene, parent=None):
         super().__init__(scene, parent)
         self.map_scene = scene
-        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
-        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
-        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
-        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
+        self.setDragMode(QGraphicsView.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
         self.setBackgroundBrush(QColor("#f7f5ef"))
         scene.rename_requested.connect(self.rename_in_place)
 
@@ -530,9 +534,9 @@ class MapView(QGraphicsView):
     def fit(self) -> None:
         rect = self.map_scene.itemsBoundingRect().adjusted(-30, -30, 30, 30)
         if rect.isValid():
-            self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+            self.fitInView(rect, Qt.KeepAspectRatio)
 
-    def find_space(self, text: str) -> str | None:
+    def find(self, text: str) -> str | None:
         """Select and centre the first space whose name or id contains `text`."""
         needle = text.strip().casefold()
         if not needle:
@@ -546,10 +550,10 @@ class MapView(QGraphicsView):
         return None
 
     def keyPressEvent(self, event) -> None:
-        if event.matches(QKeySequence.StandardKey.Delete) or event.key() == Qt.Key.Key_Backspace:
+        if event.matches(QKeySequence.Delete) or event.key() == Qt.Key_Backspace:
             self.map_scene.delete_selected()
             return
-        if event.key() == Qt.Key.Key_F2:
+        if event.key() == Qt.Key_F2:
             chosen = [i for i in self.map_scene.selectedItems() if isinstance(i, SpaceItem)]
             if chosen:
                 self.rename_in_place(chosen[0].space_id)

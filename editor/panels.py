@@ -3,8 +3,19 @@ translations. Every table in them is a TablePage (filter box, add row, remove)."
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHeaderView, QLabel, QLineEdit, QPushButton, QSpinBox,
-                               QSplitter, QVBoxLayout, QHBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
 from sandtable.scenario import LOCALE_TAG
 

@@ -9,8 +9,17 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLineEdit, QMenu,
-                               QPushButton, QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QMenu,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from .delegates import ChoiceDelegate
 from .models.entity_table import STATUS_ROLE, EntityTableModel
@@ -36,6 +45,9 @@ class TableView(QTableView):
         self.proxy.setSourceModel(model)
         self.proxy.setFilterCaseSensitivity(Qt.CaseInsensitive)
         self.proxy.setFilterKeyColumn(-1)
+        # Rows are filtered when the filter changes, not when a value does: a row edited so that
+        # it no longer matches stays put, rather than vanish with its editor while committing.
+        self.proxy.setDynamicSortFilter(False)
         self.setModel(self.proxy)
         self.setItemDelegate(ChoiceDelegate(self))
         self.setSelectionBehavior(QAbstractItemView.SelectRows)
@@ -143,7 +155,7 @@ class TablePage(QWidget):
         menu = QMenu(self)
         if index.data(STATUS_ROLE) == "overridden":
             revert = QAction("Revert to inherited", menu)
-            revert.triggered.connect(lambda: self.model.revert(index))
+            revert.triggered.connect(lambda: self.model.revert_value(index))
             menu.addAction(revert)
         remove = QAction(f"Remove this {self.model.noun}", menu)
         remove.triggered.connect(lambda: self.model.remove(index.row()))

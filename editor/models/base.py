@@ -2,20 +2,28 @@
 from under a view.
 
 A model learns of a change through the document's `changed` signal, which often fires from inside
-the model's own `setData` (the view is committing an editor). Resetting a model there tears down
-the indexes and editors the view is still using, so a change of shape (rows added or removed)
-that arrives during `setData` is applied from the event loop instead. A change of values only is
-announced at once with `dataChanged`, which is always safe and keeps the model current.
+the model's own `setData` (a view committing an editor), or while an editor is open elsewhere in
+the table. A reset there would tear down indexes and editors the view is still using. So a
+change is told to views as the rows inserted and removed (computed by comparing row keys before
+and after), which keeps every other row's index, and its open editor, valid; values are
+announced with `dataChanged`. Only a change of columns resets the model, and one that arrives
+during `setData` waits for the event loop.
 """
 from __future__ import annotations
 
 from contextlib import contextmanager
+from difflib import SequenceMatcher
 
-from PySide6.QtCore import QAbstractTableModel, Qt, QTimer, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QTimer, Signal
+
+from ..roles import BACKGROUND, HORIZONTAL, TOOLTIP
+
+ADD_ROW = ("+add",)   # the key of a table's add row, which is always last
 
 
 class DocumentTableModel(QAbstractTableModel):
-    """Subclasses implement `collect()` -> (rows, columns) and `row_key(row)`; `refresh()` does the rest."""
+    """Subclasses implement `collect()` -> (rows, columns) and `row_key(row)`; `refresh()` does the
+    rest. A subclass that ends with an add row says so in `wants_add_row()`."""
 
     refused = Signal(str)    # an edit was not stored: why, in the validator's words
     noticed = Signal(str)    # an edit was stored, but something about it needs saying
@@ -24,25 +32,11 @@ class DocumentTableModel(QAbstractTableModel):
         super().__init__(parent)
         self.rows: list = []
         self.columns: list = []
+        self.add_row_shown = False
         self.last_error = ""
         self.refusals: dict[tuple[int, int], str] = {}   # cell -> why its last edit was refused
         self._committing = 0
         self._reset_pending = False
-
-    def header_of(self, column: int) -> str:
-        return str(self.headerData(column, Qt.Horizontal) or "")
-
-    def refuse(self, index, message: str) -> bool:
-        """Say why an edit of a cell was not stored: in its tooltip, and to whoever listens."""
-        self.last_error = message
-        self.refusals[(index.row(), index.column())] = message
-        self.dataChanged.emit(index, index, [Qt.BackgroundRole, Qt.ToolTipRole])
-        header = self.header_of(index.column())
-        self.refused.emit(f"{header}: {message}" if header else message)
-        return False
-
-    def accepted(self, index) -> None:
-        self.refusals.pop((index.row(), index.column()), None)
 
     # -- to implement -------------------------------------------------------------------------
     def collect(self) -> tuple[list, list]:
@@ -50,7 +44,26 @@ class DocumentTableModel(QAbstractTableModel):
 
     def row_key(self, row) -> object:
         """What makes a row the same row after a change (an entity's identity, say)."""
-        return id(row)
+        return None
+
+    def wants_add_row(self) -> bool:
+        return False
+
+    # -- refusals -----------------------------------------------------------------------------
+    def header_of(self, column: int) -> str:
+        return str(self.headerData(column, HORIZONTAL) or "")
+
+    def refuse(self, index, message: str) -> bool:
+        """Say why an edit of a cell was not stored: in its tooltip, and to whoever listens."""
+        self.last_error = message
+        self.refusals[(index.row(), index.column())] = message
+        self.dataChanged.emit(index, index, [BACKGROUND, TOOLTIP])
+        header = self.header_of(index.column())
+        self.refused.emit(f"{header}: {message}" if header else message)
+        return False
+
+    def accepted(self, index) -> None:
+        self.refusals.pop((index.row(), index.column()), None)
 
     # -- following the document ------------------------------------------------------------------
     @contextmanager
@@ -65,27 +78,52 @@ class DocumentTableModel(QAbstractTableModel):
     def refresh(self) -> None:
         self.refusals.clear()
         rows, columns = self.collect()
-        same_shape = (len(rows) == len(self.rows) and columns == self.columns
-                      and [self.row_key(r) for r in rows] == [self.row_key(r) for r in self.rows])
-        if same_shape:
-            self.rows = rows
-            if rows and self.columnCount():
-                self.dataChanged.emit(self.index(0, 0),
-                                      self.index(self.rowCount() - 1, self.columnCount() - 1))
+        add_row = self.wants_add_row()
+        if columns != self.columns:
+            if self._committing:
+                if not self._reset_pending:
+                    self._reset_pending = True
+                    QTimer.singleShot(0, self, self._deferred_reset)
+                return
+            self._reset(rows, columns, add_row)
             return
-        if self._committing:
-            if not self._reset_pending:
-                self._reset_pending = True
-                QTimer.singleShot(0, self, self._deferred_reset)
+        self._move_rows(rows, add_row)
+        self.rows, self.add_row_shown = rows, add_row
+        if self.rowCount() and self.columnCount():
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1))
+
+    def _keyed(self, rows: list, add_row: bool) -> list:
+        return [(self.row_key(row), row) for row in rows] + ([(ADD_ROW, None)] if add_row else [])
+
+    def _move_rows(self, rows: list, add_row: bool) -> None:
+        """Tell views which rows went and which came, from the last change back to the first."""
+        before, after = self._keyed(self.rows, self.add_row_shown), self._keyed(rows, add_row)
+        old_keys, new_keys = [k for k, _ in before], [k for k, _ in after]
+        if old_keys == new_keys:
             return
-        self._reset(rows, columns)
+        working = list(before)
+        for tag, i1, i2, j1, j2 in reversed(SequenceMatcher(None, old_keys, new_keys, autojunk=False).get_opcodes()):
+            if tag in ("delete", "replace"):
+                self.beginRemoveRows(QModelIndex(), i1, i2 - 1)
+                del working[i1:i2]
+                self._adopt(working)
+                self.endRemoveRows()
+            if tag in ("insert", "replace"):
+                self.beginInsertRows(QModelIndex(), i1, i1 + j2 - j1 - 1)
+                working[i1:i1] = after[j1:j2]
+                self._adopt(working)
+                self.endInsertRows()
+
+    def _adopt(self, keyed: list) -> None:
+        self.rows = [row for key, row in keyed if key != ADD_ROW]
+        self.add_row_shown = bool(keyed) and keyed[-1][0] == ADD_ROW
 
     def _deferred_reset(self) -> None:
         self._reset_pending = False
         rows, columns = self.collect()
-        self._reset(rows, columns)
+        self._reset(rows, columns, self.wants_add_row())
 
-    def _reset(self, rows: list, columns: list) -> None:
+    def _reset(self, rows: list, columns: list, add_row: bool) -> None:
         self.beginResetModel()
-        self.rows, self.columns = rows, columns
+        self.rows, self.columns, self.add_row_shown = rows, columns, add_row
         self.endResetModel()

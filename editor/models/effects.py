@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex
 from PySide6.QtGui import QBrush
 
 from sandtable.schemas import SCHEMA_DIR, load_schema
@@ -17,6 +17,16 @@ from ..commands import MISSING
 from ..document import ScenarioDocument
 from ..explain import explanation, new_problems
 from ..flowtext import parse_mapping, to_text
+from ..roles import (
+    BACKGROUND,
+    CHOOSABLE,
+    DISPLAY,
+    EDIT,
+    EDITABLE,
+    HORIZONTAL,
+    NO_FLAGS,
+    TOOLTIP,
+)
 from .base import DocumentTableModel
 from .entity_table import CHOICES_ROLE, PROBLEM_BACKGROUND, STRICT_ROLE, dig
 
@@ -71,22 +81,22 @@ class EffectsModel(DocumentTableModel):
     def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else 2
 
-    def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if role == Qt.DisplayRole and orientation == Qt.Horizontal and section < 2:
+    def headerData(self, section, orientation, role=DISPLAY):
+        if role == DISPLAY and orientation == HORIZONTAL and section < 2:
             return HEADERS[section]
         return None
 
     def flags(self, index):
         if not index.isValid():
-            return Qt.NoItemFlags
-        return Qt.ItemIsEnabled | Qt.ItemIsSelectable | Qt.ItemIsEditable
+            return NO_FLAGS
+        return CHOOSABLE | EDITABLE
 
-    def data(self, index, role=Qt.DisplayRole):
+    def data(self, index, role=DISPLAY):
         if not index.isValid() or index.row() >= len(self.effects):
             return None
         effect = self.effects[index.row()]
         effect = effect if isinstance(effect, dict) else {}
-        if role in (Qt.DisplayRole, Qt.EditRole):
+        if role in (DISPLAY, EDIT):
             if index.column() == 0:
                 return str(effect.get("op", ""))
             return to_text({k: v for k, v in effect.items() if k != "op"})
@@ -95,14 +105,14 @@ class EffectsModel(DocumentTableModel):
         if role == STRICT_ROLE:
             return True
         refusal = self.refusals.get((index.row(), index.column()))
-        if role == Qt.BackgroundRole and refusal:
+        if role == BACKGROUND and refusal:
             return QBrush(PROBLEM_BACKGROUND)
-        if role == Qt.ToolTipRole and refusal:
+        if role == TOOLTIP and refusal:
             return refusal
         return None
 
-    def setData(self, index, value, role=Qt.EditRole) -> bool:
-        if role != Qt.EditRole or not index.isValid():
+    def setData(self, index, value, role=EDIT) -> bool:
+        if role != EDIT or not index.isValid():
             return False
         with self.committing():
             return self._set(index, str(value))

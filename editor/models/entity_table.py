@@ -18,14 +18,34 @@ from sandtable.merge import identity
 from sandtable.yamlsource import resolve_plain
 
 from ..commands import MISSING
-from ..document import ScenarioDocument, locator_step
+from ..document import ScenarioDocument
 from ..explain import explanation, field_pointer, new_problems, unlisted
+from ..roles import (
+    ALIGNMENT,
+    BACKGROUND,
+    CHECK_STATE,
+    CHECKABLE,
+    CHECKED,
+    CHOOSABLE,
+    DISPLAY,
+    EDIT,
+    EDITABLE,
+    FONT,
+    FOREGROUND,
+    HORIZONTAL,
+    NO_FLAGS,
+    RIGHT_ALIGNED,
+    TOOLTIP,
+    UNCHECKED,
+    USER,
+    VERTICAL,
+)
 from .base import DocumentTableModel
 
-CHOICES_ROLE = Qt.UserRole + 1   # the values a column may take, for the combo-box delegate
-LOCATOR_ROLE = Qt.UserRole + 2   # the row entity's locator
-STATUS_ROLE = Qt.UserRole + 3    # in a variant: "inherited", "overridden", "added" or "own"
-STRICT_ROLE = Qt.UserRole + 4    # True when only the listed choices are allowed
+CHOICES_ROLE = USER + 1   # the values a column may take, for the combo-box delegate
+LOCATOR_ROLE = USER + 2   # the row entity's locator
+STATUS_ROLE = USER + 3    # in a variant: "inherited", "overridden", "added" or "own"
+STRICT_ROLE = USER + 4    # True when only the listed choices are allowed
 
 INHERITED_COLOUR = QColor("#7a7a7a")
 OVERRIDDEN_BACKGROUND = QColor("#fff1c2")
@@ -90,6 +110,9 @@ class EntityTableModel(DocumentTableModel):
         self.parent_locator = parent_locator or (lambda: ())
         self.new_entity = new_entity
         self.noun = noun
+        self._has_holder = False
+        self._infos_of = None
+        self._row_infos: list[tuple] = []
         self.refresh()
         document.changed.connect(self._changed)
         document.reloaded.connect(self.refresh)
@@ -106,26 +129,21 @@ class EntityTableModel(DocumentTableModel):
         columns = self._columns_source() if callable(self._columns_source) else self._columns_source
         holder = self._holder()
         items = holder.get(self.collection) if isinstance(holder, dict) else None
-        self._items = items if isinstance(items, list) else []
         self._has_holder = isinstance(holder, dict)
-        return [i for i in self._items if isinstance(i, dict)], columns
+        return [i for i in items if isinstance(i, dict)] if isinstance(items, list) else [], columns
 
     def row_key(self, row) -> object:
         return identity(row)
 
-    def refresh(self) -> None:
-        had_add_row = self.has_add_row
-        rows_before = len(self.rows)
-        super().refresh()
-        if self.has_add_row != had_add_row and len(self.rows) == rows_before and not self._committing:
-            self._reset(self.rows, self.columns)  # the add row came or went (a deck was chosen)
+    def wants_add_row(self) -> bool:
+        return self.new_entity is not None and self._has_holder
 
     @property
     def has_add_row(self) -> bool:
-        return self.new_entity is not None and getattr(self, "_has_holder", False)
+        return self.add_row_shown
 
     def is_add_row(self, row: int) -> bool:
-        return self.has_add_row and row == len(self.rows)
+        return self.add_row_shown and row == len(self.rows)
 
     def _changed(self, kind: str) -> None:
         if kind == self.kind or kind == "scenario":
@@ -134,12 +152,34 @@ class EntityTableModel(DocumentTableModel):
     def _problems_changed(self) -> None:
         if self.rows and self.columns:
             self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(self.columns) - 1),
-                                  [Qt.BackgroundRole, Qt.ToolTipRole])
+                                  [BACKGROUND, TOOLTIP])
+
+    def _infos(self) -> list[tuple]:
+        """Per row: its locator, its pointer in the merged data, and (in a variant) its parent's
+        and its own entry. Worked out once for each state of the rows, since painting asks for
+        them cell by cell."""
+        if self._infos_of is not self.rows:
+            parent = tuple(self.parent_locator() or ())
+            seen: dict = {}
+            infos = []
+            for row, entity in enumerate(self.rows):
+                ident = identity(entity)
+                nth = seen.get(ident, 0)
+                seen[ident] = nth + 1
+                # Only mappings are rows, and only mappings have an identity: counting
+                # duplicates among the rows counts them as in the file.
+                locator = parent + (((self.collection, ident, nth) if nth else (self.collection, ident)),)
+                pointer = self.document.pointer_of(self.kind, locator)
+                if self.document.is_variant:
+                    infos.append((locator, pointer, self.document.parent_entity(self.kind, locator),
+                                  self.document.own_entity(self.kind, locator)))
+                else:
+                    infos.append((locator, pointer, None, entity))
+            self._row_infos, self._infos_of = infos, self.rows
+        return self._row_infos
 
     def locator(self, row: int) -> tuple:
-        entity = self.rows[row]
-        index = next(i for i, item in enumerate(self._items) if item is entity)
-        return tuple(self.parent_locator() or ()) + (locator_step(self.collection, self._items, index),)
+        return self._infos()[row][0]
 
     def row_of(self, ident, occurrence: int = 0) -> int:
         for row, item in enumerate(self.rows):
@@ -158,20 +198,18 @@ class EntityTableModel(DocumentTableModel):
         """How a value stands in a variant: inherited, overridden, added (by the variant) or own."""
         if not self.document.is_variant:
             return "own"
-        locator = self.locator(row)
-        parent = self.document.parent_entity(self.kind, locator)
+        _, _, parent, own = self._infos()[row]
         if parent is None:
             return "added"
-        own = self.document.own_entity(self.kind, locator)
         if own is None or dig(own, column.path) is MISSING:
             return "inherited"
         return "overridden"
 
     def parent_value(self, row: int, column: Column):
-        parent = self.document.parent_entity(self.kind, self.locator(row))
+        parent = self._infos()[row][2]
         return dig(parent, column.path) if parent is not None else MISSING
 
-    def revert(self, index: QModelIndex) -> bool:
+    def revert_value(self, index: QModelIndex) -> bool:
         """Give an overridden value back to the parent's (one undo step)."""
         if not index.isValid() or index.row() >= len(self.rows):
             return False
@@ -182,10 +220,11 @@ class EntityTableModel(DocumentTableModel):
 
     # -- problems -----------------------------------------------------------------------------
     def problems_at(self, row: int, column: Column) -> list:
-        pointer = self.document.pointer_of(self.kind, self.locator(row))
+        problems = self.document.problems
+        pointer = self._infos()[row][1] if problems else None
         if pointer is None:
             return []
-        return self.document.problems.get((self.kind, field_pointer(pointer, column.path)), [])
+        return problems.get((self.kind, field_pointer(pointer, column.path)), [])
 
     # -- Qt model ---------------------------------------------------------------------------
     def rowCount(self, parent=QModelIndex()) -> int:
@@ -194,10 +233,10 @@ class EntityTableModel(DocumentTableModel):
     def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.columns)
 
-    def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if role == Qt.DisplayRole and orientation == Qt.Horizontal and 0 <= section < len(self.columns):
+    def headerData(self, section, orientation, role=DISPLAY):
+        if role == DISPLAY and orientation == HORIZONTAL and 0 <= section < len(self.columns):
             return self.columns[section].header
-        if role == Qt.DisplayRole and orientation == Qt.Vertical:
+        if role == DISPLAY and orientation == VERTICAL:
             return "+" if self.is_add_row(section) else section + 1
         return None
 
@@ -209,29 +248,29 @@ class EntityTableModel(DocumentTableModel):
 
     def flags(self, index):
         if not index.isValid():
-            return Qt.NoItemFlags
-        flags = Qt.ItemIsEnabled | Qt.ItemIsSelectable
+            return NO_FLAGS
+        flags = CHOOSABLE
         if self.is_add_row(index.row()):
-            return flags | Qt.ItemIsEditable if index.column() == self._name_column() else flags
+            return flags | EDITABLE if index.column() == self._name_column() else flags
         column = self.columns[index.column()]
         if column.kind == "bool":
-            return flags | Qt.ItemIsUserCheckable
+            return flags | CHECKABLE
         if column.kind != "readonly" and identity(self.rows[index.row()]) is not None:
-            flags |= Qt.ItemIsEditable
+            flags |= EDITABLE
         return flags
 
-    def data(self, index, role=Qt.DisplayRole):
+    def data(self, index, role=DISPLAY):
         if not index.isValid() or index.row() >= self.rowCount():
             return None
         if self.is_add_row(index.row()):
             return self._add_row_data(index, role)
         column = self.columns[index.column()]
         value = dig(self.rows[index.row()], column.path)
-        if role == Qt.CheckStateRole and column.kind == "bool":
-            return Qt.Checked if value is True else Qt.Unchecked
-        if role == Qt.DisplayRole and column.kind != "bool":
+        if role == CHECK_STATE and column.kind == "bool":
+            return CHECKED if value is True else UNCHECKED
+        if role == DISPLAY and column.kind != "bool":
             return column.show(value)
-        if role == Qt.EditRole:
+        if role == EDIT:
             return column.show(value)
         if role == CHOICES_ROLE and column.choices is not None:
             return column.choices()
@@ -241,28 +280,28 @@ class EntityTableModel(DocumentTableModel):
             return self.locator(index.row())
         if role == STATUS_ROLE:
             return self.status(index.row(), column)
-        if role == Qt.TextAlignmentRole and column.kind in ("number", "integer"):
-            return int(Qt.AlignRight | Qt.AlignVCenter)
-        if role in (Qt.ForegroundRole, Qt.FontRole, Qt.BackgroundRole, Qt.ToolTipRole):
+        if role == ALIGNMENT and column.kind in ("number", "integer"):
+            return RIGHT_ALIGNED
+        if role in (FOREGROUND, FONT, BACKGROUND, TOOLTIP):
             return self._decoration(index, column, role)
         return None
 
     def _decoration(self, index, column: Column, role):
         problems = self.problems_at(index.row(), column)
         refusal = self.refusals.get((index.row(), index.column()))
-        if role == Qt.BackgroundRole and (problems or refusal):
+        if role == BACKGROUND and (problems or refusal):
             return QBrush(PROBLEM_BACKGROUND)
         status = self.status(index.row(), column) if self.document.is_variant else "own"
-        if role == Qt.ForegroundRole and status == "inherited":
+        if role == FOREGROUND and status == "inherited":
             return QBrush(INHERITED_COLOUR)
-        if role == Qt.FontRole and status in ("inherited", "overridden"):
+        if role == FONT and status in ("inherited", "overridden"):
             font = QFont()
             font.setItalic(status == "inherited")
             font.setBold(status == "overridden")
             return font
-        if role == Qt.BackgroundRole and status == "overridden":
+        if role == BACKGROUND and status == "overridden":
             return QBrush(OVERRIDDEN_BACKGROUND)
-        if role == Qt.ToolTipRole:
+        if role == TOOLTIP:
             lines = [refusal] if refusal else []
             lines += [f"{p.code}: {p.message}" for p in problems]
             if status == "inherited":
@@ -278,33 +317,33 @@ class EntityTableModel(DocumentTableModel):
     def _add_row_data(self, index, role):
         if index.column() != self._name_column():
             return None
-        if role == Qt.DisplayRole:
+        if role == DISPLAY:
             return f"+ new {self.noun} (type its name)"
-        if role == Qt.EditRole:
+        if role == EDIT:
             return ""
-        if role == Qt.ForegroundRole:
+        if role == FOREGROUND:
             return QBrush(ADD_ROW_COLOUR)
-        if role == Qt.FontRole:
+        if role == FONT:
             font = QFont()
             font.setItalic(True)
             return font
-        if role == Qt.ToolTipRole:
+        if role == TOOLTIP:
             return f"Type a name here to add a {self.noun}; its id is made from the name."
         return None
 
-    def setData(self, index, value, role=Qt.EditRole) -> bool:
-        if not index.isValid() or not (self.flags(index) & (Qt.ItemIsEditable | Qt.ItemIsUserCheckable)):
+    def setData(self, index, value, role=EDIT) -> bool:
+        if not index.isValid() or not (self.flags(index) & (EDITABLE | CHECKABLE)):
             return False
         with self.committing():
             if self.is_add_row(index.row()):
-                return role == Qt.EditRole and self.add(str(value))
+                return role == EDIT and self.add(str(value))
             return self._set(index, value, role)
 
     def _set(self, index, value, role) -> bool:
         column = self.columns[index.column()]
-        if role == Qt.CheckStateRole and column.kind == "bool":
-            value = Qt.CheckState(value) == Qt.Checked if not isinstance(value, bool) else value
-        elif role != Qt.EditRole:
+        if role == CHECK_STATE and column.kind == "bool":
+            value = Qt.CheckState(value) == CHECKED if not isinstance(value, bool) else value
+        elif role != EDIT:
             return False
         try:
             parsed = column.parse(value)
@@ -333,7 +372,7 @@ class EntityTableModel(DocumentTableModel):
     def suggest_id(self, name: str) -> str:
         """An id from the name, made unique among the collection's ids."""
         return unique_id(slug(name) or self.noun.replace(" ", "-"), {
-            item.get("id") for item in self._items if isinstance(item, dict)})
+            item.get("id") for item in self.rows})
 
     def add(self, name: str) -> bool:
         """Add an entity called `name` (one undo step); its id comes from the name."""

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex
 from PySide6.QtWidgets import QApplication, QStyle
 
 from sandtable.diagnostics import Diagnostic, Severity
+
+from ..roles import DECORATION, DISPLAY, HORIZONTAL, TOOLTIP
 
 HEADERS = ("Severity", "Code", "Message", "Where")
 _ICONS = {Severity.ERROR: QStyle.StandardPixmap.SP_MessageBoxCritical,
@@ -65,21 +67,21 @@ class ProblemsModel(QAbstractTableModel):
     def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(HEADERS)
 
-    def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if role == Qt.DisplayRole and orientation == Qt.Horizontal and section < len(HEADERS):
+    def headerData(self, section, orientation, role=DISPLAY):
+        if role == DISPLAY and orientation == HORIZONTAL and section < len(HEADERS):
             return HEADERS[section]
         return None
 
-    def data(self, index, role=Qt.DisplayRole):
+    def data(self, index, role=DISPLAY):
         if not index.isValid() or index.row() >= len(self.diagnostics):
             return None
         diagnostic = self.diagnostics[index.row()]
         column = index.column()
-        if role == Qt.DisplayRole:
+        if role == DISPLAY:
             return (diagnostic.severity.value, diagnostic.code, diagnostic.message,
                     self.places[index.row()])[column]
-        if role == Qt.ToolTipRole:
+        if role == TOOLTIP:
             return diagnostic.hint or diagnostic.message
-        if role == Qt.DecorationRole and column == 0:
+        if role == DECORATION and column == 0:
             return self.icons.get(diagnostic.severity)
         return None

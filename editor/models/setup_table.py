@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex
 from PySide6.QtGui import QBrush
 
 from sandtable.yamlsource import resolve_plain
@@ -15,6 +15,18 @@ from sandtable.yamlsource import resolve_plain
 from ..commands import MISSING
 from ..document import ScenarioDocument
 from ..explain import explanation, new_problems, unlisted
+from ..roles import (
+    ALIGNMENT,
+    BACKGROUND,
+    CHOOSABLE,
+    DISPLAY,
+    EDIT,
+    EDITABLE,
+    HORIZONTAL,
+    NO_FLAGS,
+    RIGHT_ALIGNED,
+    TOOLTIP,
+)
 from .base import DocumentTableModel
 from .collections import ids, owners
 from .entity_table import CHOICES_ROLE, PROBLEM_BACKGROUND
@@ -36,8 +48,7 @@ class SetupModel(DocumentTableModel):
         for entry in self.document.entities("setup", "spaces"):
             if not isinstance(entry.get("space"), str):
                 continue
-            given = entry.get("units")
-            units = given if isinstance(given, list) else []
+            units = entry.get("units") if isinstance(entry.get("units"), list) else []
             stacks = [i for i, u in enumerate(units) if isinstance(u, dict)]
             rows += [(entry, i) for i in stacks] or [(entry, None)]
         return rows, list(HEADERS)
@@ -52,31 +63,31 @@ class SetupModel(DocumentTableModel):
     def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.columns)
 
-    def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if role == Qt.DisplayRole and orientation == Qt.Horizontal and 0 <= section < len(HEADERS):
+    def headerData(self, section, orientation, role=DISPLAY):
+        if role == DISPLAY and orientation == HORIZONTAL and 0 <= section < len(HEADERS):
             return HEADERS[section]
         return None
 
     def flags(self, index):
         if not index.isValid():
-            return Qt.NoItemFlags
-        flags = Qt.ItemIsEnabled | Qt.ItemIsSelectable
+            return NO_FLAGS
+        flags = CHOOSABLE
         _, stack = self.rows[index.row()]
         if index.column() == CONTROL or (index.column() != SPACE and stack is not None):
-            flags |= Qt.ItemIsEditable
+            flags |= EDITABLE
         return flags
 
     def stack(self, row: int) -> dict:
         entry, stack = self.rows[row]
         return entry["units"][stack] if stack is not None else {}
 
-    def data(self, index, role=Qt.DisplayRole):
+    def data(self, index, role=DISPLAY):
         if not index.isValid() or index.row() >= len(self.rows):
             return None
         entry, _ = self.rows[index.row()]
         stack = self.stack(index.row())
         column = index.column()
-        if role in (Qt.DisplayRole, Qt.EditRole):
+        if role in (DISPLAY, EDIT):
             value = {SPACE: entry.get("space"), CONTROL: entry.get("control"),
                      OWNER: stack.get("owner"), TYPE: stack.get("type"), COUNT: stack.get("count")}[column]
             return "" if value is None else str(value)
@@ -85,17 +96,17 @@ class SetupModel(DocumentTableModel):
                 return owners(self.document)
             if column == TYPE:
                 return ids(self.document, "units", "unit_types")
-        if role == Qt.TextAlignmentRole and column == COUNT:
-            return int(Qt.AlignRight | Qt.AlignVCenter)
+        if role == ALIGNMENT and column == COUNT:
+            return RIGHT_ALIGNED
         refusal = self.refusals.get((index.row(), column))
-        if role == Qt.BackgroundRole and refusal:
+        if role == BACKGROUND and refusal:
             return QBrush(PROBLEM_BACKGROUND)
-        if role == Qt.ToolTipRole and refusal:
+        if role == TOOLTIP and refusal:
             return refusal
         return None
 
-    def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
-        if role != Qt.ItemDataRole.EditRole or not (self.flags(index) & Qt.ItemFlag.ItemIsEditable):
+    def setData(self, index, value, role=EDIT) -> bool:
+        if role != EDIT or not (self.flags(index) & EDITABLE):
             return False
         with self.committing():
             return self._set(index, str(value).strip())

@@ -8,11 +8,24 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex
 from PySide6.QtGui import QBrush
 
 from ..document import ScenarioDocument
 from ..flowtext import parse_value, to_text
+from ..roles import (
+    ALIGNMENT,
+    BACKGROUND,
+    CENTRED,
+    CHOOSABLE,
+    DISPLAY,
+    EDIT,
+    EDITABLE,
+    HORIZONTAL,
+    NO_FLAGS,
+    TOOLTIP,
+    VERTICAL,
+)
 from .base import DocumentTableModel
 from .entity_table import PROBLEM_BACKGROUND, slug, unique_id
 
@@ -66,16 +79,16 @@ class TableGridModel(DocumentTableModel):
     def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.columns)
 
-    def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if role != Qt.DisplayRole:
+    def headerData(self, section, orientation, role=DISPLAY):
+        if role != DISPLAY:
             return None
-        labels = self.rows if orientation == Qt.Vertical else self.columns
+        labels = self.rows if orientation == VERTICAL else self.columns
         return labels[section] if 0 <= section < len(labels) else None
 
     def flags(self, index):
         if not index.isValid():
-            return Qt.NoItemFlags
-        return Qt.ItemIsEnabled | Qt.ItemIsSelectable | Qt.ItemIsEditable
+            return NO_FLAGS
+        return CHOOSABLE | EDITABLE
 
     def _cell(self, row: int, column: int):
         cells = self._cells()
@@ -86,22 +99,22 @@ class TableGridModel(DocumentTableModel):
         line = cells[row]
         return line[column] if isinstance(line, list) and column < len(line) else None
 
-    def data(self, index, role=Qt.DisplayRole):
+    def data(self, index, role=DISPLAY):
         if not index.isValid():
             return None
-        if role in (Qt.DisplayRole, Qt.EditRole):
+        if role in (DISPLAY, EDIT):
             return to_text(self._cell(index.row(), index.column()))
-        if role == Qt.TextAlignmentRole:
-            return int(Qt.AlignCenter)
+        if role == ALIGNMENT:
+            return CENTRED
         refusal = self.refusals.get((index.row(), index.column()))
-        if role == Qt.BackgroundRole and refusal:
+        if role == BACKGROUND and refusal:
             return QBrush(PROBLEM_BACKGROUND)
-        if role == Qt.ToolTipRole and refusal:
+        if role == TOOLTIP and refusal:
             return refusal
         return None
 
-    def setData(self, index, value, role=Qt.EditRole) -> bool:
-        if role != Qt.EditRole or not index.isValid():
+    def setData(self, index, value, role=EDIT) -> bool:
+        if role != EDIT or not index.isValid():
             return False
         with self.committing():
             try:
@@ -117,8 +130,8 @@ class TableGridModel(DocumentTableModel):
             else:
                 cells[index.row()] = parsed
             self.document.set_field("tables", self.table_locator(), ("cells",), cells,
-                                    f"Set cell {self.headerData(index.row(), Qt.Vertical)}"
-                                    f" / {self.headerData(index.column(), Qt.Horizontal)}")
+                                    f"Set cell {self.headerData(index.row(), VERTICAL)}"
+                                    f" / {self.headerData(index.column(), HORIZONTAL)}")
             return True
 
     def _full_cells(self) -> list:

@@ -1,16 +1,17 @@
 """Source texts and one locale's translations side by side, filterable to what needs work."""
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex
 from PySide6.QtGui import QColor
 
+from sandtable.i18n import State, translation_units
 from sandtable.merge import Tracked
 from sandtable.scenario import FILE_KINDS, Scenario, locale_kind
-from sandtable.i18n import State, translation_units
 from sandtable.texts import fingerprint
 
 from ..commands import MISSING
 from ..document import ScenarioDocument
+from ..roles import CHOOSABLE, DISPLAY, EDIT, EDITABLE, FOREGROUND, HORIZONTAL, NO_FLAGS
 from .base import DocumentTableModel
 
 STATUS_NAMES = {State.MISSING: "missing", State.STALE: "stale", State.TRANSLATED: "done"}
@@ -75,30 +76,30 @@ class TranslationModel(DocumentTableModel):
     def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.columns)
 
-    def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if role == Qt.DisplayRole and orientation == Qt.Horizontal and section < len(HEADERS):
+    def headerData(self, section, orientation, role=DISPLAY):
+        if role == DISPLAY and orientation == HORIZONTAL and section < len(HEADERS):
             return HEADERS[section] if section != TRANSLATION or not self.tag else f"Translation ({self.tag})"
         return None
 
     def flags(self, index):
         if not index.isValid():
-            return Qt.NoItemFlags
-        flags = Qt.ItemIsEnabled | Qt.ItemIsSelectable
-        return flags | Qt.ItemIsEditable if index.column() == TRANSLATION else flags
+            return NO_FLAGS
+        flags = CHOOSABLE
+        return flags | EDITABLE if index.column() == TRANSLATION else flags
 
-    def data(self, index, role=Qt.DisplayRole):
+    def data(self, index, role=DISPLAY):
         if not index.isValid() or index.row() >= len(self.rows):
             return None
         key, source, entry, status = self.rows[index.row()]
-        if role in (Qt.DisplayRole, Qt.EditRole):
+        if role in (DISPLAY, EDIT):
             translation = entry.get("text", "") if entry else ""
             return (key, source, translation, status)[index.column()]
-        if role == Qt.ForegroundRole and index.column() == STATUS:
+        if role == FOREGROUND and index.column() == STATUS:
             return _STATUS_COLOURS.get(status)
         return None
 
-    def setData(self, index, value, role=Qt.EditRole) -> bool:
-        if role != Qt.EditRole or index.column() != TRANSLATION or not self.tag:
+    def setData(self, index, value, role=EDIT) -> bool:
+        if role != EDIT or index.column() != TRANSLATION or not self.tag:
             return False
         with self.committing():
             return self._set(index, value)
