@@ -8,21 +8,18 @@ from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QComboBox,
     QDockWidget,
     QFileDialog,
     QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QMainWindow,
     QMessageBox,
     QPushButton,
     QScrollArea,
     QTableView,
     QTabWidget,
-    QToolBar,
     QTreeWidget,
     QTreeWidgetItem,
     QUndoView,
@@ -36,7 +33,8 @@ from sandtable.yamlwrite import save_yaml
 
 from .document import ScenarioDocument
 from .inspector import Inspector
-from .map_canvas import BORDER_STYLES, MapScene, MapView
+from .map_canvas import MapView
+from .map_page import MapPage
 from .models import collections as tables
 from .models.problems import ProblemsModel
 from .panels import (
@@ -237,10 +235,12 @@ class MainWindow(QMainWindow):
     def _build_views(self) -> None:
         document = self.document
         scope = self._scope = QObject(self)
-        self.scene = MapScene(document, scope)
-        self.map_view = MapView(self.scene)
+        self.map_page = MapPage(document, scope)
+        self.scene, self.map_view = self.map_page.scene, self.map_page.view
+        self.find_edit = self.map_page.find_edit
+        self.map_page.message.connect(lambda text: self.statusBar().showMessage(text, 6000))
         self._fill_language_menu(scope)
-        self.tabs.addTab(self._map_page(), "Map")
+        self.tabs.addTab(self.map_page, "Map")
         self.spaces_page = TablePage(tables.spaces_model(document, scope))
         self.spaces_view = self.spaces_page.view
         self.tabs.addTab(self.spaces_page, "Spaces")
@@ -293,34 +293,6 @@ class MainWindow(QMainWindow):
 
     def _noticed(self, message: str) -> None:
         self.statusBar().showMessage(message, 10_000)
-
-    def _map_page(self) -> QWidget:
-        page = QWidget()
-        bar = QToolBar()
-        fit = bar.addAction("Fit")
-        fit.triggered.connect(self.map_view.fit)
-        self.link_action = bar.addAction("Draw borders")
-        self.link_action.setCheckable(True)
-        self.link_action.setToolTip("Drag from one space to another to add a border (or hold Shift)")
-        self.link_action.toggled.connect(lambda on: setattr(self.scene, "link_mode", on))
-        self.border_kind = QComboBox()
-        self.border_kind.addItems(list(BORDER_STYLES))
-        self.border_kind.currentTextChanged.connect(lambda kind: setattr(self.scene, "new_border_kind", kind))
-        bar.addWidget(QLabel(" new border kind: "))
-        bar.addWidget(self.border_kind)
-        delete = bar.addAction("Delete")
-        delete.triggered.connect(self.scene.delete_selected)
-        bar.addSeparator()
-        self.find_edit = QLineEdit()
-        self.find_edit.setPlaceholderText("Find a space by name (Ctrl+F)")
-        self.find_edit.setClearButtonEnabled(True)
-        self.find_edit.returnPressed.connect(self._find)
-        bar.addWidget(self.find_edit)
-        layout = QVBoxLayout(page)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(bar)
-        layout.addWidget(self.map_view)
-        return page
 
     def _inspect_row(self, kind: str, view: TableView, index) -> None:
         from .models.entity_table import LOCATOR_ROLE
@@ -419,9 +391,8 @@ class MainWindow(QMainWindow):
         self.find_edit.setFocus()
         self.find_edit.selectAll()
 
-    def _find(self) -> None:
-        found = self.map_view.find(self.find_edit.text())
-        self.statusBar().showMessage(f"Found {found}" if found else "No space by that name", 3000)
+    def _find(self, backwards: bool = False) -> str | None:
+        return self.map_page.find(backwards) if self.map_view is not None else None
 
     # -- saving -----------------------------------------------------------------------------
     def save(self) -> bool:

@@ -1,255 +1,43 @@
-"""The map canvas: spaces as nodes, borders as edges, over an optional board image.
+"""The map canvas: the board as the scenario draws it, over an optional board image.
 
-The scene mirrors the document's merged map; every gesture (move, draw a border, rename, delete)
-becomes an undo command on the document, and the scene follows the document's `changed` signal.
+The scene mirrors the document's merged map; every gesture (place a new space, move a node, draw a
+border, rename, delete, align the board image) becomes an undo command on the document, and the
+scene follows the document's `changed` signal. Layers (labels, sea borders, land borders, the
+board image, units) can be hidden.
 """
 from __future__ import annotations
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import (
-    QBrush,
-    QColor,
-    QFont,
-    QKeySequence,
-    QPainter,
-    QPainterPath,
-    QPen,
-    QPixmap,
-    QPolygonF,
-)
+from PySide6.QtGui import QColor, QKeySequence, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
-    QGraphicsItem,
     QGraphicsLineItem,
-    QGraphicsObject,
     QGraphicsPixmapItem,
     QGraphicsScene,
-    QGraphicsTextItem,
     QGraphicsView,
 )
 
 from .document import ScenarioDocument
+from .ids import slug, unique_id
+from .map_items import BorderItem, SpaceItem
 from .map_layout import auto_layout
+from .map_style import (
+    BORDER_STYLES,
+    NEUTRAL,
+    SEA_BORDER_KINDS,
+    controllers,
+    owner_palette,
+)
 
-RADIUS = 18.0
-SEA_FILL = QColor("#cfe3f3")
-NEUTRAL_FILL = QColor("#e8e2d0")
-# How each border kind is drawn: colour, width, pen style.
-BORDER_STYLES = {
-    "land": ("#5a4a32", 2.0, Qt.SolidLine),
-    "mountain": ("#8b5a2b", 4.0, Qt.DashLine),
-    "river": ("#2f6fb3", 3.0, Qt.DashDotLine),
-    "sea": ("#4a90c8", 2.0, Qt.DashLine),
-    "coast": ("#7fb0d8", 1.5, Qt.DotLine),
-    "strait": ("#1c6e8c", 3.0, Qt.DashDotDotLine),
-    "canal": ("#1b8a3a", 3.5, Qt.DashDotLine),
-    "wrap": ("#999999", 1.0, Qt.DotLine),
-    "track": ("#333333", 1.5, Qt.SolidLine),
-}
+__all__ = ["BORDER_STYLES", "LAYERS", "MapScene", "MapView", "coordinate"]
 
-
-def border_pen(kind: str) -> QPen:
-    colour, width, style = BORDER_STYLES.get(kind, ("#aa00aa", 2.0, Qt.SolidLine))
-    pen = QPen(QColor(colour), width, style)
-    pen.setCosmetic(False)
-    return pen
-
-
-class SpaceItem(QGraphicsObject):
-    """One space: a disc (land) or a rounded square (sea), filled with its owner's colour."""
-
-    def __init__(self, space_id: str, scene: "MapScene"):
-        super().__init__()
-        self.space_id = space_id
-        self.borders: list[BorderItem] = []
-        self.fill = NEUTRAL_FILL
-        self.is_sea = False
-        self.marks: set[str] = set()
-        self.name = space_id
-        self.shown_name = space_id
-        self._press_pos: QPointF | None = None
-        self.setFlags(QGraphicsItem.ItemIsMovable | QGraphicsItem.ItemIsSelectable
-                      | QGraphicsItem.ItemSendsGeometryChanges)
-        self.setZValue(2)
-        self.label = NameLabel(self)
-
-    @property
-    def map_scene(self) -> "MapScene":
-        # Asked of Qt rather than kept: a Python reference from item to scene would make a
-        # reference cycle, and collecting such cycles of Qt wrappers can crash the interpreter.
-        return self.scene()
-
-    def update_from(self, space: dict, fill: QColor, marks: set[str], shown: str | None = None) -> None:
-        """`shown` is the name in the display language; the source name is what a rename edits."""
-        looks = (space.get("name"), shown, space.get("kind"), fill.rgba(), frozenset(marks))
-        if looks == getattr(self, "_looks", None):
-            return  # nothing to redraw: most edits touch one space of hundreds
-        self._looks = looks
-        self.name = str(space.get("name") or self.space_id)
-        self.shown_name = shown or self.name
-        self.is_sea = space.get("kind") == "sea"
-        self.fill = SEA_FILL if self.is_sea else fill
-        self.marks = marks
-        if not self.label.editing:
-            self.label.setPlainText(self.shown_name)
-            self.label.centre()
-        names = self.name if self.shown_name == self.name else f"{self.shown_name} / {self.name}"
-        self.setToolTip(f"{names} ({self.space_id})")
-        self.update()
-
-    def boundingRect(self) -> QRectF:
-        return QRectF(-RADIUS - 8, -RADIUS - 8, 2 * RADIUS + 16, 2 * RADIUS + 16)
-
-    def shape(self) -> QPainterPath:
-        path = QPainterPath()
-        path.addEllipse(QPointF(0, 0), RADIUS, RADIUS)
-        return path
-
-    def paint(self, painter: QPainter, option, widget=None) -> None:
-        painter.setRenderHint(QPainter.Antialiasing)
-        selected = self.isSelected()
-        painter.setPen(QPen(QColor("#f0a000") if selected else QColor("#333333"), 3 if selected else 1.2))
-        painter.setBrush(QBrush(self.fill))
-        rect = QRectF(-RADIUS, -RADIUS, 2 * RADIUS, 2 * RADIUS)
-        if self.is_sea:
-            painter.drawRoundedRect(rect, 6, 6)
-        else:
-            painter.drawEllipse(rect)
-        if "capital" in self.marks:
-            painter.setBrush(QColor("#f5d000"))
-            painter.setPen(QPen(QColor("#5a4a00"), 1))
-            painter.drawPolygon(_star(QPointF(0, 0), 9, 4))
-        elif "victory_city" in self.marks:
-            painter.setBrush(QColor("#ffffff"))
-            painter.setPen(QPen(QColor("#222222"), 1.5))
-            painter.drawEllipse(QPointF(0, 0), 5, 5)
-        if "fortress" in self.marks:
-            painter.setPen(QPen(QColor("#222222"), 2))
-            painter.setBrush(Qt.NoBrush)
-            painter.drawRect(QRectF(-RADIUS - 4, -RADIUS - 4, 2 * RADIUS + 8, 2 * RADIUS + 8))
-
-    def itemChange(self, change, value):
-        if change == QGraphicsItem.ItemPositionHasChanged:
-            for border in self.borders:
-                border.follow()
-        return super().itemChange(change, value)
-
-    def mousePressEvent(self, event) -> None:
-        if self.map_scene.linking(event):
-            self.map_scene.start_link(self, event.scenePos())
-            event.accept()
-            return
-        self._press_pos = self.pos()
-        super().mousePressEvent(event)
-
-    def mouseReleaseEvent(self, event) -> None:
-        super().mouseReleaseEvent(event)
-        if self._press_pos is not None and self.pos() != self._press_pos:
-            self.map_scene.moved_spaces()
-        self._press_pos = None
-
-    def mouseDoubleClickEvent(self, event) -> None:
-        self.map_scene.rename_requested.emit(self.space_id)
-        event.accept()
-
-
-class NameLabel(QGraphicsTextItem):
-    """A space's name under it, editable in place: Enter keeps the new name, Escape drops it."""
-
-    def __init__(self, space: SpaceItem):
-        super().__init__(space)
-        self.space = space
-        self.editing = False
-        self.setDefaultTextColor(QColor("#111111"))
-        font = QFont()
-        font.setPointSizeF(8)
-        self.setFont(font)
-
-    def centre(self) -> None:
-        self.setPos(-self.boundingRect().width() / 2, RADIUS + 1)
-
-    def start_editing(self) -> None:
-        self.editing = True
-        self.setPlainText(self.space.name)  # a rename edits the source text, whatever is shown
-        self.setTextInteractionFlags(Qt.TextEditorInteraction)
-        self.setFocus(Qt.OtherFocusReason)
-        cursor = self.textCursor()
-        cursor.select(cursor.SelectionType.Document)
-        self.setTextCursor(cursor)
-
-    def finish_editing(self, keep: bool) -> None:
-        if not self.editing:
-            return
-        self.editing = False
-        self.setTextInteractionFlags(Qt.NoTextInteraction)
-        self.clearFocus()
-        text = self.toPlainText().strip()
-        if keep and text and text != self.space.name:
-            self.space.map_scene.rename(self.space.space_id, text)
-        else:
-            self.setPlainText(self.space.shown_name)
-        self.centre()
-
-    def keyPressEvent(self, event) -> None:
-        if event.key() in (Qt.Key_Return, Qt.Key_Enter):
-            self.finish_editing(True)
-        elif event.key() == Qt.Key_Escape:
-            self.finish_editing(False)
-        else:
-            super().keyPressEvent(event)
-
-    def focusOutEvent(self, event) -> None:
-        super().focusOutEvent(event)
-        self.finish_editing(True)
-
-
-def _star(centre: QPointF, outer: float, inner: float) -> QPolygonF:
-    import math
-    points = []
-    for i in range(10):
-        radius = outer if i % 2 == 0 else inner
-        angle = -math.pi / 2 + i * math.pi / 5
-        points.append(QPointF(centre.x() + radius * math.cos(angle), centre.y() + radius * math.sin(angle)))
-    return QPolygonF(points)
-
-
-class BorderItem(QGraphicsLineItem):
-    def __init__(self, a: SpaceItem, b: SpaceItem, border: dict):
-        super().__init__()
-        self.a, self.b = a, b
-        self.between = tuple(border["between"])
-        self.setFlags(QGraphicsItem.ItemIsSelectable)
-        self.setZValue(1)
-        a.borders.append(self)
-        b.borders.append(self)
-        self.update_from(border)
-        self.follow()
-
-    def update_from(self, border: dict) -> None:
-        if str(border.get("kind", "")) == getattr(self, "kind", None):
-            return
-        self.kind = str(border.get("kind", ""))
-        self.setPen(border_pen(self.kind))
-        self.setToolTip(f"{self.kind} border: {self.between[0]} – {self.between[1]}")
-
-    def follow(self) -> None:
-        self.setLine(QLineF(self.a.pos(), self.b.pos()))
-
-    def detach(self) -> None:
-        for end in (self.a, self.b):
-            if self in end.borders:
-                end.borders.remove(self)
-
-    def paint(self, painter, option, widget=None) -> None:
-        if self.isSelected():
-            painter.setPen(QPen(QColor("#f0a000"), self.pen().widthF() + 3))
-            painter.drawLine(self.line())
-        painter.setPen(self.pen())
-        painter.drawLine(self.line())
+LAYERS = ("labels", "land borders", "sea borders", "board image", "units")
+MARKS = ("capital", "victory_city", "fortress")
 
 
 class MapScene(QGraphicsScene):
     rename_requested = Signal(str)
     space_selected = Signal(str)
+    drawn = Signal()             # the picture changed (for the overview)
 
     def __init__(self, document: ScenarioDocument, parent=None):
         super().__init__(parent)
@@ -258,8 +46,13 @@ class MapScene(QGraphicsScene):
         self.borders: dict[tuple[str, str], BorderItem] = {}
         self.board: QGraphicsPixmapItem | None = None
         self.link_mode = False
+        self.place_mode = False          # a click on empty canvas places a new space
+        self.new_space_kind = "land"
         self.new_border_kind = "land"
         self.display_locale: str | None = None  # None: the source language
+        self.layers = {name: True for name in LAYERS}
+        self.owners = {}
+        self._board_image = None
         self._link_from: SpaceItem | None = None
         self._link_line: QGraphicsLineItem | None = None
         self.setItemIndexMethod(QGraphicsScene.NoIndex)
@@ -270,9 +63,7 @@ class MapScene(QGraphicsScene):
 
     # -- building ---------------------------------------------------------------------------
     def rebuild(self) -> None:
-        for item in list(self.spaces.values()):
-            self.removeItem(item)
-        for item in list(self.borders.values()):
+        for item in list(self.spaces.values()) + list(self.borders.values()):
             self.removeItem(item)
         self.spaces.clear()
         self.borders.clear()
@@ -281,33 +72,54 @@ class MapScene(QGraphicsScene):
         self.sync()
 
     def _place_unplaced(self) -> None:
+        """Positions, in memory only, for spaces that have neither a position nor a shape."""
         spaces = self.document.entities("map", "spaces")
         ids = [s["id"] for s in spaces if isinstance(s.get("id"), str)]
         placed = {s["id"]: tuple(s["position"]) for s in spaces
                   if isinstance(s.get("id"), str) and _is_position(s.get("position"))}
+        placed.update({s["id"]: _shape_centre(s["shape"]) for s in spaces
+                       if isinstance(s.get("id"), str) and s["id"] not in placed and _shape_centre(s.get("shape"))})
         placed.update({k: tuple(v) for k, v in self.document.layout_positions.items() if k in ids})
         edges = [tuple(b["between"]) for b in self.document.entities("map", "borders")
                  if _is_pair(b.get("between"))]
         self.document.layout_positions.update(auto_layout(ids, edges, placed))
 
+    def board_geometry(self) -> dict:
+        board = self.document.merged("map").get("board")
+        return board if isinstance(board, dict) else {}
+
     def _load_board(self) -> None:
         if self.board is not None:
             self.removeItem(self.board)
             self.board = None
-        board = self.document.merged("map").get("board")
-        if not isinstance(board, dict) or not isinstance(board.get("image"), str):
+        board = self.board_geometry()
+        self._board_image = board.get("image")
+        if not isinstance(board.get("image"), str):
             return
         path = self.document.root / board["image"]
         pixmap = QPixmap(str(path)) if path.is_file() else QPixmap()
         if pixmap.isNull():
             return
         item = QGraphicsPixmapItem(pixmap)
-        width, height = board.get("width"), board.get("height")
-        if isinstance(width, (int, float)) and isinstance(height, (int, float)):
-            item.setTransform(item.transform().scale(width / pixmap.width(), height / pixmap.height()))
         item.setZValue(-10)
+        item.setTransformationMode(Qt.SmoothTransformation)
         self.addItem(item)
         self.board = item
+        self.place_board()
+        item.setVisible(self.layers["board image"])
+
+    def place_board(self, geometry: dict | None = None) -> None:
+        """Put the board image where `geometry` (x, y, width, height) says: the map's, by default."""
+        if self.board is None:
+            return
+        geometry = geometry or self.board_geometry()
+        pixmap = self.board.pixmap()
+        width, height = geometry.get("width"), geometry.get("height")
+        sx = width / pixmap.width() if _is_number(width) else 1.0
+        sy = height / pixmap.height() if _is_number(height) else 1.0
+        from PySide6.QtGui import QTransform
+        self.board.setTransform(QTransform.fromScale(sx, sy))
+        self.board.setPos(float(geometry.get("x", 0) or 0), float(geometry.get("y", 0) or 0))
 
     def set_display_locale(self, tag: str | None) -> None:
         """Show space names in a locale (falling back along its chain), or in the source (None)."""
@@ -330,9 +142,11 @@ class MapScene(QGraphicsScene):
 
     def sync(self) -> None:
         """Bring the items in line with the document: add, update and drop by id."""
-        colours = self._owner_colours()
+        self.owners = owner_palette(self.document.merged("scenario"))
+        holders = controllers(self.document)
         marks = self._marks()
         shown = self._shown_names()
+        units = self._units()
         seen = set()
         for space in self.document.entities("map", "spaces"):
             space_id = space.get("id")
@@ -341,16 +155,18 @@ class MapScene(QGraphicsScene):
             seen.add(space_id)
             item = self.spaces.get(space_id)
             if item is None:
-                item = SpaceItem(space_id, self)
+                item = SpaceItem(space_id)
                 self.addItem(item)
                 self.spaces[space_id] = item
+                self._show_layers(item)
             position = space.get("position")
             if not _is_position(position):
-                position = self.document.layout_positions.get(space_id, [0, 0])
-            if item.pos() != QPointF(*position):
-                item.setPos(QPointF(*position))
-            item.update_from(space, colours.get(space_id, NEUTRAL_FILL), marks.get(space_id, set()),
-                             shown.get(space_id))
+                position = self.document.layout_positions.get(space_id) or list(_shape_centre(space.get("shape")) or (0, 0))
+            owner = self.owners.get(holders.get(space_id))
+            fill = owner.colour.lighter(135) if owner is not None else NEUTRAL
+            item.update_from(space, fill, owner.colour if owner is not None else None,
+                             marks.get(space_id, set()), shown.get(space_id), position)
+            item.units.set_units(units.get(space_id, ""))
         for space_id in [s for s in self.spaces if s not in seen]:
             item = self.spaces.pop(space_id)
             for border in list(item.borders):
@@ -371,6 +187,8 @@ class MapScene(QGraphicsScene):
                 self.borders[pair] = item
             else:
                 item.update_from(border)
+            item.setVisible(self._border_shown(item))
+        self.drawn.emit()
 
     def _drop_border(self, item: BorderItem) -> None:
         item.detach()
@@ -378,34 +196,19 @@ class MapScene(QGraphicsScene):
         self.removeItem(item)
 
     def _document_changed(self, kind: str) -> None:
-        if kind in ("map", "setup", "scenario"):
+        if kind in ("map", "setup", "scenario", "units"):
+            if kind == "map" and self.board_geometry().get("image") != getattr(self, "_board_image", None):
+                self._board_image = self.board_geometry().get("image")
+                self._load_board()
+            elif kind == "map":
+                self.place_board()
             self.sync()
-
-    def _owner_colours(self) -> dict[str, QColor]:
-        manifest = self.document.merged("scenario")
-        colours = {}
-        sides = {s.get("id"): s for s in manifest.get("sides", []) if isinstance(s, dict)}
-        for collection in ("sides", "nations"):
-            for entity in manifest.get(collection, []) or []:
-                if not isinstance(entity, dict):
-                    continue
-                colour = entity.get("color") or sides.get(entity.get("side"), {}).get("color")
-                if isinstance(colour, str):
-                    colours[entity.get("id")] = QColor(colour).lighter(170)
-        owner = {}
-        for space in self.document.entities("map", "spaces"):
-            if isinstance(space.get("original_owner"), str):
-                owner[space.get("id")] = space["original_owner"]
-        for entry in self.document.entities("setup", "spaces"):
-            if isinstance(entry.get("control"), str):
-                owner[entry.get("space")] = entry["control"]
-        return {space: colours[who] for space, who in owner.items() if who in colours}
 
     def _marks(self) -> dict[str, set[str]]:
         marks: dict[str, set[str]] = {}
         for space in self.document.entities("map", "spaces"):
             tags = space.get("tags") if isinstance(space.get("tags"), list) else []
-            found = {t for t in tags if t in ("capital", "victory_city", "fortress")}
+            found = {t for t in tags if t in MARKS}
             if space.get("kind") == "fortress":
                 found.add("fortress")
             marks[space.get("id")] = found
@@ -414,20 +217,69 @@ class MapScene(QGraphicsScene):
                 marks.setdefault(nation["capital"], set()).add("capital")
         return marks
 
+    def _units(self) -> dict[str, str]:
+        """space id -> its starting units in short (`3 inf · 1 arm`)."""
+        short = {}
+        for unit in self.document.entities("units", "unit_types"):
+            if isinstance(unit.get("id"), str):
+                name = unit.get("short_name") if isinstance(unit.get("short_name"), str) else unit["id"][:3]
+                short[unit["id"]] = name
+        found = {}
+        for entry in self.document.entities("setup", "spaces"):
+            stacks = entry.get("units") if isinstance(entry.get("units"), list) else []
+            parts = [f"{s.get('count', 1)} {short.get(s.get('type'), s.get('type'))}" for s in stacks
+                     if isinstance(s, dict) and isinstance(s.get("type"), str)]
+            if parts and isinstance(entry.get("space"), str):
+                found[entry["space"]] = " · ".join(parts)
+        return found
+
+    # -- layers ----------------------------------------------------------------------------------
+    def set_layer(self, name: str, shown: bool) -> None:
+        self.layers[name] = shown
+        for item in self.spaces.values():
+            self._show_layers(item)
+        for item in self.borders.values():
+            item.setVisible(self._border_shown(item))
+        if self.board is not None:
+            self.board.setVisible(self.layers["board image"])
+        self.drawn.emit()
+
+    def _show_layers(self, item: SpaceItem) -> None:
+        item.label.setVisible(self.layers["labels"])
+        item.units.setVisible(self.layers["units"])
+
+    def _border_shown(self, item: BorderItem) -> bool:
+        return self.layers["sea borders" if item.kind in SEA_BORDER_KINDS else "land borders"]
+
+    def map_rect(self) -> QRectF:
+        """The board's extent (map.yaml `board` width and height), or what the items cover."""
+        board = self.board_geometry()
+        if _is_number(board.get("width")) and _is_number(board.get("height")):
+            return QRectF(float(board.get("x", 0) or 0), float(board.get("y", 0) or 0),
+                          float(board["width"]), float(board["height"]))
+        return self.itemsBoundingRect()
+
     # -- gestures ---------------------------------------------------------------------------
     def linking(self, event) -> bool:
         return self.link_mode or bool(event.modifiers() & Qt.ShiftModifier)
 
     def start_link(self, item: SpaceItem, at: QPointF) -> None:
         self._link_from = item
-        self._link_line = QGraphicsLineItem(QLineF(item.pos(), at))
+        self._link_line = QGraphicsLineItem(QLineF(item.anchor(), at))
         self._link_line.setPen(QPen(QColor("#f0a000"), 2, Qt.DashLine))
         self._link_line.setZValue(5)
         self.addItem(self._link_line)
 
+    def mousePressEvent(self, event) -> None:
+        if self.place_mode and event.button() == Qt.LeftButton and self.space_at(event.scenePos()) is None:
+            self.add_space(event.scenePos())
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
     def mouseMoveEvent(self, event) -> None:
         if self._link_line is not None:
-            self._link_line.setLine(QLineF(self._link_from.pos(), event.scenePos()))
+            self._link_line.setLine(QLineF(self._link_from.anchor(), event.scenePos()))
             event.accept()
             return
         super().mouseMoveEvent(event)
@@ -448,11 +300,30 @@ class MapScene(QGraphicsScene):
         for item in self.items(point):
             if isinstance(item, SpaceItem):
                 return item
+            parent = item.parentItem()
+            if isinstance(parent, SpaceItem):
+                return parent
         return None
+
+    def add_space(self, at: QPointF, name: str | None = None) -> str:
+        """A new space at `at` (one undo step); its id comes from its name and is unique."""
+        taken = {s.get("id") for s in self.document.entities("map", "spaces")}
+        names = {s.get("name") for s in self.document.entities("map", "spaces")}
+        if name is None:
+            number = 1
+            while f"New space {number}" in names or slug(f"New space {number}") in taken:
+                number += 1
+            name = f"New space {number}"
+        ident = unique_id(slug(name) or "space", taken)
+        self.document.add_entity("map", (), "spaces", {
+            "id": ident, "name": name, "kind": self.new_space_kind,
+            "position": [coordinate(at.x()), coordinate(at.y())]}, f"Add space {ident}")
+        self.select_space(ident)
+        return ident
 
     def moved_spaces(self) -> None:
         """Spaces were dragged (all selected ones move together): one undoable step."""
-        moved = [item for item in self.spaces.values() if item.isSelected()]
+        moved = [item for item in self.spaces.values() if item.isSelected() and not item.shaped]
         if not moved:
             return
         stack = self.document.undo_stack
@@ -520,6 +391,9 @@ class MapView(QGraphicsView):
         self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
         self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
         self.setBackgroundBrush(QColor("#f7f5ef"))
+        self.matches: list[str] = []
+        self._match = -1
+        self._needle = ""
         scene.rename_requested.connect(self.rename_in_place)
 
     def wheelEvent(self, event) -> None:
@@ -528,26 +402,43 @@ class MapView(QGraphicsView):
 
     def zoom(self, factor: float) -> None:
         scale = self.transform().m11() * factor
-        if 0.05 < scale < 20:
+        if 0.02 < scale < 20:
             self.scale(factor, factor)
 
     def fit(self) -> None:
-        rect = self.map_scene.itemsBoundingRect().adjusted(-30, -30, 30, 30)
+        rect = self.map_scene.map_rect().adjusted(-30, -30, 30, 30)
         if rect.isValid():
             self.fitInView(rect, Qt.KeepAspectRatio)
 
-    def find(self, text: str) -> str | None:
-        """Select and centre the first space whose name or id contains `text`."""
+    def visible_rect(self) -> QRectF:
+        return self.mapToScene(self.viewport().rect()).boundingRect()
+
+    # -- finding ---------------------------------------------------------------------------------
+    def find(self, text: str, backwards: bool = False) -> str | None:
+        """Select and centre the next space (the previous one, backwards) whose name, shown
+        name or id contains `text`; the same text again moves on through all the matches."""
         needle = text.strip().casefold()
         if not needle:
+            self.matches, self._match, self._needle = [], -1, ""
             return None
-        items = sorted(self.map_scene.spaces.values(), key=lambda i: (i.name.casefold() != needle, i.name))
-        for item in items:
-            if needle in item.name.casefold() or needle in item.space_id:
-                self.map_scene.select_space(item.space_id)
-                self.centerOn(item)
-                return item.space_id
-        return None
+        if needle != self._needle:
+            items = sorted(self.map_scene.spaces.values(),
+                           key=lambda i: (i.name.casefold() != needle, i.shown_name.casefold(), i.space_id))
+            self.matches = [i.space_id for i in items if needle in i.name.casefold()
+                            or needle in i.shown_name.casefold() or needle in i.space_id]
+            self._needle, self._match = needle, -1
+        self.matches = [m for m in self.matches if m in self.map_scene.spaces]
+        if not self.matches:
+            return None
+        self._match = (self._match + (-1 if backwards else 1)) % len(self.matches)
+        found = self.matches[self._match]
+        item = self.map_scene.select_space(found)
+        self.centerOn(item.anchor() if item.shaped else item)
+        return found
+
+    @property
+    def match_number(self) -> int:
+        return self._match + 1
 
     def keyPressEvent(self, event) -> None:
         if event.matches(QKeySequence.Delete) or event.key() == Qt.Key_Backspace:
@@ -572,6 +463,10 @@ def coordinate(value: float) -> int:
     return int(round(value))
 
 
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+
+
 def _is_position(value) -> bool:
     return isinstance(value, list) and len(value) == 2 and all(
         isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
@@ -579,3 +474,15 @@ def _is_position(value) -> bool:
 
 def _is_pair(value) -> bool:
     return isinstance(value, list) and len(value) == 2 and all(isinstance(v, str) for v in value)
+
+
+def _shape_centre(shape) -> tuple[float, float] | None:
+    """The middle of a shape's label place, or of its polygons' extent."""
+    from .map_items import shape_path
+    if isinstance(shape, dict) and _is_position(shape.get("label")):
+        return tuple(float(v) for v in shape["label"])
+    path = shape_path(shape)
+    if path is None:
+        return None
+    centre = path.boundingRect().center()
+    return centre.x(), centre.y()

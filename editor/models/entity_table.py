@@ -20,6 +20,7 @@ from sandtable.yamlsource import resolve_plain
 from ..commands import MISSING
 from ..document import ScenarioDocument
 from ..explain import explanation, field_pointer, new_problems, unlisted
+from ..ids import slug, unique_id
 from ..roles import (
     ALIGNMENT,
     BACKGROUND,
@@ -394,30 +395,6 @@ class EntityTableModel(DocumentTableModel):
         self.document.remove_entity(self.kind, self.locator(row),
                                     f"Remove {self.noun} {_name(self.rows[row])}")
         return True
-
-
-def slug(name: str) -> str:
-    """`Sea Zone 5` -> `sea-zone-5`: an id as the format allows (a-z, 0-9, '-', '_')."""
-    import unicodedata
-    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
-    out, dash = [], False
-    for char in plain:
-        if char.isalnum():
-            out.append(char)
-            dash = False
-        elif not dash and out:
-            out.append("-")
-            dash = True
-    return "".join(out).strip("-")
-
-
-def unique_id(base: str, taken) -> str:
-    if base not in taken:
-        return base
-    number = 2
-    while f"{base}-{number}" in taken:
-        number += 1
-    return f"{base}-{number}"
 
 
 def _name(entity: dict) -> str:

@@ -13,6 +13,7 @@ from PySide6.QtGui import QBrush
 
 from ..document import ScenarioDocument
 from ..flowtext import parse_value, to_text
+from ..ids import slug, unique_id
 from ..roles import (
     ALIGNMENT,
     BACKGROUND,
@@ -27,7 +28,7 @@ from ..roles import (
     VERTICAL,
 )
 from .base import DocumentTableModel
-from .entity_table import PROBLEM_BACKGROUND, slug, unique_id
+from .entity_table import PROBLEM_BACKGROUND
 
 
 def axis_label(value) -> str:
