@@ -6,26 +6,10 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QDockWidget,
-    QFileDialog,
-    QFrame,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QMainWindow,
-    QMessageBox,
-    QPushButton,
-    QScrollArea,
-    QTableView,
-    QTabWidget,
-    QTreeWidget,
-    QTreeWidgetItem,
-    QUndoView,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QFileDialog, QFrame, QHBoxLayout,
+                               QHeaderView, QLabel, QMainWindow, QMessageBox, QPushButton,
+                               QScrollArea, QTableView, QTabWidget, QTreeWidget, QTreeWidgetItem,
+                               QUndoView, QVBoxLayout, QWidget)
 
 from sandtable.diagnostics import Diagnostic
 from sandtable.scenario import FILE_KINDS
@@ -37,14 +21,8 @@ from .map_canvas import MapView
 from .map_page import MapPage
 from .models import collections as tables
 from .models.problems import ProblemsModel
-from .panels import (
-    DecksPanel,
-    NationsPanel,
-    ObjectivesPanel,
-    SetupPanel,
-    TablesPanel,
-    TranslationPanel,
-)
+from .panels import (ChangesPanel, DecksPanel, NationsPanel, ObjectivesPanel, SetupPanel, TablesPanel,
+                     TranslationPanel)
 from .playtest import PlaytestPanel
 from .table_page import TablePage, TableView
 from .validation import LiveValidator
@@ -265,6 +243,10 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.options_page, "Options")
         self.translation_panel = TranslationPanel(document)
         self.tabs.addTab(self.translation_panel, "Translations")
+        self.changes_panel = ChangesPanel(document)
+        self.tabs.addTab(self.changes_panel, "Changes")
+        self.tabs.setTabToolTip(self.tabs.count() - 1, "What this variant changes against its parent")
+        self.changes_panel.view.doubleClicked.connect(self._go_to_change)
         self.playtest_panel = PlaytestPanel(document, self.calculator)
         self.tabs.addTab(self.playtest_panel, "Playtest")
         self.inspector = Inspector(document)
@@ -343,11 +325,19 @@ class MainWindow(QMainWindow):
         kind = self.document.kind_of_file(diagnostic.file)
         if kind is None:
             return
-        locator = self.document.locator_of(kind, diagnostic.pointer)
         if kind.startswith("locale:"):
             self.tabs.setCurrentWidget(self.translation_panel)
             self.translation_panel.show_locale(kind.split(":", 1)[1])
             return
+        self.show_entity(kind, self.document.locator_of(kind, diagnostic.pointer))
+
+    def _go_to_change(self, index) -> None:
+        change = self.changes_panel.model.rows[self.changes_panel.view.to_source(index).row()]
+        if change.locator and change.what != "removed":
+            self.show_entity(change.kind, change.locator)
+
+    def show_entity(self, kind: str, locator: tuple) -> None:
+        """Go to an entity: the map for spaces and borders, else its page, with its row chosen."""
         if not locator:
             return
         collection, ident = locator[0][:2]
@@ -356,7 +346,7 @@ class MainWindow(QMainWindow):
             item = (self.scene.select_space(ident[1]) if collection == "spaces"
                     else self.scene.select_border(ident[1]))
             if item is not None:
-                self.map_view.centerOn(item)
+                self.map_view.centerOn(item.anchor() if hasattr(item, "anchor") else item)
             self.inspector.show_entity(kind, locator[:1])
             return
         pages = {("units", "unit_types"): (self.units_page, self.units_page),

@@ -9,24 +9,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QKeySequence, QPainter, QPen, QPixmap
-from PySide6.QtWidgets import (
-    QGraphicsLineItem,
-    QGraphicsPixmapItem,
-    QGraphicsScene,
-    QGraphicsView,
-)
+from PySide6.QtWidgets import (QGraphicsLineItem, QGraphicsPixmapItem, QGraphicsScene,
+                               QGraphicsView)
 
 from .document import ScenarioDocument
 from .ids import slug, unique_id
 from .map_items import BorderItem, SpaceItem
 from .map_layout import auto_layout
-from .map_style import (
-    BORDER_STYLES,
-    NEUTRAL,
-    SEA_BORDER_KINDS,
-    controllers,
-    owner_palette,
-)
+from .map_style import (BORDER_STYLES, NEUTRAL, SEA_BORDER_KINDS, controllers, owner_palette)
 
 __all__ = ["BORDER_STYLES", "LAYERS", "MapScene", "MapView", "coordinate"]
 

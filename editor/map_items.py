@@ -13,22 +13,9 @@ import math
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
-from PySide6.QtWidgets import (
-    QGraphicsItem,
-    QGraphicsLineItem,
-    QGraphicsObject,
-    QGraphicsTextItem,
-)
+from PySide6.QtWidgets import (QGraphicsItem, QGraphicsLineItem, QGraphicsObject, QGraphicsTextItem)
 
-from .map_style import (
-    LAND_EDGE,
-    NEUTRAL,
-    SEA,
-    SEA_EDGE,
-    SELECTED,
-    border_pen,
-    text_colour,
-)
+from .map_style import (LAND_EDGE, NEUTRAL, SEA, SEA_EDGE, SELECTED, border_pen, text_colour)
 
 RADIUS = 18.0
 BOARD_LETTERS = 13   # pixels: the size of the printed names on a board of a few thousand pixels

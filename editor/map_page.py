@@ -12,18 +12,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import (
-    QComboBox,
-    QCompleter,
-    QFileDialog,
-    QLabel,
-    QLineEdit,
-    QMenu,
-    QToolBar,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import (QComboBox, QCompleter, QFileDialog, QLabel, QLineEdit, QMenu,
+                               QToolBar, QToolButton, QVBoxLayout, QWidget)
 
 from sandtable.paths import is_inside
 

@@ -3,31 +3,22 @@ translations. Every table in them is a TablePage (filter box, add row, remove)."
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QComboBox,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QSpinBox,
-    QSplitter,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
+                               QLineEdit, QPushButton, QSpinBox, QSplitter, QVBoxLayout, QWidget)
 
 from sandtable.scenario import LOCALE_TAG
 
 from .condition_builder import ConditionBuilder
 from .document import ScenarioDocument
 from .models import collections as tables
+from .models.changes import ChangesModel
 from .models.collections import ids, owners
 from .models.effects import EffectsModel, profile_effect_ops
 from .models.setup_table import SetupModel
 from .models.table_grid import TableGridModel
 from .models.translations import FILTERS, TranslationModel
 from .table_page import TablePage
+from .variant_changes import revert
 
 
 def _buttons(*widgets) -> QHBoxLayout:
@@ -394,3 +385,36 @@ class TranslationPanel(QWidget):
 
     def _summarise(self) -> None:
         self.summary.setText(f"{self.model.rowCount()} text(s) shown")
+
+
+class ChangesPanel(QWidget):
+    """In a variant: every value it sets and every entity it adds or removes, against its parent.
+    Double-click a line to go to it; Revert gives it back to the parent."""
+
+    def __init__(self, document: ScenarioDocument, parent=None):
+        super().__init__(parent)
+        self.document = document
+        self.model = ChangesModel(document, self)
+        self.summary = QLabel("")
+        self.page = TablePage(self.model, [_button("Revert selected", self.revert_selected), self.summary])
+        self.view = self.page.view
+        QVBoxLayout(self).addWidget(self.page)
+        self.model.rowsInserted.connect(self._summarise)
+        self.model.rowsRemoved.connect(self._summarise)
+        self.model.modelReset.connect(self._summarise)
+        self._summarise()
+
+    def _summarise(self, *_args) -> None:
+        if not self.document.is_variant:
+            self.summary.setText("This scenario is not a variant: it changes nothing of a parent.")
+            return
+        parent = self.document.parent_scenario
+        self.summary.setText(f"{len(self.model.rows)} change(s) against {parent.root.name}")
+
+    def current_change(self):
+        row = self.view.current_row()
+        return self.model.rows[row] if 0 <= row < len(self.model.rows) else None
+
+    def revert_selected(self) -> bool:
+        change = self.current_change()
+        return change is not None and revert(self.document, change)

@@ -9,17 +9,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHBoxLayout,
-    QHeaderView,
-    QLineEdit,
-    QMenu,
-    QPushButton,
-    QTableView,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLineEdit, QMenu,
+                               QPushButton, QTableView, QVBoxLayout, QWidget)
 
 from .delegates import ChoiceDelegate
 from .models.entity_table import STATUS_ROLE, EntityTableModel
