@@ -60,6 +60,7 @@ class ScenarioFile:
     problem: Diagnostic | None = None
     announced_text: str | None = None   # the outside change last reported
     removed: bool = False         # the designer removed the file (a locale): deleted at the next save
+    disk_data: dict | None = None  # the data as on disk, kept from the first edit (for positions)
 
     @property
     def exists(self) -> bool:
@@ -67,11 +68,22 @@ class ScenarioFile:
 
 
 @dataclass
+class FileSnapshot:
+    kind: str
+    path: Path
+    data: dict | None            # None: absent or unreadable
+    origins: dict                # positions of the values as on disk
+    key_origins: dict
+    failed: bool = False
+    disk_data: dict | None = None  # for an edited file: its data as on disk (the origins' data)
+
+
+@dataclass
 class Snapshot:
     """A copy of the document's data for a validation run on another thread."""
 
     root: Path
-    files: list[tuple[str, Path, dict | None, dict, dict, bool]]
+    files: list[FileSnapshot]
     parent: Scenario | None
     problems: list[Diagnostic]
 
@@ -227,9 +239,17 @@ class ScenarioDocument(QObject):
             value = value[step]
         return value
 
+    def _keep_disk_data(self, kind: str) -> None:
+        """Before a file's first edit, keep its data as on disk: the positions read from the file
+        are positions of that data, and lead diagnostics to real lines after edits."""
+        file = self.files[kind]
+        if file.disk_data is None and file.exists and file.data is not None:
+            file.disk_data = copy_data(file.data)
+
     def _replace(self, kind: str, path: tuple, value):
         """Set (or, with MISSING, delete) the value at `path`; returns what was there."""
         self._ensure_file(kind)
+        self._keep_disk_data(kind)
         holder = self._container(kind, path[:-1])
         key = path[-1]
         if isinstance(holder, list):
@@ -245,10 +265,12 @@ class ScenarioDocument(QObject):
         return old
 
     def _insert(self, kind: str, path: tuple, index: int, item) -> None:
+        self._keep_disk_data(kind)
         self._container(kind, path).insert(index, item)
         self._touch(kind)
 
     def _remove(self, kind: str, path: tuple, index: int):
+        self._keep_disk_data(kind)
         item = self._container(kind, path).pop(index)
         self._touch(kind)
         return item
@@ -464,10 +486,10 @@ class ScenarioDocument(QObject):
             if file.problem is not None:
                 problems.append(file.problem)
             if file.data is None or file.removed or (not file.exists and not file.data):
-                files.append((kind, file.path, None, {}, {}, file.problem is not None))
+                files.append(FileSnapshot(kind, file.path, None, {}, {}, file.problem is not None))
                 continue
-            origins, keys = ({}, {}) if file.edited else (file.origins, file.key_origins)
-            files.append((kind, file.path, self._frozen_copy(kind, file), origins, keys, False))
+            files.append(FileSnapshot(kind, file.path, self._frozen_copy(kind, file), file.origins,
+                                      file.key_origins, disk_data=file.disk_data if file.edited else None))
         return Snapshot(self.root, files, self._parent_scenario, problems)
 
     def _frozen_copy(self, kind: str, file: ScenarioFile):
@@ -518,7 +540,7 @@ class ScenarioDocument(QObject):
                 path.parent.mkdir(parents=True, exist_ok=True)
                 text = save_yaml(path, file.data, file.header)
                 written.append(path)
-                file.disk_text, file.edited, file.path = text, False, path
+                file.disk_text, file.edited, file.path, file.disk_data = text, False, path, None
                 file.origins, file.key_origins = _positions(path, text)
         finally:
             self.root = target

@@ -12,7 +12,7 @@ import time
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 
 from sandtable.diagnostics import Diagnostic, Location
-from sandtable.merge import Tracked, merge_tracked
+from sandtable.merge import Tracked, identity, merge_tracked
 from sandtable.scenario import Scenario
 from sandtable.yamlsource import join_pointer
 
@@ -35,36 +35,87 @@ def build_scenario(snapshot: Snapshot) -> Scenario:
         scenario.documents.update(parent.documents)
     else:
         scenario.lineage = [snapshot.root]
-    for kind, path, data, origins, key_origins, failed in snapshot.files:
-        if failed:
-            scenario.failed_kinds.add(kind)
-        if data is None:
+    for file in snapshot.files:
+        if file.failed:
+            scenario.failed_kinds.add(file.kind)
+        if file.data is None:
             continue
-        own = Tracked(data, origins or _unplaced(path, data), key_origins)
-        inherited = scenario.documents.get(kind)
-        if inherited is None:
-            scenario.documents[kind] = own
+        if file.disk_data is not None or not file.origins:
+            origins, key_origins = carried_origins(file.path, file.data, file.disk_data,
+                                                   file.origins, file.key_origins)
         else:
-            scenario.documents[kind], problems = merge_tracked(inherited, own)
+            origins, key_origins = file.origins, file.key_origins
+        own = Tracked(file.data, origins, key_origins)
+        inherited = scenario.documents.get(file.kind)
+        if inherited is None:
+            scenario.documents[file.kind] = own
+        else:
+            scenario.documents[file.kind], problems = merge_tracked(inherited, own)
             scenario.diagnostics.extend(problems)
     return scenario
 
 
-def _unplaced(path, data) -> dict:
-    """Origins for data edited since it was read: every value in the right file, line unknown (0).
+def carried_origins(path, data, disk_data, origins: dict, key_origins: dict) -> tuple[dict, dict]:
+    """Positions for a file edited since it was read, in the file as it is on disk.
 
-    Every pointer gets one, so that in a variant a value the variant sets is not attributed to
-    the parent's file by the merge."""
-    origins = {}
-    work = [("", data)]
+    A value the edits left where it was (an entity found again by its identity, a key of a mapping
+    found again) keeps its line; a new or moved value takes the line of the nearest container that
+    is still there (a new objective: the `objectives:` line). So every diagnostic names a real line
+    of the file, and a duplicate's "first at line" points at the original. Every value gets a
+    position in this file, so that in a variant the merge never credits the parent with it; lists
+    of plain values (a polygon's points) take their list's position.
+    """
+    found, found_keys = {}, {}
+    work = [("", data, "" if disk_data is not None else None, disk_data, Location(path, 0, 0, ""))]
     while work:
-        pointer, value = work.pop()
-        origins[pointer] = Location(path, 0, 0, pointer)
+        pointer, value, old_pointer, old, around = work.pop()
+        here = origins.get(old_pointer) if old_pointer is not None else None
+        source = here or around
+        place = Location(path, source.line, source.column, pointer)
+        found[pointer] = place
+        if old_pointer is not None and old_pointer in key_origins:
+            key = key_origins[old_pointer]
+            found_keys[pointer] = Location(path, key.line, key.column, pointer)
         if isinstance(value, dict):
-            work.extend((join_pointer(pointer, k), v) for k, v in value.items())
-        elif isinstance(value, list):
-            work.extend((join_pointer(pointer, i), v) for i, v in enumerate(value))
-    return origins
+            for key, child in value.items():
+                kept = old_pointer is not None and isinstance(old, dict) and key in old
+                work.append((join_pointer(pointer, key), child, join_pointer(old_pointer, key) if kept else None,
+                             old[key] if kept else None, place))
+        elif isinstance(value, list) and any(isinstance(item, (dict, list)) for item in value):
+            matches = _same_items(value, old if old_pointer is not None and isinstance(old, list) else [])
+            for index, child in enumerate(value):
+                match = matches[index]
+                work.append((join_pointer(pointer, index), child,
+                             join_pointer(old_pointer, match) if match is not None else None,
+                             old[match] if match is not None else None, place))
+    return found, found_keys
+
+
+def _same_items(items: list, before: list) -> list:
+    """For each item, the index of the same item before the edits: by identity (and which
+    occurrence of it) for entities; by position for anything else, when the length is the same."""
+    if not before:
+        return [None] * len(items)
+    if all(identity(item) is None for item in items):
+        return list(range(len(items))) if len(items) == len(before) else [None] * len(items)
+    where: dict = {}
+    for index, item in enumerate(before):
+        where.setdefault(identity(item), []).append(index)
+    seen: dict = {}
+    matches = []
+    for item in items:
+        ident = identity(item)
+        nth = seen.get(ident, 0)
+        seen[ident] = nth + 1
+        places = where.get(ident, []) if ident is not None else []
+        matches.append(places[nth] if nth < len(places) else None)
+    # An entity whose identity was edited (a border's ends) is still the one at its place.
+    taken = set(matches)
+    for index, match in enumerate(matches):
+        if match is None and index < len(before) and index not in taken:
+            matches[index] = index
+            taken.add(index)
+    return matches
 
 
 def run_validators(snapshot: Snapshot) -> list[Diagnostic]:

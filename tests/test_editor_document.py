@@ -112,7 +112,8 @@ def test_validating_the_document_matches_validating_the_saved_folder(qapp, folde
         sorted((d.code, d.message, d.pointer) for d in on_disk)
     unknown = [d for d in in_memory if d.code == "REF001"]
     assert [d.message for d in unknown] == ["unknown nation or side 'nobody'"]
-    assert unknown[0].file == variant / "map.yaml" and unknown[0].line == 0
+    # Before the save: the line of the entry the edit went into, in the file as it is on disk.
+    assert (unknown[0].file, unknown[0].line) == (variant / "map.yaml", 3)
     assert [d.line for d in on_disk if d.code == "REF001"] == [3]
 
 

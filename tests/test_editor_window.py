@@ -169,7 +169,8 @@ def test_a_broken_edit_shows_its_diagnostic_and_double_click_selects(qtbot, wind
     row = codes(window).index("REF001")
     problem = window.problems_model.diagnostics[row]
     assert problem.message == "unknown space 'nowhere'"
-    assert window.problems_model.data(window.problems_model.index(row, 3)) == "map.yaml /borders/21/between/1"
+    # The line of the value the edit replaced (the file on disk has the old one there).
+    assert window.problems_model.data(window.problems_model.index(row, 3)) == "map.yaml:64:13"
     window.go_to_problem(window.problems_model.index(row, 0))
     assert window.tabs.currentIndex() == 0
     window.document.undo_stack.undo()
