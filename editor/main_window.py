@@ -15,6 +15,7 @@ from sandtable.diagnostics import Diagnostic
 from sandtable.scenario import FILE_KINDS
 from sandtable.yamlwrite import save_yaml
 
+from . import recovery
 from .document import ScenarioDocument
 from .inspector import Inspector
 from .map_canvas import MapView
@@ -28,6 +29,7 @@ from .table_page import TablePage, TableView
 from .validation import LiveValidator
 
 MAX_RECENT = 8
+AUTOSAVE_MS = 60_000   # how often unsaved work is kept for recovery after a crash
 APP_NAME = "Sandtable Editor"
 
 
@@ -48,6 +50,9 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage("Open a scenario folder to begin")
         self.problem_counts = QLabel("")
         self.statusBar().addPermanentWidget(self.problem_counts)
+        self.autosave_timer = QTimer(self, interval=AUTOSAVE_MS)
+        self.autosave_timer.timeout.connect(self.autosave)
+        self.autosave_timer.start()
         self._restore_layout()
 
     # -- construction -----------------------------------------------------------------------
@@ -167,6 +172,7 @@ class MainWindow(QMainWindow):
         self.validator.updated.connect(self._show_problems)
         self.validator.failed.connect(self._validation_failed)
         self.validator.schedule()
+        self._offer_recovery()
         self._remember(folder)
         self._update_title()
         self.statusBar().showMessage(f"Opened {folder}", 4000)
@@ -394,8 +400,33 @@ class MainWindow(QMainWindow):
             QMessageBox.critical(self, APP_NAME, f"The scenario was not saved:\n{failure}")
             return False
         self.banner.hide()
+        recovery.discard(self.document)
         self.statusBar().showMessage(f"Saved {len(written)} file(s)", 4000)
         return True
+
+    # -- recovery ---------------------------------------------------------------------------
+    def autosave(self) -> None:
+        """Every minute: keep the unsaved edits in the recovery file (see editor/recovery.py)."""
+        if self.document is None:
+            return
+        try:
+            recovery.write(self.document)
+        except OSError as failure:
+            self.statusBar().showMessage(f"Unsaved work could not be kept for recovery: {failure}", 10_000)
+
+    def _offer_recovery(self) -> None:
+        found = recovery.read(self.document)
+        if found is None:
+            return
+        answer = QMessageBox.question(
+            self, APP_NAME, f"Unsaved work of {found.when} was found: the editor closed without saving "
+            f"it. Restore it? (It becomes unsaved edits again, undoable.)",
+            QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
+        if answer == QMessageBox.Yes:
+            recovery.restore(self.document, found)
+            self.statusBar().showMessage(f"Restored the unsaved work of {found.when}", 6000)
+        else:
+            recovery.discard(self.document)
 
     def save_as(self) -> bool:
         if self.document is None:
@@ -443,13 +474,18 @@ class MainWindow(QMainWindow):
     def confirm_discard(self) -> bool:
         """True when it is fine to drop the open document (saved, or the user says so)."""
         if self.document is None or not self.document.is_dirty():
+            if self.document is not None:
+                recovery.discard(self.document)
             return True
         answer = QMessageBox.question(
             self, APP_NAME, "The scenario has unsaved changes. Save them first?",
             QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
         if answer == QMessageBox.Save:
             return self.save()
-        return answer == QMessageBox.Discard
+        if answer == QMessageBox.Discard:
+            recovery.discard(self.document)
+            return True
+        return False
 
     def closeEvent(self, event) -> None:
         if not self.confirm_discard():
