@@ -8,7 +8,7 @@ from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QFileDialog, QFrame, QHBoxLayout,
                                QHeaderView, QLabel, QMainWindow, QMessageBox, QPushButton,
-                               QScrollArea, QTableView, QTabWidget, QTreeWidget, QTreeWidgetItem,
+                               QScrollArea, QTabWidget, QTreeWidget, QTreeWidgetItem,
                                QUndoView, QVBoxLayout, QWidget)
 
 from sandtable.diagnostics import Diagnostic
@@ -21,6 +21,7 @@ from .inspector import Inspector
 from .map_canvas import MapView
 from .map_page import MapPage
 from .models import collections as tables
+from .models.base import DocumentTableModel
 from .models.problems import ProblemsModel
 from .panels import (ChangesPanel, DecksPanel, NationsPanel, ObjectivesPanel, SetupPanel, TablesPanel,
                      TranslationPanel)
@@ -104,16 +105,18 @@ class MainWindow(QMainWindow):
         self.history = QUndoView()
         self.history.setEmptyLabel("Opened")
         self.history_dock = self._dock("History", "history", self.history, Qt.RightDockWidgetArea)
-        self.problems_view = QTableView()
-        self.problems_view.setModel(self.problems_model)
-        self.problems_view.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.problems_page = TablePage(self.problems_model)
+        self.problems_view = self.problems_page.view
+        self.problems_view.keep_layout()
         self.problems_view.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.problems_view.verticalHeader().hide()
         header = self.problems_view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.Stretch)
-        self.problems_view.doubleClicked.connect(self.go_to_problem)
-        self.problems_dock = self._dock("Problems", "problems", self.problems_view, Qt.BottomDockWidgetArea)
+        self.problems_view.doubleClicked.connect(
+            lambda index: self.go_to_problem(self.problems_view.to_source(index)
+                                             if index.model() is self.problems_view.proxy else index))
+        self.problems_dock = self._dock("Problems", "problems", self.problems_page, Qt.BottomDockWidgetArea)
 
     def _action(self, text: str, slot, shortcut=None, menu=None) -> QAction:
         action = QAction(text, self)
@@ -273,7 +276,8 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, self.map_view.fit)
 
     def _table_models(self) -> list:
-        return [view.source for view in self.findChildren(TableView)]
+        """The models of the document's tables (the ones edits are typed into)."""
+        return [view.source for view in self.findChildren(TableView) if isinstance(view.source, DocumentTableModel)]
 
     def _refused(self, message: str) -> None:
         """An edit was not stored: say why where the designer looks (the cell's tooltip has it too)."""

@@ -52,7 +52,7 @@ def test_the_problem_of_a_duplicate_leads_to_the_duplicate_and_remove_takes_it(q
     assert problem.message == "id 'hold-the-north' is used twice in objectives (first at line 3)"
     assert (problem.line, problem.column) == (17, 7)
     view = window.problems_view
-    index = window.problems_model.index(row, 2)
+    index = view.proxy.mapFromSource(window.problems_model.index(row, 2))
     view.scrollTo(index)
     qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=view.visualRect(index).center())
     qtbot.mouseDClick(view.viewport(), Qt.LeftButton, pos=view.visualRect(index).center())
