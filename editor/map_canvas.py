@@ -290,9 +290,8 @@ class MapScene(QGraphicsScene):
         for item in self.items(point):
             if isinstance(item, SpaceItem):
                 return item
-            parent = item.parentItem()
-            if isinstance(parent, SpaceItem):
-                return parent
+            if isinstance(getattr(item, "space", None), SpaceItem):   # its name or its units
+                return item.space
         return None
 
     def add_space(self, at: QPointF, name: str | None = None) -> str:

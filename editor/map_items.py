@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (QGraphicsItem, QGraphicsLineItem, QGraphicsObject, QGraphicsTextItem)
 
 from .map_style import (LAND_EDGE, NEUTRAL, SEA, SEA_EDGE, SELECTED, border_pen, text_colour)
@@ -20,7 +20,7 @@ from .map_style import (LAND_EDGE, NEUTRAL, SEA, SEA_EDGE, SELECTED, border_pen,
 RADIUS = 18.0
 BOARD_LETTERS = 13   # pixels: the size of the printed names on a board of a few thousand pixels
 FAINT = 0.35         # borders between two drawn territories: the outlines already show them
-SHAPE_Z, BORDER_Z, NODE_Z, LABEL_Z = 0.0, 1.0, 2.0, 3.0
+SEA_Z, SHAPE_Z, BORDER_Z, NODE_Z, LABEL_Z, UNITS_Z = -1.0, 0.0, 1.0, 2.0, 3.0, 4.0
 
 
 def shape_path(shape) -> QPainterPath | None:
@@ -29,7 +29,7 @@ def shape_path(shape) -> QPainterPath | None:
     if not isinstance(polygons, list):
         return None
     path = QPainterPath()
-    path.setFillRule(Qt.OddEvenFill)
+    path.setFillRule(Qt.WindingFill)   # outer rings only: pieces add up, nothing is a hole
     for polygon in polygons:
         points = [QPointF(float(p[0]), float(p[1])) for p in polygon or []
                   if isinstance(p, list) and len(p) == 2 and all(isinstance(v, (int, float)) for v in p)]
@@ -96,10 +96,11 @@ class SpaceItem(QGraphicsObject):
             # The polygons are in board coordinates: the item stays at the origin and cannot be
             # dragged (moving a territory would rewrite its whole outline).
             self.setFlag(QGraphicsItem.ItemIsMovable, False)
-            self.setZValue(SHAPE_Z)
+            # Sea zones are drawn first: an island's outline lies over the sea around it.
+            self.setZValue(SEA_Z if self.is_sea else SHAPE_Z)
             if self.pos() != QPointF():
                 self.setPos(QPointF())
-            label = _point(shape.get("label")) or self.centre
+            label = _point(shape.get("label"))
         else:
             self.setFlag(QGraphicsItem.ItemIsMovable, True)
             self.setZValue(NODE_Z)
@@ -109,7 +110,10 @@ class SpaceItem(QGraphicsObject):
         self.label.set_board_scale(self.shaped)
         if not self.label.editing:
             self.label.setPlainText(self.shown_name)
-        self.label.place(label)
+        if self.shaped:
+            self.label.place(label or self.centre, baseline=label is not None)
+        else:
+            self.label.place()
         self.label.setDefaultTextColor(text_colour(self.fill) if self.shaped else QColor("#111111"))
         self.units.place()
         names = self.name if self.shown_name == self.name else f"{self.shown_name} / {self.name}"
@@ -190,6 +194,18 @@ class SpaceItem(QGraphicsObject):
         if change == QGraphicsItem.ItemPositionHasChanged:
             for border in self.borders:
                 border.follow()
+            self.label.place()
+            self.units.place()
+        elif change == QGraphicsItem.ItemSceneChange:
+            # The name and the units are items of their own, above every territory (as children
+            # they would lie under the neighbours drawn after this one); they come and go with it.
+            old = self.scene()
+            if old is not None and value is not old:
+                old.removeItem(self.label)
+                old.removeItem(self.units)
+        elif change == QGraphicsItem.ItemSceneHasChanged and self.scene() is not None:
+            self.scene().addItem(self.label)
+            self.scene().addItem(self.units)
         return super().itemChange(change, value)
 
     def mousePressEvent(self, event) -> None:
@@ -218,10 +234,11 @@ class NameLabel(QGraphicsTextItem):
     keeps the new name, Escape drops it."""
 
     def __init__(self, space: SpaceItem):
-        super().__init__(space)
+        super().__init__()
         self.space = space
         self.editing = False
         self.anchor: QPointF | None = None
+        self.baseline = False
         self.setZValue(LABEL_Z)
         self.set_board_scale(False)
 
@@ -237,15 +254,21 @@ class NameLabel(QGraphicsTextItem):
         if font != self.font():
             self.setFont(font)
 
-    def place(self, at: QPointF | None = None) -> None:
-        """Centre the text on `at` (scene coordinates), or under the node when None."""
+    def place(self, at: QPointF | None = None, baseline: bool = False) -> None:
+        """Put the name at `at` (scene coordinates): its baseline starting there (a board's name
+        place), or centred on it; under the node when None."""
         if at is not None:
-            self.anchor = at
+            self.anchor, self.baseline = at, baseline
         elif not self.space.shaped:
             self.anchor = None
         rect = self.boundingRect()
         if self.anchor is None:
-            self.setPos(-rect.width() / 2, RADIUS + 1)
+            node = self.space.pos()
+            self.setPos(node.x() - rect.width() / 2, node.y() + RADIUS + 1)
+        elif self.baseline:
+            margin = self.document().documentMargin()
+            ascent = QFontMetricsF(self.font()).ascent()
+            self.setPos(self.anchor.x() - margin, self.anchor.y() - margin - ascent)
         else:
             self.setPos(self.anchor.x() - rect.width() / 2, self.anchor.y() - rect.height() / 2)
 
@@ -289,10 +312,10 @@ class UnitBadge(QGraphicsItem):
     """The units a space starts with, in short: `3 inf · 1 arm` under its name."""
 
     def __init__(self, space: SpaceItem):
-        super().__init__(space)
+        super().__init__()
         self.space = space
         self.text = ""
-        self.setZValue(LABEL_Z)
+        self.setZValue(UNITS_Z)
         self.font = QFont()
         self.font.setPointSizeF(7)
         self._rect = QRectF()
@@ -305,7 +328,6 @@ class UnitBadge(QGraphicsItem):
             self.setToolTip(text)
 
     def place(self) -> None:
-        from PySide6.QtGui import QFontMetricsF
         width = QFontMetricsF(self.font).horizontalAdvance(self.text) + 8 if self.text else 0
         label = self.space.label
         below = label.pos().y() + label.boundingRect().height() - 2

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("PySide6")
 
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt  # noqa: E402
-from PySide6.QtGui import QColor, QImage  # noqa: E402
+from PySide6.QtGui import QColor, QFontMetricsF, QImage  # noqa: E402
 
 from editor.main_window import MainWindow  # noqa: E402
 from editor.map_style import PALETTE, SEA, owner_palette, text_colour  # noqa: E402
@@ -59,9 +59,10 @@ def test_territories_are_filled_polygons_and_seas_are_sea(window):
 
 
 def test_names_sit_where_the_board_puts_them_in_a_readable_colour(window):
-    label = window.scene.spaces["red-coast"].label
-    centre = label.mapToScene(label.boundingRect().center())
-    assert abs(centre.x() - 100) < 1 and abs(centre.y() - 60) < 1
+    label = window.scene.spaces["red-coast"].label   # the board's name place: where its baseline starts
+    margin = label.document().documentMargin()
+    start = label.mapToScene(QPointF(margin, margin + QFontMetricsF(label.font()).ascent()))
+    assert abs(start.x() - 60) < 0.01 and abs(start.y() - 60) < 0.01
     sea_label = window.scene.spaces["north-sea"].label
     centre = sea_label.mapToScene(sea_label.boundingRect().center())
     assert abs(centre.x() - 200) < 1 and abs(centre.y() - 250) < 1      # no label place: the position
