@@ -1,4 +1,4 @@
-"""The playtest panel: pick two forces from the map's own units and run the battle calculator.
+"""The playtest panel: two forces (from the map, or composed freely) and the battle calculator.
 
 The calculator (engine.calculator) is imported when first used, and can be handed in instead, so
 the panel works the same with the real engine or a stand-in. Battles run on a pool thread; the
@@ -10,29 +10,19 @@ at once: they are exact and small.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QRectF, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtCore import QObject, QRectF, QRunnable, QSignalBlocker, Qt, QThreadPool, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QFormLayout,
-    QGroupBox,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QProgressBar,
-    QPushButton,
-    QSpinBox,
-    QTableWidget,
-    QTableWidgetItem,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
+                               QLabel, QLineEdit, QProgressBar, QPushButton, QSpinBox,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from .document import ScenarioDocument
 from .validation import build_scenario
 
+X_TITLE = "units left at the end of the battle"
+Y_TITLE = "probability"
 ATTACKER_COLOUR = QColor("#b3261e")
 DEFENDER_COLOUR = QColor("#2f6fb3")
 
@@ -42,14 +32,12 @@ def forces_by_space(document: ScenarioDocument) -> dict[str, dict[str, dict[str,
     found: dict[str, dict[str, dict[str, int]]] = defaultdict(lambda: defaultdict(dict))
     for entry in document.entities("setup", "spaces"):
         space = entry.get("space")
-        given = entry.get("units")
-        units = given if isinstance(given, list) else []
+        units = entry.get("units") if isinstance(entry.get("units"), list) else []
         for stack in units:
             if not isinstance(stack, dict) or not isinstance(stack.get("type"), str):
                 continue
             owner = stack.get("owner") or entry.get("control")
-            number = stack.get("count")
-            count = number if isinstance(number, int) else 0
+            count = stack.get("count") if isinstance(stack.get("count"), int) else 0
             if isinstance(space, str) and isinstance(owner, str) and count > 0:
                 table = found[space][owner]
                 table[stack["type"]] = table.get(stack["type"], 0) + count
@@ -74,7 +62,11 @@ def make_force(calculator, owner: str, units: dict[str, int]):
 
 
 class ForcePicker(QGroupBox):
-    """A space, one of the owners with units there, and how many of each unit to commit."""
+    """Who fights, and with what: an owner, a space, and a count for every unit type.
+
+    Choosing the space and the owner takes the units the owner has there at the start; every
+    count can then be changed (a force need not be on the map). The attacker's table lists only
+    the unit types that may attack (the rules say which: engine's `can_attack`)."""
 
     changed = Signal()
 
@@ -82,70 +74,77 @@ class ForcePicker(QGroupBox):
         super().__init__(title, parent)
         self.document = document
         self.forces: dict[str, dict[str, dict[str, int]]] = {}
-        self.space = QComboBox()
+        self.may_fight: Callable[[str], bool] = lambda unit: True
         self.owner = QComboBox()
+        self.space = QComboBox()
         self.units = QTableWidget(0, 2)
         self.units.setHorizontalHeaderLabels(["Unit", "Count"])
         self.units.horizontalHeader().setStretchLastSection(True)
         self.units.verticalHeader().hide()
+        take = QPushButton("Take the units there")
+        take.setToolTip("The owner's units in that space at the start")
+        take.clicked.connect(self.fill_from_map)
         form = QFormLayout()
-        form.addRow("Space", self.space)
         form.addRow("Owner", self.owner)
+        form.addRow("Space", self.space)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        layout.addWidget(take)
         layout.addWidget(self.units)
-        self.space.currentTextChanged.connect(self._space_changed)
-        self.owner.currentTextChanged.connect(self._owner_changed)
+        self.space.currentIndexChanged.connect(lambda *_: self.fill_from_map())
+        self.owner.currentIndexChanged.connect(lambda *_: self.fill_from_map())
 
     def reload(self) -> None:
+        """Follow the scenario: its owners, spaces and unit types, keeping what was chosen."""
         self.forces = forces_by_space(self.document)
-        current = self.space.currentData()
-        self.space.blockSignals(True)
-        self.space.clear()
-        names = {s.get("id"): s.get("name") for s in self.document.entities("map", "spaces")}
-        for space in sorted(self.forces, key=lambda s: str(names.get(s) or s)):
-            self.space.addItem(str(names.get(space) or space), space)
-        self.space.blockSignals(False)
-        index = self.space.findData(current)
-        self.space.setCurrentIndex(max(index, 0))
-        self._space_changed()
-
-    def choose(self, space: str, owner: str | None = None) -> None:
-        self.space.setCurrentIndex(self.space.findData(space))
-        if owner is not None:
-            self.owner.setCurrentText(owner)
-
-    def _space_changed(self, *_args) -> None:
-        owners = self.forces.get(self.space.currentData(), {})
-        self.owner.blockSignals(True)
+        owner, space, counts = self.owner_id, self.space_id, self.chosen()
+        blockers = [QSignalBlocker(self.owner), QSignalBlocker(self.space)]
         self.owner.clear()
-        self.owner.addItems(sorted(owners))
-        self.owner.blockSignals(False)
-        self._owner_changed()
-
-    def _owner_changed(self, *_args) -> None:
-        units = self.forces.get(self.space.currentData(), {}).get(self.owner.currentText(), {})
-        self.units.setRowCount(len(units))
-        for row, (unit, count) in enumerate(sorted(units.items())):
+        for ident, name in _owners(self.document):
+            self.owner.addItem(name, ident)
+        self.space.clear()
+        names = {s.get("id"): str(s.get("name") or s.get("id")) for s in self.document.entities("map", "spaces")
+                 if isinstance(s.get("id"), str)}
+        for ident in sorted(names, key=lambda i: names[i].casefold()):
+            self.space.addItem(names[ident], ident)
+        self.owner.setCurrentIndex(max(self.owner.findData(owner), 0))
+        self.space.setCurrentIndex(max(self.space.findData(space), 0))
+        del blockers
+        types = [u["id"] for u in self.document.entities("units", "unit_types")
+                 if isinstance(u.get("id"), str) and self.may_fight(u["id"])]
+        self.units.setRowCount(len(types))
+        for row, unit in enumerate(types):
             self.units.setItem(row, 0, QTableWidgetItem(unit))
             spin = QSpinBox()
-            spin.setRange(0, count)
-            spin.setValue(count)
+            spin.setRange(0, 999)
+            spin.setValue(counts.get(unit, 0))
             spin.valueChanged.connect(self.changed)
             self.units.setCellWidget(row, 1, spin)
-        self.changed.emit()
+        if space is None:
+            self.fill_from_map()
 
-    def _row(self, row: int) -> tuple[str, QSpinBox]:
-        """(unit type, its count box) of a row of the unit table."""
-        item, spin = self.units.item(row, 0), self.units.cellWidget(row, 1)
-        assert item is not None and isinstance(spin, QSpinBox)
-        return item.text(), spin
+    def choose(self, space: str, owner: str | None = None) -> None:
+        """A space and owner, and the units the owner has there."""
+        blockers = [QSignalBlocker(self.owner), QSignalBlocker(self.space)]
+        self.space.setCurrentIndex(self.space.findData(space))
+        if owner is not None:
+            self.owner.setCurrentIndex(self.owner.findData(owner))
+        del blockers
+        self.fill_from_map()
+
+    def fill_from_map(self) -> None:
+        there = self.forces.get(self.space_id, {}).get(self.owner_id, {})
+        for row in range(self.units.rowCount()):
+            spin = self.units.cellWidget(row, 1)
+            blocker = QSignalBlocker(spin)
+            spin.setValue(there.get(self.units.item(row, 0).text(), 0))
+            del blocker
+        self.changed.emit()
 
     def set_count(self, unit: str, count: int) -> None:
         for row in range(self.units.rowCount()):
-            name, spin = self._row(row)
-            if name == unit:
-                spin.setValue(count)
+            if self.units.item(row, 0).text() == unit:
+                self.units.cellWidget(row, 1).setValue(count)
 
     @property
     def space_id(self) -> str | None:
@@ -153,10 +152,61 @@ class ForcePicker(QGroupBox):
 
     @property
     def owner_id(self) -> str:
-        return self.owner.currentText()
+        return self.owner.currentData() or ""
 
     def chosen(self) -> dict[str, int]:
-        return {name: spin.value() for name, spin in map(self._row, range(self.units.rowCount()))}
+        """Unit type -> count, the ones chosen (more than none)."""
+        found = {}
+        for row in range(self.units.rowCount()):
+            count = self.units.cellWidget(row, 1).value()
+            if count:
+                found[self.units.item(row, 0).text()] = count
+        return found
+
+
+def _owners(document: ScenarioDocument) -> list[tuple[str, str]]:
+    """(id, name) of whoever can own units: the nations, then the sides."""
+    found = []
+    for collection in ("nations", "sides"):
+        for entity in document.entities("scenario", collection):
+            if isinstance(entity.get("id"), str):
+                found.append((entity["id"], str(entity.get("name") or entity["id"])))
+    return found
+
+
+def side_of(document: ScenarioDocument) -> dict[str, str]:
+    """owner id -> its side (a side is its own)."""
+    sides = {s["id"]: s["id"] for s in document.entities("scenario", "sides") if isinstance(s.get("id"), str)}
+    for nation in document.entities("scenario", "nations"):
+        if isinstance(nation.get("id"), str) and isinstance(nation.get("side"), str):
+            sides[nation["id"]] = nation["side"]
+    return sides
+
+
+def first_battle(document: ScenarioDocument, may_attack: Callable[[str], bool]):
+    """A battle to start from: ((attacker's space, owner), (defender's space, owner)), the two
+    of opposite sides, the attacker with units that may attack, the defender next door if any
+    is; the first to play in the turn order first. None when there is nothing to fight."""
+    forces = forces_by_space(document)
+    sides = side_of(document)
+    order = [o for o in document.merged("scenario").get("turn_order") or [] if isinstance(o, str)]
+    neighbours: dict[str, set[str]] = defaultdict(set)
+    for border in document.entities("map", "borders"):
+        pair = border.get("between")
+        if isinstance(pair, list) and len(pair) == 2:
+            neighbours[pair[0]].add(pair[1])
+            neighbours[pair[1]].add(pair[0])
+    attackers = [(space, owner) for space, owners in forces.items() for owner, units in owners.items()
+                 if any(may_attack(u) for u in units)]
+    attackers.sort(key=lambda pick: (order.index(pick[1]) if pick[1] in order else len(order), pick))
+    enemies = [(space, owner) for space, owners in forces.items() for owner in owners]
+    for space, owner in attackers:
+        side = sides.get(owner, owner)
+        foes = [(s, o) for s, o in enemies if sides.get(o, o) != side]
+        near = [pick for pick in foes if pick[0] in neighbours[space]]
+        if near or foes:
+            return (space, owner), (near or foes)[0]
+    return None
 
 
 class SurvivorChart(QWidget):
@@ -175,17 +225,18 @@ class SurvivorChart(QWidget):
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.Antialiasing)
         painter.fillRect(self.rect(), QColor("#ffffff"))
         counts = sorted(set(self.attacker) | set(self.defender))
         if not counts:
             painter.setPen(QColor("#777777"))
-            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "Run a battle to see how many units survive")
+            painter.drawText(self.rect(), Qt.AlignCenter, "Run a battle to see how many units survive")
             return
         top = max(list(self.attacker.values()) + list(self.defender.values()) + [1e-9])
-        left, bottom, right, head = 40, self.height() - 28, self.width() - 10, 22
+        left, bottom, right, head = 58, self.height() - 40, self.width() - 10, 22
         painter.setPen(QPen(QColor("#444444")))
         painter.drawLine(left, bottom, right, bottom)
+        painter.drawLine(left, bottom, left, head)
         slot = (right - left) / len(counts)
         bar = max(2.0, slot * 0.38)
         font = QFont()
@@ -198,10 +249,17 @@ class SurvivorChart(QWidget):
                 height = (bottom - head) * series.get(n, 0.0) / top
                 painter.fillRect(QRectF(x + offset, bottom - height, bar, height), colour)
             painter.setPen(QColor("#222222"))
-            painter.drawText(QRectF(left + i * slot, bottom + 2, slot, 14), Qt.AlignmentFlag.AlignCenter, str(n))
-        painter.drawText(QRectF(left, 2, right - left, 16), Qt.AlignmentFlag.AlignLeft,
+            painter.drawText(QRectF(left + i * slot, bottom + 2, slot, 14), Qt.AlignCenter, str(n))
+        painter.drawText(QRectF(left, 2, right - left, 16), Qt.AlignLeft,
                          "Survivors: attacker (red), defender (blue)")
-        painter.drawText(QRectF(0, head - 6, left - 4, 14), Qt.AlignmentFlag.AlignRight, f"{top:.0%}")
+        painter.drawText(QRectF(0, head - 6, left - 4, 14), Qt.AlignRight, f"{top:.0%}")
+        painter.drawText(QRectF(0, bottom - 7, left - 4, 14), Qt.AlignRight, "0%")
+        painter.drawText(QRectF(left, bottom + 16, right - left, 14), Qt.AlignCenter, X_TITLE)
+        painter.save()
+        painter.translate(12, (bottom + head) / 2)
+        painter.rotate(-90)
+        painter.drawText(QRectF(-80, -8, 160, 16), Qt.AlignCenter, Y_TITLE)
+        painter.restore()
 
 
 class _BattleSignals(QObject):
@@ -267,10 +325,10 @@ class PlaytestPanel(QWidget):
         self.run_button.clicked.connect(self.run)
         self.progress = QProgressBar()
         self.result = QLabel("")
-        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.result.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.chart = SurvivorChart()
         self.details = QLabel("")
-        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.details.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.details.setFont(_monospace())
         self.charts = ChartBox(document)
         self._signals = _BattleSignals()
@@ -300,13 +358,37 @@ class PlaytestPanel(QWidget):
         layout.addWidget(self.details)
         layout.addWidget(self.chart, 2)
         layout.addWidget(self.charts)
-        document.changed.connect(lambda kind: self.reload() if kind in ("setup", "map") else None)
+        self._placed = False
+        self._stale = False
+        document.changed.connect(self._changed)
         document.reloaded.connect(self.reload)
         self.reload()
 
+    def _changed(self, kind: str) -> None:
+        """Follow the scenario when seen: rebuilding the pickers after every edit elsewhere
+        would cost each edit the time of a few hundred widgets."""
+        if kind in ("setup", "map", "units", "scenario"):
+            self._stale = True
+            if self.isVisible():
+                self.reload()
+
+    def showEvent(self, event) -> None:
+        if self._stale:
+            self.reload()
+        super().showEvent(event)
+
     def reload(self) -> None:
+        self._stale = False
+        self.attacker.may_fight = attack_filter(self.document)
         self.attacker.reload()
         self.defender.reload()
+        if not self._placed:
+            # Start from a battle that can be fought: two sides, units that may attack.
+            battle = first_battle(self.document, self.attacker.may_fight)
+            if battle is not None:
+                self.attacker.choose(*battle[0])
+                self.defender.choose(*battle[1])
+            self._placed = True
 
     @property
     def calculator(self):
@@ -358,6 +440,15 @@ class PlaytestPanel(QWidget):
         self.result.setText(f"The battle could not be run: {message}")
 
 
+def attack_filter(document: ScenarioDocument) -> Callable[[str], bool]:
+    """Which unit types may attack, as the game system's rules say (all, without an engine)."""
+    try:
+        from engine.system import load_system
+        return load_system(build_scenario(document.snapshot())).can_attack
+    except Exception:  # no engine for this system, or data it cannot read yet: offer every unit
+        return lambda unit: True
+
+
 def _unit(report) -> str:
     unit = getattr(report, "loss_unit", "")
     return f" {unit}" if unit else ""
@@ -365,7 +456,7 @@ def _unit(report) -> str:
 
 def _monospace() -> QFont:
     font = QFont("monospace")
-    font.setStyleHint(QFont.StyleHint.TypeWriter)
+    font.setStyleHint(QFont.TypeWriter)
     return font
 
 
@@ -385,7 +476,7 @@ class ChartBox(QGroupBox):
         self.button = QPushButton("Resolve chart")
         self.button.clicked.connect(self.resolve)
         self.result = QLabel("")
-        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.result.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.result.setFont(_monospace())
         row = QHBoxLayout()
         row.addWidget(self.choice)
@@ -411,7 +502,7 @@ class ChartBox(QGroupBox):
         self.choice.clear()
         for chart in charts:
             self.choice.addItem(f"{chart['title']} ({chart['source']})", chart["chart"])
-            self.choice.setItemData(self.choice.count() - 1, "\n".join(chart["settings"]), Qt.ItemDataRole.ToolTipRole)
+            self.choice.setItemData(self.choice.count() - 1, "\n".join(chart["settings"]), Qt.ToolTipRole)
         self.choice.setCurrentIndex(max(self.choice.findData(current), 0))
         self.setVisible(bool(charts))
 

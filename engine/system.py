@@ -264,6 +264,10 @@ class GameSystem(ABC):
         """What one unit of a type costs (the measure of losses)."""
         return 0.0
 
+    def can_attack(self, unit_type: str) -> bool:
+        """Whether units of a type may be part of an attacking force (a factory may not)."""
+        return True
+
     # -- reports in the system's own terms -----------------------------------------------------
     def battle_details(self, position: BattlePosition) -> dict:
         """What a battle report says beyond the generic odds, in the system's own terms (plain

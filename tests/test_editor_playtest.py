@@ -109,3 +109,40 @@ def test_the_real_calculator_runs_from_the_panel(qtbot, document):
     assert report.attacker_wins + report.defender_wins + report.draws == pytest.approx(1.0)
     assert sum(report.attacker_survivors.values()) == pytest.approx(1.0)
     assert panel.chart.attacker == {int(k): v for k, v in report.attacker_survivors.items()}
+
+
+@pytest.mark.skipif(importlib.util.find_spec("engine.calculator") is None,
+                    reason="engine.calculator is not there yet")
+def test_the_defaults_are_a_battle_that_can_be_fought(qtbot, document):
+    panel = PlaytestPanel(document)
+    qtbot.addWidget(panel)
+    sides = {"germany": "axis", "soviet-union": "allies"}
+    assert sides[panel.attacker.owner_id] != sides[panel.defender.owner_id]
+    assert panel.attacker.owner_id == "germany"              # the first to play
+    assert panel.attacker.chosen() and panel.defender.chosen()
+    attackable = [panel.attacker.units.item(r, 0).text() for r in range(panel.attacker.units.rowCount())]
+    assert "factory" not in attackable and "infantry" in attackable     # a factory never attacks
+    defending = [panel.defender.units.item(r, 0).text() for r in range(panel.defender.units.rowCount())]
+    assert "factory" in defending
+    borders = {tuple(sorted(b["between"])) for b in document.entities("map", "borders")}
+    assert tuple(sorted((panel.attacker.space_id, panel.defender.space_id))) in borders
+
+
+@pytest.mark.skipif(importlib.util.find_spec("engine.calculator") is None,
+                    reason="engine.calculator is not there yet")
+def test_a_force_composed_freely_and_losses_in_the_systems_terms(qtbot, document):
+    panel = PlaytestPanel(document)
+    qtbot.addWidget(panel)
+    panel.attacker.choose("finland", "germany")
+    panel.attacker.set_count("armour", 3)          # none of them are in Finland at the start
+    panel.attacker.set_count("infantry", 0)
+    assert panel.attacker.chosen() == {"armour": 3}
+    panel.defender.choose("archangel", "soviet-union")
+    with qtbot.waitSignal(panel.finished, timeout=60_000):
+        assert panel.run()
+    assert panel.report.loss_unit == "IPC"
+    assert " IPC; " in panel.result.text()           # expected losses ... defender 2.9 IPC; ...
+    image = panel.chart.grab().toImage()
+    assert image.width() > 0
+    from editor.playtest import X_TITLE, Y_TITLE
+    assert X_TITLE == "units left at the end of the battle" and Y_TITLE == "probability"

@@ -57,6 +57,11 @@ class AA50(GameSystem):
     def unit_cost(self, unit_type: str) -> float:
         return self.profiles[unit_type].cost
 
+    def can_attack(self, unit_type: str) -> bool:
+        """Units that stay in their territory (factories, anti-aircraft guns) never attack
+        (§7.1.4, §7.1.5)."""
+        return unit_type in self.profiles and self.profiles[unit_type].on_battle_board
+
     def is_land(self, space: str) -> bool:
         return self.index.spaces[space].data.get("kind") in LAND_KINDS
 
