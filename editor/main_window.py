@@ -26,6 +26,7 @@ from .models.problems import ProblemsModel
 from .panels import (ChangesPanel, DecksPanel, NationsPanel, ObjectivesPanel, SetupPanel, TablesPanel,
                      TranslationPanel)
 from .playtest import PlaytestPanel
+from .playtest_games import GamesPanel
 from .table_page import TablePage, TableView
 from .validation import LiveValidator
 
@@ -257,7 +258,11 @@ class MainWindow(QMainWindow):
         self.tabs.setTabToolTip(self.tabs.count() - 1, "What this variant changes against its parent")
         self.changes_panel.view.doubleClicked.connect(self._go_to_change)
         self.playtest_panel = PlaytestPanel(document, self.calculator)
-        self.tabs.addTab(self.playtest_panel, "Playtest")
+        self.games_panel = GamesPanel(document)
+        playtest = QTabWidget()
+        playtest.addTab(self.playtest_panel, "One battle")
+        playtest.addTab(self.games_panel, "Whole games")
+        self.tabs.addTab(playtest, "Playtest")
         self.inspector = Inspector(document)
         self.inspector_host.layout().addWidget(self.inspector)
         self.inspector.refused.connect(self._refused)

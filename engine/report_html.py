@@ -16,27 +16,37 @@ from .report import _verdict, display_names
 SIDE_COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
 
 
-PAYOUTS_HEAD = ("<h2>National objectives paid</h2><table><tr><th>objective</th><th>nation</th>"
-                "<th>times per game</th><th>paid per game</th></tr>")
-
 def write_report(report: dict, scenario, folder: Path) -> Path:
-    import matplotlib
-    matplotlib.use("Agg")
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     names = display_names(scenario)
-    colours = _colours(scenario)
     plots = []
-    series = [(name.replace(" ", "-"), _series_plot) for name in report["series"]]
-    for name, draw in [("outcome", _outcome), ("length", _length)] + series + [("map", _map)]:
-        path = folder / f"{name}.png"
-        if draw(report, scenario, names, colours, path, name):
-            plots.append(path.name)
+    for name, image in plot_images(report, scenario):
+        (folder / f"{name}.png").write_bytes(image)
+        plots.append(f"{name}.png")
     (folder / "report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False),
                                         encoding="utf-8")
     page = folder / "index.html"
     page.write_text(_page(report, names, plots), encoding="utf-8")
     return page
+
+
+def plot_images(report: dict, scenario) -> list[tuple[str, bytes]]:
+    """The report's plots as PNG images, (name, bytes) in the page's order; the page and the
+    editor's playtest panel show the same pictures."""
+    import io
+
+    import matplotlib
+    matplotlib.use("Agg")
+    names = display_names(scenario)
+    colours = _colours(scenario)
+    images = []
+    for name, draw in (("outcome", _outcome), ("length", _length), ("income", _series_plot),
+                       ("victory-cities", _series_plot), ("map", _map)):
+        buffer = io.BytesIO()
+        if draw(report, scenario, names, colours, buffer, name):
+            images.append((name, buffer.getvalue()))
+    return images
 
 
 def _colours(scenario) -> dict[str, str]:
@@ -53,7 +63,8 @@ def _figure(width=7.0, height=3.2):
     return plt.subplots(figsize=(width, height), dpi=100, layout="constrained")
 
 
-def _save(figure, path: Path) -> bool:
+def _save(figure, path) -> bool:
+    """Write the figure as PNG to `path` (a file name, or a binary file such as BytesIO)."""
     import matplotlib.pyplot as plt
     figure.savefig(path, format="png", dpi=110)
     plt.close(figure)
@@ -98,8 +109,7 @@ def _length(report, scenario, names, colours, path, _name) -> bool:
 
 
 def _series_plot(report, scenario, names, colours, path, name) -> bool:
-    title = next((key for key in report["series"] if key.replace(" ", "-") == name), name)
-    series = report["series"].get(title)
+    series = report["series"].get(name.replace("-", " "))
     if not series:
         return False
     figure, axes = _figure(7, 3.6)
@@ -113,8 +123,8 @@ def _series_plot(report, scenario, names, colours, path, name) -> bool:
         axes.fill_between(rounds, [row["q1"] for row in rows], [row["q3"] for row in rows],
                           color=colour, alpha=0.15)
     axes.set_xlabel("round")
-    axes.set_ylabel(title + " (median, quartiles shaded)")
-    axes.set_title(title[:1].upper() + title[1:] + " by round")
+    axes.set_ylabel(name.replace("-", " ") + " (median, quartiles shaded)")
+    axes.set_title(name.replace("-", " ").capitalize() + " by round")
     axes.legend(fontsize="small", ncol=2)
     return _save(figure, path)
 
@@ -145,12 +155,6 @@ def _map(report, scenario, names, colours, path, _name) -> bool:
     if patches:
         axes.add_collection(PatchCollection(patches, facecolor=shades, edgecolor="#777777",
                                             linewidth=0.3))
-    if not patches:                  # a board of nodes: draw its borders as lines
-        for _, border in scenario.entities("map", "borders"):
-            pair = border.get("between") or []
-            if len(pair) == 2 and all(p in where for p in pair):
-                (x1, y1), (x2, y2) = where[pair[0]], where[pair[1]]
-                axes.plot([x1, x2], [y1, y2], color="#bbbbbb", linewidth=0.6, zorder=1)
     for sid, (x, y) in where.items():
         if not (spaces[sid].get("shape") or {}).get("polygons"):
             axes.scatter([x], [y], s=60, color=cmap(0.08 + 0.92 * captures.get(sid, 0) / hottest),
@@ -161,15 +165,14 @@ def _map(report, scenario, names, colours, path, _name) -> bool:
     sizes = [300 * battles[s] / most for s in battles if s in where]
     axes.scatter(xs, ys, s=sizes, facecolors="none", edgecolors="#222222", linewidths=0.8,
                  zorder=3)
-    labelled = list(where) if not patches and len(where) <= 60 else list(captures)[:12]
-    for sid in labelled:
+    for sid in list(captures)[:12]:
         if sid in where:
             axes.annotate(names.get(sid, sid), where[sid], fontsize=6, ha="center", va="bottom",
                           zorder=4)
     axes.set_aspect("equal")
     axes.autoscale_view()
-    if patches or _has_board_y_down(scenario) or _stored_positions(spaces):
-        axes.invert_yaxis()           # board coordinates count y downward, as pictures do
+    if patches or _has_board_y_down(scenario):
+        axes.invert_yaxis()           # board pictures count y downward
     axes.set_axis_off()
     axes.set_title("Where the fighting was: shade = changes of hands per game, "
                    "circles = battles per game", fontsize=9)
@@ -180,13 +183,9 @@ def _has_board_y_down(scenario) -> bool:
     return bool(scenario.doc("map").get("board"))
 
 
-def _stored_positions(spaces: dict) -> dict[str, tuple[float, float]]:
-    return {sid: tuple(s["position"]) for sid, s in spaces.items()
-            if isinstance(s.get("position"), list) and len(s["position"]) == 2}
-
-
 def _positions(scenario, spaces: dict) -> dict[str, tuple[float, float]]:
-    found = _stored_positions(spaces)
+    found = {sid: tuple(s["position"]) for sid, s in spaces.items()
+             if isinstance(s.get("position"), list) and len(s["position"]) == 2}
     if found:
         return found
     import networkx as nx
@@ -257,7 +256,7 @@ units each.</p>
 <h2>Most contested spaces</h2>
 <table><tr><th>space</th><th>changes of hands per game</th><th>first change (median round)</th></tr>
 {contested}</table>
-{PAYOUTS_HEAD + payouts + "</table>" if payouts else ""}
+{"<h2>National objectives paid</h2><table><tr><th>objective</th><th>nation</th><th>times per game</th><th>paid per game</th></tr>" + payouts + "</table>" if payouts else ""}
 {"<h2>Games stopped by a rules error</h2><ul>" + errors + "</ul>" if errors else ""}
 </body></html>
 """

@@ -13,6 +13,8 @@ import pytest
 pytest.importorskip("PySide6")
 
 from editor.document import ScenarioDocument  # noqa: E402
+from PySide6.QtWidgets import QLabel  # noqa: E402
+
 from editor.playtest import PlaytestPanel, forces_by_space  # noqa: E402
 
 NORTHERN_FRONT = Path(__file__).resolve().parent.parent / "scenarios" / "northern-front"
@@ -146,3 +148,41 @@ def test_a_force_composed_freely_and_losses_in_the_systems_terms(qtbot, document
     assert image.width() > 0
     from editor.playtest import X_TITLE, Y_TITLE
     assert X_TITLE == "units left at the end of the battle" and Y_TITLE == "probability"
+
+
+@pytest.mark.skipif(importlib.util.find_spec("engine.study") is None, reason="engine.study is not there")
+def test_whole_games_play_in_the_background_and_show_the_report(qtbot, qapp, tmp_path):
+    from editor.playtest_games import GamesPanel
+    for name in ("aa50-1941", "aa50-1942"):
+        shutil.copytree(NORTHERN_FRONT.parent / name, tmp_path / name)
+    document = ScenarioDocument(tmp_path / "aa50-1942")
+    panel = GamesPanel(document)
+    qtbot.addWidget(panel)
+    assert sorted(panel.player_choices) == ["allies", "axis"]
+    assert panel.player_choices["axis"].currentText() == "heuristic"
+    for combo in panel.player_choices.values():
+        combo.setCurrentText("random")
+    panel.games.setValue(3)
+    panel.max_rounds.setValue(2)
+    panel.workers.setValue(1)
+    panel.seed.setValue(5)
+    with qtbot.waitSignal(panel.finished, timeout=120_000):
+        assert panel.run()
+        assert not panel.run_button.isEnabled() and panel.stop_button.isEnabled()
+    report = panel.report
+    assert report["games"] == 3 and report["finished"] + report["failed"] == 3
+    assert panel.progress.value() == 3 and panel.run_button.isEnabled()
+    assert panel.summary.toPlainText().startswith("aa50-1942: 3 games, seed 5, axis random, allies random")
+    names = [name for name, _ in panel.images]
+    assert names[0] == "outcome" and "map" in names
+    assert len(panel.charts_host.findChildren(QLabel)) == len(names)
+    # The same study from the command line gives the same report (the engine decides, not the panel).
+    from engine.report import summarise
+    from engine.study import Study, portable, run_study
+    from engine.system import load_system
+    from sandtable.scenario import load_scenario
+    scenario = load_scenario(tmp_path / "aa50-1942")
+    options = {s.key: s.default for s in load_system(scenario).game_settings()}
+    records = run_study(Study(portable(scenario), options, {"axis": "random", "allies": "random"}, 3, 5, 2))
+    assert summarise(records, report["meta"])["sides"] == report["sides"]
+    document.deleteLater()

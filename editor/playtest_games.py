@@ -1,0 +1,223 @@
+"""Whole games from the editor: a batch of AI-against-AI games of the scenario as it is (unsaved
+edits included), played in the background with progress, then the playtest report: its text and
+its charts, the same as `sandtable playtest games --report` gives (engine.study, engine.report).
+
+The games run in worker processes (a fork server: the editor runs threads), from a pool thread
+that only waits; the interface stays free. Stop ends the batch after the games under way.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtGui import QFont, QPixmap
+from PySide6.QtWidgets import (QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
+                               QPlainTextEdit, QProgressBar, QPushButton, QScrollArea, QSpinBox,
+                               QVBoxLayout, QWidget)
+
+from .document import ScenarioDocument
+from .validation import build_scenario, run_validators
+
+
+class Stopped(Exception):
+    """The designer stopped the batch."""
+
+
+class _GameSignals(QObject):
+    progress = Signal(int, int)
+    finished = Signal(object)      # (report, text, [(name, png bytes)])
+    failed = Signal(str)
+
+
+class _GamesJob(QRunnable):
+    def __init__(self, snapshot, players: dict, games: int, seed: int, max_rounds: int | None,
+                 workers: int, signals: _GameSignals, stop: list):
+        super().__init__()
+        self.snapshot, self.players, self.games, self.seed = snapshot, players, games, seed
+        self.max_rounds, self.workers, self.signals, self.stop = max_rounds, workers, signals, stop
+
+    def run(self) -> None:
+        try:
+            from engine.report import display_names, render_text, summarise
+            from engine.report_html import plot_images
+            from engine.study import Study, portable, run_study
+            from engine.system import load_system
+
+            scenario = build_scenario(self.snapshot)
+            system = load_system(scenario)
+            options = {s.key: s.default for s in system.game_settings()}
+            study = Study(portable(scenario), options, self.players, self.games, self.seed,
+                          self.max_rounds)
+
+            def progress(done: int, total: int) -> None:
+                self._emit(self.signals.progress, done, total)
+                if self.stop:
+                    raise Stopped()
+            records = run_study(study, self.workers, progress)
+            meta = {"scenario": scenario.id, "folder": str(scenario.root), "system": system.system,
+                    "sides": list(self.players), "players": self.players, "options": options,
+                    "seed": self.seed, "games": self.games, "max_rounds": self.max_rounds,
+                    "workers": self.workers}
+            report = summarise(records, meta)
+            answer = (report, render_text(report, display_names(scenario)), plot_images(report, scenario))
+        except Stopped:
+            self._emit(self.signals.failed, "stopped")
+            return
+        except Exception as failure:  # the engine's word, shown to the designer
+            self._emit(self.signals.failed, f"{type(failure).__name__}: {failure}")
+            return
+        self._emit(self.signals.finished, answer)
+
+    @staticmethod
+    def _emit(signal, *values) -> None:
+        try:
+            signal.emit(*values)
+        except RuntimeError:
+            pass  # the panel is gone (the scenario was closed): nobody to tell
+
+
+class GamesPanel(QGroupBox):
+    finished = Signal(object)
+
+    def __init__(self, document: ScenarioDocument, parent=None):
+        super().__init__("Whole games, AI against AI", parent)
+        self.document = document
+        self.report = None
+        self.images: list[tuple[str, bytes]] = []
+        self._stop: list = []
+        self.pool = QThreadPool.globalInstance()
+        self.players_form = QFormLayout()
+        self.player_choices: dict[str, QComboBox] = {}
+        self.games = QSpinBox()
+        self.games.setRange(1, 100_000)
+        self.games.setValue(20)
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2**31 - 1)
+        self.seed.setValue(1)
+        self.max_rounds = QSpinBox()
+        self.max_rounds.setRange(0, 1000)
+        self.max_rounds.setSpecialValueText("no limit")
+        self.max_rounds.setValue(10)
+        from engine.processes import available_cores
+        self.workers = QSpinBox()
+        self.workers.setRange(1, 256)
+        self.workers.setValue(available_cores())
+        self.run_button = QPushButton("Play games")
+        self.run_button.clicked.connect(self.run)
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setEnabled(False)
+        self.stop_button.clicked.connect(self.stop)
+        self.progress = QProgressBar()
+        self.summary = QPlainTextEdit()
+        self.summary.setReadOnly(True)
+        font = QFont("monospace")
+        font.setStyleHint(QFont.TypeWriter)
+        self.summary.setFont(font)
+        self.summary.setPlaceholderText("Play games to see who wins, when and where.")
+        self.charts_host = QWidget()
+        self.charts = QVBoxLayout(self.charts_host)
+        scroller = QScrollArea()
+        scroller.setWidgetResizable(True)
+        scroller.setWidget(self.charts_host)
+        self._signals = _GameSignals()
+        self._signals.progress.connect(self._progress)
+        self._signals.finished.connect(self._finished)
+        self._signals.failed.connect(self._failed)
+        settings = QFormLayout()
+        settings.addRow("Games", self.games)
+        settings.addRow("Seed", self.seed)
+        settings.addRow("Rounds at most", self.max_rounds)
+        settings.addRow("Worker processes", self.workers)
+        top = QHBoxLayout()
+        top.addLayout(self.players_form)
+        top.addLayout(settings)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.run_button)
+        buttons.addWidget(self.stop_button)
+        buttons.addWidget(self.progress, 1)
+        results = QHBoxLayout()
+        results.addWidget(self.summary, 1)
+        results.addWidget(scroller, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addLayout(buttons)
+        layout.addLayout(results, 1)
+        document.changed.connect(lambda kind: self.reload() if kind == "scenario" else None)
+        document.reloaded.connect(self.reload)
+        self.reload()
+
+    def reload(self) -> None:
+        """A player per side, from the players the game system has."""
+        try:
+            from engine.players import available
+            from engine.system import load_system
+            kinds = sorted(available(load_system(build_scenario(self.document.snapshot()))))
+        except Exception:  # no rules for this system: no games
+            kinds = []
+        sides = [s["id"] for s in self.document.entities("scenario", "sides") if isinstance(s.get("id"), str)]
+        chosen = {side: combo.currentText() for side, combo in self.player_choices.items()}
+        while self.players_form.rowCount():
+            self.players_form.removeRow(0)   # only ever from a scenario change, never from a combo's signal
+        self.player_choices = {}
+        for side in sides:
+            combo = QComboBox()
+            combo.addItems(kinds)
+            default = chosen.get(side) or ("heuristic" if "heuristic" in kinds else "random")
+            combo.setCurrentText(default)
+            self.players_form.addRow(f"{side} plays", combo)
+            self.player_choices[side] = combo
+        self.run_button.setEnabled(bool(kinds) and bool(sides))
+        self.run_button.setToolTip("" if kinds else "The engine has no whole games for this game system yet.")
+
+    def run(self) -> bool:
+        errors = [d for d in run_validators(self.document.snapshot()) if d.is_error]
+        if errors:
+            self.summary.setPlainText(f"The scenario has {len(errors)} error(s); mend them (see Problems) "
+                                      "before playing games.\n\n" + "\n".join(
+                                          f"{d.code} {d.message}" for d in errors[:20]))
+            return False
+        players = {side: combo.currentText() for side, combo in self.player_choices.items()}
+        self._stop = []
+        self.report = None
+        self.run_button.setEnabled(False)
+        self.stop_button.setEnabled(True)
+        self.progress.setRange(0, self.games.value())
+        self.progress.setValue(0)
+        self.summary.setPlainText("Playing …")
+        self.pool.start(_GamesJob(self.document.snapshot(), players, self.games.value(), self.seed.value(),
+                                  self.max_rounds.value() or None, self.workers.value(), self._signals,
+                                  self._stop))
+        return True
+
+    def stop(self) -> None:
+        self._stop.append(True)
+        self.stop_button.setEnabled(False)
+
+    def _progress(self, done: int, total: int) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+
+    def _finished(self, answer) -> None:
+        report, text, images = answer
+        self.report, self.images = report, images
+        self.summary.setPlainText(text)
+        self._done()
+        while self.charts.count():
+            widget = self.charts.takeAt(0).widget()
+            widget.hide()
+            widget.deleteLater()
+        for name, data in images:
+            picture = QPixmap()
+            picture.loadFromData(data, "PNG")
+            label = QLabel()
+            label.setObjectName(f"chart-{name}")
+            label.setPixmap(picture)
+            label.setAlignment(Qt.AlignHCenter)
+            self.charts.addWidget(label)
+        self.finished.emit(report)
+
+    def _failed(self, message: str) -> None:
+        self.summary.setPlainText("Stopped." if message == "stopped" else f"The games could not be played: {message}")
+        self._done()
+
+    def _done(self) -> None:
+        self.run_button.setEnabled(True)
+        self.stop_button.setEnabled(False)
