@@ -271,6 +271,8 @@ class Soak:
             view.centerOn(space)
             point = view.mapFromScene(space.scenePos())
         gesture = self.random.random()
+        if gesture < 0.1:
+            return self.map_tool(view, viewport)
         QTest.mouseClick(viewport, Qt.LeftButton, Qt.NoModifier, point)
         if gesture < 0.5:
             end = point + QPoint(self.random.randint(-40, 40), self.random.randint(-40, 40))
@@ -289,6 +291,20 @@ class Soak:
             QTest.mousePress(viewport, Qt.LeftButton, Qt.ShiftModifier, point)
             _move(viewport, end)
             QTest.mouseRelease(viewport, Qt.LeftButton, Qt.ShiftModifier, end)
+        return True
+
+    def map_tool(self, view, viewport) -> bool:
+        """Place a space with the Add space tool on empty canvas, or toggle a layer."""
+        page = self.window.map_page
+        if self.random.random() < 0.5:
+            layer = self.pick(list(page.layer_actions.values()))
+            layer.toggle()
+            return True
+        page.place_action.setChecked(True)
+        corner = view.mapFromScene(view.map_scene.map_rect().bottomRight()) + QPoint(20, 20)
+        spot = corner if viewport.rect().contains(corner) else QPoint(5, 5)
+        QTest.mouseClick(viewport, Qt.LeftButton, Qt.NoModifier, spot)
+        page.place_action.setChecked(False)
         return True
 
     # -- history -----------------------------------------------------------------------------
