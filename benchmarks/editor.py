@@ -1,14 +1,21 @@
-"""Editor benchmarks: opening and drawing the largest bundled scenario, and live validation.
+"""Editor benchmarks: opening and drawing the largest bundled scenario, live validation, and a
+long soak of random real input.
 
-    python benchmarks/editor.py
+    python benchmarks/editor.py [--soak-steps 5000]
 
-Prints three figures against their targets:
-  open + draw   open the largest scenario under scenarios/ and paint its map (target < 1.5 s)
+Prints four figures against their targets, each beside a baseline measured in the same run:
+  open + draw   open the largest scenario under scenarios/ (AA50 1941, its board's polygons) and
+                paint its map (target < 1.5 s); baseline: loading and validating it as
+                `sandtable validate` does
   problems      from an edit to an updated problems dock, on a generated 200-space scenario
-                (target < 150 ms)
+                (target < 150 ms); baseline: the validators alone
   UI block      the longest the UI thread went without running its event loop while
-                validations ran (target < 50 ms)
-Runs offscreen; the machine's load shows in the figures, so the median of several edits is given.
+                validations ran (target < 50 ms); baseline: the same measure while idle
+  memory        growth of the resident memory over 5,000 random edits, undos and redos with
+                real key presses and clicks (tests/editor_soak.py; target < 50 MB); baseline:
+                the memory after the first 500
+Runs offscreen; the machine's load shows in the figures, so the median of several edits is given,
+and the process's CPU time beside the wall time where waiting could hide in the wall time.
 """
 from __future__ import annotations
 
@@ -30,8 +37,9 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from sandtable.scenario import find_scenarios, load_scenario  # noqa: E402
 from sandtable.yamlwrite import save_yaml  # noqa: E402
 
-TARGET_OPEN, TARGET_PROBLEMS, TARGET_BLOCK = 1.5, 0.150, 0.050
+TARGET_OPEN, TARGET_PROBLEMS, TARGET_BLOCK, TARGET_GROWTH = 1.5, 0.150, 0.050, 50.0
 EDITS = 15
+WARM_UP = 500   # soak steps before the memory baseline: caches and pools are full by then
 
 
 def largest_scenario() -> Path:
@@ -93,10 +101,82 @@ def wait_until(app, condition, timeout=30.0):
         raise TimeoutError("the editor did not answer in time")
 
 
-def main() -> int:
+def resident_mb() -> float:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def open_and_draw(app, window, folder: Path) -> tuple[float, float, int]:
+    """Seconds (wall, CPU) from File > Open to the map painted, and the spaces drawn."""
+    started, cpu = time.perf_counter(), time.process_time()
+    window.open_folder(folder)
+    window.map_view.fit()
+    window.map_view.viewport().repaint()
+    opened, used = time.perf_counter() - started, time.process_time() - cpu
+    wait_until(app, lambda: not window.validator.busy)
+    return opened, used, len(window.scene.spaces)
+
+
+def validate_as_the_cli_does(folder: Path) -> float:
+    import validators
+    started = time.perf_counter()
+    validators.validate(load_scenario(folder))
+    return time.perf_counter() - started
+
+
+def problems_after_edits(app, window, work: Path) -> tuple[list[float], list[float], float, float]:
+    """Per edit: the delay to an updated problems dock and the validators' own time; the longest
+    UI block during them, and while idle for as long."""
+    window.open_folder(generate(work / "generated-200"))
+    wait_until(app, lambda: not window.validator.busy)
+    watch = BlockWatch()
+    delays, validation, updates = [], [], []
+    window.validator.updated.connect(lambda _d: updates.append(time.perf_counter()))
+    watch.start()
+    started = time.perf_counter()
+    for edit in range(EDITS):
+        before = len(updates)
+        value = "broken" if edit % 2 == 0 else 1   # break a value, then mend it, and again
+        edited = time.perf_counter()
+        window.document.set_field("map", (("spaces", ("id", "land-0")),), ("value",), value)
+        wait_until(app, lambda: len(updates) > before and not window.validator.busy)
+        delays.append(updates[-1] - edited)
+        validation.append(window.validator.last_duration)
+        pause = time.perf_counter()
+        wait_until(app, lambda: time.perf_counter() - pause > 0.02)
+    block = watch.stop()
+    idle_for = time.perf_counter() - started
+    watch.start()
+    pause = time.perf_counter()
+    wait_until(app, lambda: time.perf_counter() - pause > idle_for)
+    idle = watch.stop()
+    window.document.undo_stack.setClean()
+    return delays, validation, block, idle
+
+
+def soak(app, window, work: Path, steps: int) -> tuple[float, float, int]:
+    """Memory (MB) after the warm-up and at the end of `steps` random real inputs."""
+    sys.path.insert(0, str(REPO / "tests"))
+    from editor_soak import Soak
+    folder = work / "workshop"
+    shutil.copytree(REPO / "tests" / "fixtures" / "editor" / "workshop", folder)
+    window.open_folder(folder)
+    window.activateWindow()
+    marks = {}
+    Soak(window, seed=5000).run(steps, after_step=lambda step: marks.setdefault(step, resident_mb())
+                                if step in (WARM_UP - 1, steps - 1) else None)
+    window.document.undo_stack.setClean()
+    return marks[WARM_UP - 1], marks[steps - 1], window.document.undo_stack.count()
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--soak-steps", type=int, default=5000)
+    args = parser.parse_args(argv)
     app = QApplication.instance() or QApplication([])
-    import validators  # noqa: F401  (loaded at start-up in the application too)
     from editor.main_window import MainWindow
+    import validators  # noqa: F401  (loaded at start-up in the application too)
 
     work = Path(tempfile.mkdtemp(prefix="sandtable-bench-"))
     settings = QSettings(str(work / "editor.ini"), QSettings.IniFormat)
@@ -106,51 +186,33 @@ def main() -> int:
     wait_until(app, lambda: True)
 
     folder = largest_scenario()
-    started = time.perf_counter()
-    window.open_folder(folder)
-    window.map_view.fit()
-    window.map_view.viewport().repaint()
-    opened = time.perf_counter() - started
-    spaces = len(window.scene.spaces)
-    wait_until(app, lambda: not window.validator.busy)
-
-    big = generate(work / "generated-200")
-    window.open_folder(big)
-    wait_until(app, lambda: not window.validator.busy)
-    watch = BlockWatch()
-    delays = []
-    validation = []
-    updates = []
-    window.validator.updated.connect(lambda _d: updates.append(time.perf_counter()))
-    watch.start()
-    for edit in range(EDITS):
-        before = len(updates)
-        value = "broken" if edit % 2 == 0 else 1   # break a value, then mend it, and again
-        edited = time.perf_counter()
-        window.document.set_field("map", (("spaces", ("id", "land-0")),), ("value",), value)
-        wait_until(app, lambda before=before: len(updates) > before and not window.validator.busy)
-        delays.append(updates[-1] - edited)
-        validation.append(window.validator.last_duration)
-        pause = time.perf_counter()
-        wait_until(app, lambda pause=pause: time.perf_counter() - pause > 0.02)
-    block = watch.stop()
-    window.document.undo_stack.setClean()
+    cli = validate_as_the_cli_does(folder)
+    opened, cpu, spaces = open_and_draw(app, window, folder)
+    shaped = sum(1 for item in window.scene.spaces.values() if item.shaped)
+    delays, validation, block, idle = problems_after_edits(app, window, work)
+    steps = max(args.soak_steps, WARM_UP + 1)
+    warm, end, history = soak(app, window, work, steps)
     window.close()
     shutil.rmtree(work, ignore_errors=True)
 
-    median = statistics.median(delays)
     report = [
-        ("open + draw", f"{folder.name} ({spaces} spaces)", opened, TARGET_OPEN),
-        ("problems updated", f"median of {EDITS} edits, 200 spaces (max {max(delays) * 1000:.0f} ms; "
-                             f"validators alone {statistics.median(validation) * 1000:.0f} ms)",
-         median, TARGET_PROBLEMS),
-        ("longest UI block", "during those validations", block, TARGET_BLOCK),
+        ("open + draw", opened * 1000, TARGET_OPEN * 1000, "ms",
+         f"{folder.name}, {spaces} spaces ({shaped} drawn as polygons); CPU {cpu * 1000:.0f} ms; "
+         f"baseline `sandtable validate` of it {cli * 1000:.0f} ms"),
+        ("problems updated", statistics.median(delays) * 1000, TARGET_PROBLEMS * 1000, "ms",
+         f"median of {EDITS} edits, 200 spaces (max {max(delays) * 1000:.0f} ms); "
+         f"baseline the validators alone {statistics.median(validation) * 1000:.0f} ms"),
+        ("longest UI block", block * 1000, TARGET_BLOCK * 1000, "ms",
+         f"during those validations; baseline idle for as long {idle * 1000:.0f} ms"),
+        ("memory growth", end - warm, TARGET_GROWTH, "MB",
+         f"over {steps - WARM_UP:,} random edits, undos and redos after {WARM_UP} "
+         f"(baseline {warm:.0f} MB then, {end:.0f} MB at the end; {history} steps left in the history)"),
     ]
     failed = False
-    for name, detail, seconds, target in report:
-        verdict = "ok" if seconds < target else "OVER"
-        failed |= seconds >= target
-        print(f"{name:18} {seconds * 1000:8.0f} ms  (target < {target * 1000:.0f} ms) {verdict:4}  {detail}")
+    for name, value, target, unit, detail in report:
+        verdict = "ok" if value < target else "OVER"
+        failed |= value >= target
+        print(f"{name:18} {value:8.0f} {unit}  (target < {target:.0f} {unit}) {verdict:4}  {detail}")
     return 1 if failed else 0
 
 
