@@ -212,8 +212,10 @@ class MapScene(QGraphicsScene):
         short = {}
         for unit in self.document.entities("units", "unit_types"):
             if isinstance(unit.get("id"), str):
-                name = unit.get("short_name") if isinstance(unit.get("short_name"), str) else unit["id"][:3]
-                short[unit["id"]] = name
+                # The short name, else the first letters of the name's first word: AA gun -> aa.
+                words = str(unit.get("name") or unit["id"]).split()
+                short[unit["id"]] = unit["short_name"] if isinstance(unit.get("short_name"), str) \
+                    else words[0][:3].lower()
         found = {}
         for entry in self.document.entities("setup", "spaces"):
             stacks = entry.get("units") if isinstance(entry.get("units"), list) else []

@@ -398,6 +398,12 @@ class ChangesPanel(QWidget):
         self.summary = QLabel("")
         self.page = TablePage(self.model, [_button("Revert selected", self.revert_selected), self.summary])
         self.view = self.page.view
+        self.view.keep_layout()   # the two values share the width; the rest fit their contents
+        header = self.view.horizontalHeader()
+        header.setStretchLastSection(False)
+        for column in range(self.model.columnCount()):
+            header.setSectionResizeMode(column, QHeaderView.Stretch if column in (3, 4)
+                                        else QHeaderView.ResizeToContents)
         QVBoxLayout(self).addWidget(self.page)
         self.model.rowsInserted.connect(self._summarise)
         self.model.rowsRemoved.connect(self._summarise)

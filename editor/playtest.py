@@ -351,7 +351,7 @@ class PlaytestPanel(QWidget):
         options.addWidget(self.settings, 1)
         options.addWidget(self.raid)
         layout = QVBoxLayout(self)
-        layout.addLayout(pickers, 2)
+        layout.addLayout(pickers, 3)
         layout.addLayout(options)
         layout.addLayout(controls)
         layout.addWidget(self.result)

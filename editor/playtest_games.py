@@ -111,10 +111,11 @@ class GamesPanel(QGroupBox):
         font = QFont("monospace")
         font.setStyleHint(QFont.TypeWriter)
         self.summary.setFont(font)
+        self.summary.setLineWrapMode(QPlainTextEdit.NoWrap)
         self.summary.setPlaceholderText("Play games to see who wins, when and where.")
         self.charts_host = QWidget()
         self.charts = QVBoxLayout(self.charts_host)
-        scroller = QScrollArea()
+        self.scroller = scroller = QScrollArea()
         scroller.setWidgetResizable(True)
         scroller.setWidget(self.charts_host)
         self._signals = _GameSignals()
@@ -204,15 +205,28 @@ class GamesPanel(QGroupBox):
             widget = self.charts.takeAt(0).widget()
             widget.hide()
             widget.deleteLater()
+        self.pictures = []
         for name, data in images:
             picture = QPixmap()
             picture.loadFromData(data, "PNG")
             label = QLabel()
             label.setObjectName(f"chart-{name}")
-            label.setPixmap(picture)
             label.setAlignment(Qt.AlignHCenter)
             self.charts.addWidget(label)
+            self.pictures.append((label, picture))
+        self._fit_pictures()
         self.finished.emit(report)
+
+    def _fit_pictures(self) -> None:
+        """Each chart as wide as the space beside the text (never wider than drawn)."""
+        width = max(200, self.scroller.viewport().width() - 24)
+        for label, picture in getattr(self, "pictures", []):
+            label.setPixmap(picture if picture.width() <= width
+                            else picture.scaledToWidth(width, Qt.SmoothTransformation))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_pictures()
 
     def _failed(self, message: str) -> None:
         self.summary.setPlainText("Stopped." if message == "stopped" else f"The games could not be played: {message}")
