@@ -73,15 +73,18 @@ def main(argv: list[str] | None = None) -> int:
     save(window.problems_dock, "problems-dock.png")
     document.undo_stack.setClean()
 
-    # The map canvas of the largest scenario.
+    # The 1941 board: territories as the board draws them, the legend and the overview.
     folder = copy_scenario("aa50-1941", work)
     window.open_folder(folder)
     settle()
     window.tabs.setCurrentIndex(0)
-    window.map_view.fit()
+    view = window.map_view
+    view.resetTransform()
+    view.scale(0.62, 0.62)
+    view.centerOn(1750, 560)
     window.scene.select_space("germany")
-    settle()
-    save(window.map_view, "map-canvas.png")
+    settle(400)
+    save(view, "map-canvas.png")
 
     # Its Chinese translation, side by side with the English.
     window.tabs.setCurrentWidget(window.translation_panel)
@@ -89,18 +92,36 @@ def main(argv: list[str] | None = None) -> int:
     settle()
     save(window.translation_panel, "translation-view.png")
 
-    # A battle from the playtest panel, when the engine's calculator is there.
+    # A battle from the playtest panel, when the engine's calculator is there: the defaults.
     from editor.playtest import load_calculator
     if load_calculator() is not None:
         panel = window.playtest_panel
-        window.tabs.setCurrentWidget(panel)
-        panel.attacker.choose("poland", "germany")
-        panel.defender.choose("baltic-states", "soviet-union")
+        window.tabs.setCurrentWidget(panel.parentWidget().parentWidget())
         panel.seed.setValue(1941)
         if panel.run():
             run_until(lambda: panel.report is not None, 120_000)
             settle()
             save(panel, "playtest.png")
+
+    # The 1942 variant: what it changes against 1941, and whole games of it.
+    folder = copy_scenario("aa50-1942", work)
+    window.open_folder(folder)
+    settle()
+    window.tabs.setCurrentWidget(window.changes_panel)
+    settle()
+    save(window.changes_panel, "variant-changes.png")
+    games = window.games_panel
+    window.tabs.setCurrentWidget(games.parentWidget().parentWidget())
+    games.parentWidget().parentWidget().setCurrentWidget(games)
+    for combo in games.player_choices.values():
+        combo.setCurrentText("heuristic")
+    games.games.setValue(8)
+    games.max_rounds.setValue(4)
+    games.seed.setValue(1942)
+    if games.run():
+        run_until(lambda: games.report is not None or games.run_button.isEnabled(), 600_000)
+        settle()
+        save(games, "playtest-games.png")
 
     window.confirm_discard = lambda: True
     window.close()
