@@ -306,12 +306,14 @@ class MainWindow(QMainWindow):
         root = QTreeWidgetItem([str(manifest.get("name") or document.root.name),
                                 "variant" if document.is_variant else ""])
         rows = [("Map", "map", "spaces"), ("Spaces", "map", "spaces"), ("Borders", "map", "borders"),
-                ("Units", "units", "unit_types"), ("Setup", "setup", "spaces"),
+                ("Units", "units", "unit_types"), ("Nations", "scenario", "nations"), ("Setup", "setup", "spaces"),
                 ("Objectives", "objectives", "objectives"), ("Decks", "decks", "decks"),
                 ("Tables", "tables", "tables"), ("Options", "scenario", "options")]
         for title, kind, collection in rows:
             QTreeWidgetItem(root, [title, str(len(document.entities(kind, collection)))])
         QTreeWidgetItem(root, ["Translations", ", ".join(document.locale_tags)])
+        if document.is_variant:
+            QTreeWidgetItem(root, ["Changes", f"against {document.parent_scenario.root.name}"])
         QTreeWidgetItem(root, ["Playtest", ""])
         self.outline.addTopLevelItem(root)
         root.setExpanded(True)

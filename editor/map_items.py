@@ -15,6 +15,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (QGraphicsItem, QGraphicsLineItem, QGraphicsObject, QGraphicsTextItem)
 
+from .document import copy_data
 from .map_style import (LAND_EDGE, NEUTRAL, SEA, SEA_EDGE, SELECTED, border_pen, text_colour)
 
 RADIUS = 18.0
@@ -61,6 +62,7 @@ class SpaceItem(QGraphicsObject):
         self.centre = QPointF()
         self._press_pos: QPointF | None = None
         self._looks = None
+        self._shape = None
         self.setFlags(QGraphicsItem.ItemIsSelectable | QGraphicsItem.ItemSendsGeometryChanges)
         self.setZValue(NODE_Z)
         self.label = NameLabel(self)
@@ -79,10 +81,12 @@ class SpaceItem(QGraphicsObject):
         """Follow the space's data; `shown` is its name in the display language."""
         shape = space.get("shape")
         looks = (space.get("name"), shown, space.get("kind"), fill.rgba(), ring.rgba() if ring else None,
-                 frozenset(marks), repr(shape), tuple(position))
-        if looks == self._looks:
+                 frozenset(marks), tuple(position))
+        # A copy of the outlines drawn: comparing them is quick (a board's take a millisecond),
+        # and an edit that changes them in place is still seen.
+        if looks == self._looks and shape == self._shape:
             return  # nothing to redraw: most edits touch one space of hundreds
-        self._looks = looks
+        self._looks, self._shape = looks, copy_data(shape)
         self.prepareGeometryChange()
         self.name = str(space.get("name") or self.space_id)
         self.shown_name = shown or self.name
