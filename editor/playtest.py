@@ -186,7 +186,8 @@ def side_of(document: ScenarioDocument) -> dict[str, str]:
 def first_battle(document: ScenarioDocument, may_attack: Callable[[str], bool]):
     """A battle to start from: ((attacker's space, owner), (defender's space, owner)), the two
     of opposite sides, the attacker with units that may attack, the defender next door if any
-    is; the first to play in the turn order first. None when there is nothing to fight."""
+    is: the first to play in the turn order, from its strongest space facing an enemy. None when
+    there is nothing to fight."""
     forces = forces_by_space(document)
     sides = side_of(document)
     order = [o for o in document.merged("scenario").get("turn_order") or [] if isinstance(o, str)]
@@ -196,14 +197,18 @@ def first_battle(document: ScenarioDocument, may_attack: Callable[[str], bool]):
         if isinstance(pair, list) and len(pair) == 2:
             neighbours[pair[0]].add(pair[1])
             neighbours[pair[1]].add(pair[0])
-    attackers = [(space, owner) for space, owners in forces.items() for owner, units in owners.items()
-                 if any(may_attack(u) for u in units)]
-    attackers.sort(key=lambda pick: (order.index(pick[1]) if pick[1] in order else len(order), pick))
+    strength = {(space, owner): sum(n for u, n in units.items() if may_attack(u))
+                for space, owners in forces.items() for owner, units in owners.items()}
     enemies = [(space, owner) for space, owners in forces.items() for owner in owners]
-    for space, owner in attackers:
-        side = sides.get(owner, owner)
-        foes = [(s, o) for s, o in enemies if sides.get(o, o) != side]
-        near = [pick for pick in foes if pick[0] in neighbours[space]]
+
+    def foes_of(space: str, owner: str) -> tuple[list, list]:
+        foes = [(s, o) for s, o in enemies if sides.get(o, o) != sides.get(owner, owner)]
+        return [pick for pick in foes if pick[0] in neighbours[space]], foes
+    picks = [pick for pick, units in strength.items() if units]
+    picks.sort(key=lambda pick: (order.index(pick[1]) if pick[1] in order else len(order),
+                                 not foes_of(*pick)[0], -strength[pick], pick))
+    for space, owner in picks:
+        near, foes = foes_of(space, owner)
         if near or foes:
             return (space, owner), (near or foes)[0]
     return None

@@ -36,6 +36,7 @@ class TranslationModel(DocumentTableModel):
     def set_locale(self, tag: str | None) -> None:
         self.tag = tag
         self.refresh()
+        self.headerDataChanged.emit(HORIZONTAL, TRANSLATION, TRANSLATION)
 
     def set_filter(self, name: str) -> None:
         self.filter = name
