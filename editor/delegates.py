@@ -6,7 +6,7 @@ reaches every view it is set on, and a view handed another view's editor warns a
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QStyledItemDelegate
+from PySide6.QtWidgets import QComboBox, QLineEdit, QStyledItemDelegate
 
 from .models.entity_table import CHOICES_ROLE, STRICT_ROLE
 
@@ -15,7 +15,11 @@ class ChoiceDelegate(QStyledItemDelegate):
     def createEditor(self, parent, option, index):
         choices = index.data(CHOICES_ROLE)
         if choices is None:
-            return super().createEditor(parent, option, index)
+            # Made here rather than by the base class: an editor Qt makes and hands through Python
+            # keeps a Python wrapper alive after the view deletes it (one per edit, for good).
+            editor = QLineEdit(parent)
+            editor.setFrame(False)
+            return editor
         combo = QComboBox(parent)
         strict = bool(index.data(STRICT_ROLE))
         # A fixed set of values (a schema enum) takes only those; a column of ids also takes
@@ -25,7 +29,9 @@ class ChoiceDelegate(QStyledItemDelegate):
         return combo
 
     def setEditorData(self, editor, index):
-        if isinstance(editor, QComboBox):
+        if isinstance(editor, QLineEdit):
+            editor.setText(str(index.data(Qt.EditRole) or ""))
+        elif isinstance(editor, QComboBox):
             text = str(index.data(Qt.EditRole) or "")
             if editor.isEditable():
                 editor.setCurrentText(text)
@@ -35,7 +41,9 @@ class ChoiceDelegate(QStyledItemDelegate):
             super().setEditorData(editor, index)
 
     def setModelData(self, editor, model, index):
-        if isinstance(editor, QComboBox):
+        if isinstance(editor, QLineEdit):
+            model.setData(index, editor.text(), Qt.EditRole)
+        elif isinstance(editor, QComboBox):
             model.setData(index, editor.currentText(), Qt.EditRole)
         else:
             super().setModelData(editor, model, index)

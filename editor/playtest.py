@@ -283,8 +283,9 @@ class _BattleJob(QRunnable):
         self.options, self.raid = list(options), raid
 
     def run(self) -> None:
+        snapshot, self.snapshot = self.snapshot, None   # the pool may keep this wrapper: not the data
         try:
-            scenario = build_scenario(self.snapshot)
+            scenario = build_scenario(snapshot)
             chosen = {}
             if self.options:
                 chosen["extras"] = self.calculator.battle_extras(scenario, self.options)

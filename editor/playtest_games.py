@@ -41,7 +41,8 @@ class _GamesJob(QRunnable):
             from engine.study import Study, portable, run_study
             from engine.system import load_system
 
-            scenario = build_scenario(self.snapshot)
+            snapshot, self.snapshot = self.snapshot, None   # the pool may keep this wrapper
+            scenario = build_scenario(snapshot)
             system = load_system(scenario)
             options = {s.key: s.default for s in system.game_settings()}
             study = Study(portable(scenario), options, self.players, self.games, self.seed,

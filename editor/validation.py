@@ -135,8 +135,9 @@ class _ValidationJob(QRunnable):
 
     def run(self) -> None:
         started = time.perf_counter()
+        snapshot, self.snapshot = self.snapshot, None   # the pool may keep this wrapper: not the data
         try:
-            diagnostics = run_validators(self.snapshot)
+            diagnostics = run_validators(snapshot)
         except Exception as failure:  # a bug in a check must not take the editor down
             self._report(self.signals.failed, self.generation, f"{type(failure).__name__}: {failure}")
             return

@@ -347,3 +347,29 @@ def own_data(document) -> dict:
     """Every file's own data (what a save would write), for comparing states."""
     from editor.document import copy_data
     return {kind: copy_data(document.own(kind)) for kind in document.files}
+
+
+def back_to_start(window) -> None:
+    """Undo everything and forget the history: the document as opened, and the memory of what
+    was done since released, so that what is left is what the editor keeps (a leak, if any)."""
+    import gc
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+    for _ in range(3):   # close any editor, and let the commits it queued land first
+        focus = QApplication.focusWidget()
+        if focus is not None:
+            QTest.keyClick(focus, Qt.Key_Escape)
+        QApplication.processEvents()
+    stack = window.document.undo_stack
+    stack.setIndex(0)
+    stack.clear()
+    for _ in range(2):
+        QApplication.processEvents()
+        QCoreApplication.sendPostedEvents(None, QEvent.DeferredDelete)
+    gc.collect()
+
+
+def resident_mb() -> float:
+    import os
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20

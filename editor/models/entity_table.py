@@ -9,7 +9,7 @@ the parent's value.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
@@ -59,7 +59,9 @@ class Column:
     header: str
     path: tuple                      # the field inside the entity, e.g. ("stats", "attack")
     kind: str = "text"               # text | number | integer | bool | list | scalar | readonly
-    choices: Callable[[], list[str]] | None = None
+    # Where the allowed values come from: not part of what makes two columns the same (a fresh
+    # function each time the columns are made), so a new unit type does not reset the table.
+    choices: Callable[[], list[str]] | None = field(default=None, compare=False)
     required: bool = False           # cannot be emptied
     strict: bool = False             # only the choices are allowed (a schema enum)
 
