@@ -181,10 +181,9 @@ class MainWindow(QMainWindow):
         self._update_title()
         self.statusBar().showMessage(f"Opened {folder}", 4000)
         # The opened scenario's objects live as long as it is open: move them out of the cyclic
-        # collector's view, so its full passes stay short and never stall the UI mid-edit.
-        gc.unfreeze()  # let the documents closed since the last opening go
-        gc.collect()
-        gc.freeze()
+        # collector's view, so its full passes stay short and never stall the UI mid-edit. Done
+        # once the map is on screen: freeing the scenarios closed before need not delay it.
+        QTimer.singleShot(0, self, _keep_out_of_the_collectors_way)
 
     def _close_document(self) -> None:
         if self.validator is not None:
@@ -547,3 +546,9 @@ class MainWindow(QMainWindow):
         name = self.document.merged("scenario").get("name") or self.document.root.name
         self.setWindowTitle(f"{name} — {self.document.root}[*] — {APP_NAME}")
         self.setWindowModified(self.document.is_dirty())
+
+
+def _keep_out_of_the_collectors_way() -> None:
+    gc.unfreeze()  # let the documents closed since the last opening go
+    gc.collect()
+    gc.freeze()

@@ -320,6 +320,7 @@ class TranslationPanel(QWidget):
         super().__init__(parent)
         self.document = document
         self.model = TranslationModel(document, self)
+        self.model.waiting = True    # until the page is shown, or a locale is asked for
         self.locale = QComboBox()
         self.locale.currentTextChanged.connect(self.model.set_locale)
         self.status_filter = QComboBox()
@@ -360,9 +361,19 @@ class TranslationPanel(QWidget):
         self.locale.clear()
         self.locale.addItems(tags)
         self.locale.blockSignals(False)
-        self.show_locale(current if current in tags else (tags[0] if tags else ""))
+        tag = current if current in tags else (tags[0] if tags else "")
+        if self.model.waiting:
+            self.locale.setCurrentText(tag)
+            self.model.tag = tag or None
+        else:
+            self.show_locale(tag)
+
+    def showEvent(self, event) -> None:
+        self.model.wake()
+        super().showEvent(event)
 
     def show_locale(self, tag: str) -> None:
+        self.model.wake()
         if self.locale.findText(tag) < 0 and tag:
             self.locale.addItem(tag)
         self.locale.setCurrentText(tag)

@@ -30,6 +30,9 @@ class TranslationModel(DocumentTableModel):
         self.document = document
         self.tag: str | None = None
         self.filter = "all"
+        # Listing every text of a scenario takes a while (a third of a second for AA50): a model
+        # nobody looks at yet waits until it is woken.
+        self.waiting = False
         document.changed.connect(self._changed)
         document.reloaded.connect(self.refresh)
 
@@ -52,9 +55,14 @@ class TranslationModel(DocumentTableModel):
             scenario.documents[kind] = Tracked(self.document.merged(kind))
         return scenario
 
+    def wake(self) -> None:
+        if self.waiting:
+            self.waiting = False
+            self.refresh()
+
     def collect(self) -> tuple[list, list]:
         rows = []
-        if self.tag:
+        if self.tag and not self.waiting:
             entries = self.document.merged(locale_kind(self.tag)).get("entries")
             entries = entries if isinstance(entries, dict) else {}
             for unit in translation_units(self._scenario(), self.tag):
