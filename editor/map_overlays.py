@@ -44,9 +44,11 @@ class Legend(QFrame):
             widget = self.grid.takeAt(0).widget()
             widget.hide()
             widget.deleteLater()
-        for row, (colour, ring, name) in enumerate(entries):
-            self.grid.addWidget(_swatch(colour, ring), row, 0)
-            self.grid.addWidget(QLabel(name), row, 1)
+        rows = (len(entries) + 1) // 2 if len(entries) > 6 else len(entries)   # two columns when long
+        for number, (colour, ring, name) in enumerate(entries):
+            row, column = number % rows, 2 * (number // rows)
+            self.grid.addWidget(_swatch(colour, ring), row, column)
+            self.grid.addWidget(QLabel(name), row, column + 1)
         self.adjustSize()
 
 

@@ -124,8 +124,9 @@ class MapPage(QWidget):
         self._place_overlays()
 
     def _place_overlays(self) -> None:
+        # Both at the bottom, where a fitted board (wider than high) leaves the view empty.
         area = self.view.viewport().geometry()
-        self.legend.move(area.right() - self.legend.width() - MARGIN, area.top() + MARGIN)
+        self.legend.move(area.left() + MARGIN, area.bottom() - self.legend.height() - MARGIN)
         self.overview.move(area.right() - self.overview.width() - MARGIN,
                            area.bottom() - self.overview.height() - MARGIN)
 
