@@ -307,7 +307,8 @@ class _BattleJob(QRunnable):
 class PlaytestPanel(QWidget):
     finished = Signal(object)
 
-    def __init__(self, document: ScenarioDocument, calculator=None, parent=None):
+    def __init__(self, document: ScenarioDocument, calculator=None, parent=None, lazy: bool = False):
+        """`lazy`: fill the pickers when first shown (the main window opens a scenario faster)."""
         super().__init__(parent)
         self.document = document
         self._calculator = calculator
@@ -336,7 +337,7 @@ class PlaytestPanel(QWidget):
         self.details = QLabel("")
         self.details.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.details.setFont(_monospace())
-        self.charts = ChartBox(document)
+        self.charts = ChartBox(document, lazy=lazy)
         self._signals = _BattleSignals()
         self._signals.progress.connect(self._progress)
         self._signals.finished.connect(self._finished)
@@ -365,10 +366,11 @@ class PlaytestPanel(QWidget):
         layout.addWidget(self.chart, 2)
         layout.addWidget(self.charts)
         self._placed = False
-        self._stale = False
+        self._stale = lazy
         document.changed.connect(self._changed)
         document.reloaded.connect(self.reload)
-        self.reload()
+        if not lazy:
+            self.reload()
 
     def _changed(self, kind: str) -> None:
         """Follow the scenario when seen: rebuilding the pickers after every edit elsewhere
@@ -385,6 +387,8 @@ class PlaytestPanel(QWidget):
 
     def reload(self) -> None:
         self._stale = False
+        if not self._placed:
+            self.charts.reload()
         self.attacker.may_fight = attack_filter(self.document)
         self.attacker.reload()
         self.defender.reload()
@@ -472,7 +476,7 @@ class ChartBox(QGroupBox):
 
     resolved = Signal(object)
 
-    def __init__(self, document: ScenarioDocument, parent=None):
+    def __init__(self, document: ScenarioDocument, parent=None, lazy: bool = False):
         super().__init__("Charts", parent)
         self.document = document
         self.answer: dict | None = None
@@ -493,7 +497,10 @@ class ChartBox(QGroupBox):
         layout.addWidget(self.result)
         document.changed.connect(lambda kind: self.reload() if kind in ("tables", "scenario") else None)
         document.reloaded.connect(self.reload)
-        self.reload()
+        if lazy:
+            self.hide()   # until the panel it is in is first shown (PlaytestPanel.reload)
+        else:
+            self.reload()
 
     def _scenario(self):
         return build_scenario(self.document.snapshot())

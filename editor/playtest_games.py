@@ -78,7 +78,8 @@ class _GamesJob(QRunnable):
 class GamesPanel(QGroupBox):
     finished = Signal(object)
 
-    def __init__(self, document: ScenarioDocument, parent=None):
+    def __init__(self, document: ScenarioDocument, parent=None, lazy: bool = False):
+        """`lazy`: ask the engine for its players when first shown (a faster opening)."""
         super().__init__("Whole games, AI against AI", parent)
         self.document = document
         self.report = None
@@ -97,10 +98,8 @@ class GamesPanel(QGroupBox):
         self.max_rounds.setRange(0, 1000)
         self.max_rounds.setSpecialValueText("no limit")
         self.max_rounds.setValue(10)
-        from engine.processes import available_cores
         self.workers = QSpinBox()
-        self.workers.setRange(1, 256)
-        self.workers.setValue(available_cores())
+        self.workers.setRange(1, 256)   # every core the editor may use, once the engine is loaded
         self.run_button = QPushButton("Play games")
         self.run_button.clicked.connect(self.run)
         self.stop_button = QPushButton("Stop")
@@ -142,15 +141,33 @@ class GamesPanel(QGroupBox):
         layout.addLayout(top)
         layout.addLayout(buttons)
         layout.addLayout(results, 1)
-        document.changed.connect(lambda kind: self.reload() if kind == "scenario" else None)
+        self._stale = lazy
+        document.changed.connect(self._changed)
         document.reloaded.connect(self.reload)
-        self.reload()
+        if not lazy:
+            self.reload()
+
+    def _changed(self, kind: str) -> None:
+        if kind in ("scenario", "units"):
+            self._stale = True
+            if self.isVisible():
+                self.reload()
+
+    def showEvent(self, event) -> None:
+        if self._stale:
+            self.reload()
+        super().showEvent(event)
 
     def reload(self) -> None:
         """A player per side, from the players the game system has."""
+        self._stale = False
         try:
             from engine.players import available
+            from engine.processes import available_cores
             from engine.system import load_system
+            if not self.workers.property("chosen"):
+                self.workers.setValue(available_cores())
+                self.workers.setProperty("chosen", True)
             kinds = sorted(available(load_system(build_scenario(self.document.snapshot()))))
         except Exception:  # no rules for this system: no games
             kinds = []
