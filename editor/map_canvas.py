@@ -212,10 +212,9 @@ class MapScene(QGraphicsScene):
         short = {}
         for unit in self.document.entities("units", "unit_types"):
             if isinstance(unit.get("id"), str):
-                # The short name, else the first letters of the name's first word: AA gun -> aa.
-                words = str(unit.get("name") or unit["id"]).split()
+                # The short name, else the start of the id, the ids designers type: aa-gun -> aa.
                 short[unit["id"]] = unit["short_name"] if isinstance(unit.get("short_name"), str) \
-                    else words[0][:3].lower()
+                    else unit["id"].split("-")[0][:3]
         found = {}
         for entry in self.document.entities("setup", "spaces"):
             stacks = entry.get("units") if isinstance(entry.get("units"), list) else []

@@ -106,6 +106,7 @@ class MapPage(QWidget):
         self.legend_action.toggled.connect(self.legend.setVisible)
         self.overview_action.toggled.connect(self.overview.setVisible)
         self.view.installEventFilter(self)
+        self.view.viewport().installEventFilter(self)   # it shrinks when scroll bars appear
         self.scene.drawn.connect(self._follow_map)
         self._follow_map()
 
@@ -125,13 +126,21 @@ class MapPage(QWidget):
 
     def _place_overlays(self) -> None:
         # Both at the bottom, where a fitted board (wider than high) leaves the view empty.
+        for label in self.legend.findChildren(QLabel):
+            label.ensurePolished()   # the fonts of a widget not shown yet are not final
+        self.legend.layout().activate()
+        self.legend.adjustSize()
         area = self.view.viewport().geometry()
         self.legend.move(area.left() + MARGIN, area.bottom() - self.legend.height() - MARGIN)
         self.overview.move(area.right() - self.overview.width() - MARGIN,
                            area.bottom() - self.overview.height() - MARGIN)
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._place_overlays()
+
     def eventFilter(self, watched, event) -> bool:
-        if watched is self.view and event.type() == QEvent.Resize:
+        if watched in (self.view, self.view.viewport()) and event.type() == QEvent.Resize:
             self._place_overlays()
         if watched is self.find_edit and event.type() == QEvent.KeyPress and \
                 event.key() in (Qt.Key_Return, Qt.Key_Enter):
