@@ -33,10 +33,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))   # the soak's driver, shared with the test
 
+from editor_soak import resident_mb  # noqa: E402
 from PySide6.QtCore import QElapsedTimer, QSettings, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from editor_soak import resident_mb  # noqa: E402
 from sandtable.scenario import find_scenarios, load_scenario  # noqa: E402
 from sandtable.yamlwrite import save_yaml  # noqa: E402
 
@@ -137,11 +137,11 @@ def problems_after_edits(app, window, work: Path) -> tuple[list[float], list[flo
         value = "broken" if edit % 2 == 0 else 1   # break a value, then mend it, and again
         edited = time.perf_counter()
         window.document.set_field("map", (("spaces", ("id", "land-0")),), ("value",), value)
-        wait_until(app, lambda: len(updates) > before and not window.validator.busy)
+        wait_until(app, lambda before=before: len(updates) > before and not window.validator.busy)
         delays.append(updates[-1] - edited)
         validation.append(window.validator.last_duration)
         pause = time.perf_counter()
-        wait_until(app, lambda: time.perf_counter() - pause > 0.02)
+        wait_until(app, lambda pause=pause: time.perf_counter() - pause > 0.02)
     block = watch.stop()
     idle_for = time.perf_counter() - started
     watch.start()
@@ -177,8 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--soak-steps", type=int, default=5000)
     args = parser.parse_args(argv)
     app = QApplication.instance() or QApplication([])
-    from editor.main_window import MainWindow
     import validators  # noqa: F401  (loaded at start-up in the application too)
+    from editor.main_window import MainWindow
 
     work = Path(tempfile.mkdtemp(prefix="sandtable-bench-"))
     settings = QSettings(str(work / "editor.ini"), QSettings.IniFormat)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsPixmapItem
 
 from .map_canvas import MapScene, coordinate
 
@@ -18,14 +18,14 @@ HANDLE = 14.0
 
 
 class ReferenceHandle(QGraphicsObject):
-    def __init__(self, aligner: "BoardAligner", number: int):
+    def __init__(self, aligner: BoardAligner, number: int):
         super().__init__()
         self.aligner = aligner
         self.number = number
-        self.setFlags(QGraphicsItem.ItemIsMovable | QGraphicsItem.ItemIgnoresTransformations
-                      | QGraphicsItem.ItemSendsGeometryChanges)
+        flag = QGraphicsItem.GraphicsItemFlag
+        self.setFlags(flag.ItemIsMovable | flag.ItemIgnoresTransformations | flag.ItemSendsGeometryChanges)
         self.setZValue(50)
-        self.setCursor(Qt.SizeAllCursor)
+        self.setCursor(Qt.CursorShape.SizeAllCursor)
         self.setToolTip("Drag onto where this point of the board belongs; Shift-drag to pin it elsewhere")
         self._alone = False
 
@@ -33,7 +33,7 @@ class ReferenceHandle(QGraphicsObject):
         return QRectF(-HANDLE - 2, -HANDLE - 2, 2 * HANDLE + 4, 2 * HANDLE + 4)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        painter.setRenderHint(QPainter.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         for colour, width in ((QColor("#ffffff"), 4), (QColor("#d04000"), 2)):
             painter.setPen(QPen(colour, width))
             painter.drawEllipse(QPointF(0, 0), HANDLE * 0.6, HANDLE * 0.6)
@@ -42,11 +42,11 @@ class ReferenceHandle(QGraphicsObject):
         painter.drawText(QRectF(4, -HANDLE - 2, 20, 14), str(self.number + 1))
 
     def mousePressEvent(self, event) -> None:
-        self._alone = bool(event.modifiers() & Qt.ShiftModifier)
+        self._alone = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
         super().mousePressEvent(event)
 
     def itemChange(self, change, value):
-        if change == QGraphicsItem.ItemPositionHasChanged and not self.aligner.placing:
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged and not self.aligner.placing:
             self.aligner.handle_moved(self.number, self._alone)
         return super().itemChange(change, value)
 
@@ -90,26 +90,32 @@ class BoardAligner:
             self.scene.removeItem(handle)
         self.handles = []
 
-    def _current(self) -> dict:
+    def _board(self) -> QGraphicsPixmapItem:
+        """The board image (the aligner only runs while there is one)."""
         board = self.scene.board
-        rect = board.sceneBoundingRect()
+        if board is None:
+            raise RuntimeError("there is no board image to align")
+        return board
+
+    def _current(self) -> dict:
+        rect = self._board().sceneBoundingRect()
         return {"x": rect.x(), "y": rect.y(), "width": rect.width(), "height": rect.height()}
 
     def to_scene(self, pin: QPointF) -> QPointF:
-        pixmap = self.scene.board.pixmap()
+        pixmap = self._board().pixmap()
         g = self.geometry
         return QPointF(g["x"] + pin.x() * g["width"] / pixmap.width(),
                        g["y"] + pin.y() * g["height"] / pixmap.height())
 
     def to_image(self, point: QPointF) -> QPointF:
-        pixmap = self.scene.board.pixmap()
+        pixmap = self._board().pixmap()
         g = self.geometry
         return QPointF((point.x() - g["x"]) * pixmap.width() / g["width"],
                        (point.y() - g["y"]) * pixmap.height() / g["height"])
 
     def _place_handles(self) -> None:
         self.placing = True
-        for handle, pin in zip(self.handles, self.pins):
+        for handle, pin in zip(self.handles, self.pins, strict=True):
             handle.setPos(self.to_scene(pin))
         self.placing = False
 
@@ -118,7 +124,7 @@ class BoardAligner:
         if alone:
             self.pins[number] = self.to_image(self.handles[number].pos())
             return
-        self.geometry = fit(self.pins, [h.pos() for h in self.handles], self.scene.board.pixmap().size(),
+        self.geometry = fit(self.pins, [h.pos() for h in self.handles], self._board().pixmap().size(),
                             self.geometry)
         self.scene.place_board(self.geometry)
 

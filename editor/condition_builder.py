@@ -11,10 +11,22 @@ keep the focus, too); when it changes, the old form is hidden and handed to dele
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
+from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QSignalBlocker, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QHBoxLayout, QLineEdit,
-                               QPushButton, QSpinBox, QTreeView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from sandtable.schemas import SchemaNode
 
@@ -84,7 +96,8 @@ class ConditionModel(QAbstractItemModel):
     def rowCount(self, parent=QModelIndex()) -> int:
         if parent.column() > 0:
             return 0
-        return len(self.node(parent).children) if parent.isValid() else len(self._roots)
+        node = self.node(parent)
+        return len(node.children) if node is not None else len(self._roots)
 
     def columnCount(self, parent=QModelIndex()) -> int:
         return 2
@@ -136,7 +149,7 @@ class ConditionBuilder(QWidget):
         self._layout.addLayout(buttons)
         self._layout.addWidget(self.tree, 2)
         self.slot = FormSlot(self._layout, 1)
-        self._form_shape = None
+        self._form_shape: tuple | None = None
         self._fields: dict[str, QWidget] = {}
 
     # -- showing ----------------------------------------------------------------------------
@@ -158,16 +171,18 @@ class ConditionBuilder(QWidget):
     def _show_form(self) -> None:
         node = self.model.node(self.tree.currentIndex())
         op = conditions.op_of(node.value) if node is not None else None
-        schema = self.vocabulary.get(op, {})
-        if node is None or op in ("all", "any", "not"):
-            params = []
-        elif schema.get("type") != "object":
-            params = [(op, schema, node.value[op], lambda v, path=node.path, op=op: self._set(path, {op: v}))]
-        else:
-            body = node.value[op]
-            params = [(name, prop, body.get(name) if isinstance(body, dict) else None,
-                       lambda v, name=name, path=node.path, op=op: self._set_param(path, op, name, v))
-                      for name, prop in schema.get("properties", {}).items() if name != "of"]
+        # Each parameter: (name, its schema, its value, how to store a new value).
+        params: list[tuple[str, dict, Any, Callable[[Any], None]]] = []
+        if node is not None and op is not None and op not in ("all", "any", "not"):
+            schema = self.vocabulary.get(op, {})
+            path = node.path
+            if schema.get("type") != "object":
+                params = [(op, schema, node.value[op], partial(self._set_whole, path, op))]
+            else:
+                body = node.value[op]
+                params = [(name, prop, body.get(name) if isinstance(body, dict) else None,
+                           partial(self._set_param, path, op, name))
+                          for name, prop in schema.get("properties", {}).items() if name != "of"]
         shape = (node.path if node else None, op, tuple(name for name, *_ in params))
         if shape == self._form_shape:
             for name, _schema, value, _store in params:
@@ -183,33 +198,36 @@ class ConditionBuilder(QWidget):
     def _add_field(self, name: str, schema: dict, value, store: Callable) -> None:
         schema = SchemaNode(schema, "common.schema.json").schema
         kind = schema.get("type")
+        widget: QWidget
         if kind == "boolean":
-            widget = QCheckBox()
-            widget.setChecked(value is True)
-            widget.toggled.connect(lambda on: store(on if on else None))
+            check = widget = QCheckBox()
+            check.setChecked(value is True)
+            check.toggled.connect(lambda on: store(on if on else None))
         elif kind == "integer":
-            widget = QSpinBox()
-            widget.setRange(0, 10_000)
-            widget.setSpecialValueText("—")
-            widget.setValue(value if isinstance(value, int) else 0)
-            widget.editingFinished.connect(lambda: store(widget.value() or None))
+            spin = widget = QSpinBox()
+            spin.setRange(0, 10_000)
+            spin.setSpecialValueText("—")
+            spin.setValue(value if isinstance(value, int) else 0)
+            spin.editingFinished.connect(lambda: store(spin.value() or None))
         elif kind == "number":
-            widget = QDoubleSpinBox()
-            widget.setRange(-1e6, 1e6)
-            widget.setValue(float(value) if isinstance(value, (int, float)) else 0.0)
-            widget.editingFinished.connect(lambda: store(widget.value()))
+            number = widget = QDoubleSpinBox()
+            number.setRange(-1e6, 1e6)
+            number.setValue(float(value) if isinstance(value, (int, float)) else 0.0)
+            number.editingFinished.connect(lambda: store(number.value()))
         elif kind == "array":
-            widget = QLineEdit(", ".join(str(v) for v in value) if isinstance(value, list) else "")
-            widget.setPlaceholderText(", ".join(self.suggest(name)[:4]))
-            widget.editingFinished.connect(
-                lambda: store([p.strip() for p in widget.text().split(",") if p.strip()] or None))
+            line = widget = QLineEdit(", ".join(str(v) for v in value) if isinstance(value, list) else "")
+            line.setPlaceholderText(", ".join(self.suggest(name)[:4]))
+            line.editingFinished.connect(
+                lambda: store([p.strip() for p in line.text().split(",") if p.strip()] or None))
         else:
-            widget = QComboBox()
-            widget.setEditable(True)
-            widget.addItems([""] + self.suggest(name))
-            widget.setCurrentText(str(value) if value is not None else "")
-            widget.activated.connect(lambda *_: store(widget.currentText().strip() or None))
-            widget.lineEdit().editingFinished.connect(lambda: store(widget.currentText().strip() or None))
+            combo = widget = QComboBox()
+            combo.setEditable(True)
+            combo.addItems([""] + self.suggest(name))
+            combo.setCurrentText(str(value) if value is not None else "")
+            combo.activated.connect(lambda *_: store(combo.currentText().strip() or None))
+            editor = combo.lineEdit()
+            if editor is not None:  # always, for an editable combo box
+                editor.editingFinished.connect(lambda: store(combo.currentText().strip() or None))
         widget.setObjectName(f"param-{name}")
         self._fields[name] = widget
         self.slot.form.addRow(name.replace("_", " "), widget)
@@ -219,6 +237,10 @@ class ConditionBuilder(QWidget):
         if path and conditions.find(self.model.condition, path) is None:
             return  # the node is gone (undone elsewhere)
         self._commit(conditions.replaced(self.model.condition, path, value))
+
+    def _set_whole(self, path: tuple, op: str, value) -> None:
+        """A condition whose parameter is one value (`option: fast`)."""
+        self._set(path, {op: value})
 
     def _set_param(self, path: tuple, op: str, name: str, value) -> None:
         node = conditions.find(self.model.condition, path)

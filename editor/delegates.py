@@ -30,9 +30,9 @@ class ChoiceDelegate(QStyledItemDelegate):
 
     def setEditorData(self, editor, index):
         if isinstance(editor, QLineEdit):
-            editor.setText(str(index.data(Qt.EditRole) or ""))
+            editor.setText(str(index.data(Qt.ItemDataRole.EditRole) or ""))
         elif isinstance(editor, QComboBox):
-            text = str(index.data(Qt.EditRole) or "")
+            text = str(index.data(Qt.ItemDataRole.EditRole) or "")
             if editor.isEditable():
                 editor.setCurrentText(text)
             else:
@@ -42,8 +42,8 @@ class ChoiceDelegate(QStyledItemDelegate):
 
     def setModelData(self, editor, model, index):
         if isinstance(editor, QLineEdit):
-            model.setData(index, editor.text(), Qt.EditRole)
+            model.setData(index, editor.text(), Qt.ItemDataRole.EditRole)
         elif isinstance(editor, QComboBox):
-            model.setData(index, editor.currentText(), Qt.EditRole)
+            model.setData(index, editor.currentText(), Qt.ItemDataRole.EditRole)
         else:
             super().setModelData(editor, model, index)

@@ -122,15 +122,18 @@ class ScenarioDocument(QObject):
         return paths
 
     def _read_all(self) -> None:
-        self.files = {kind: self._read(kind, path) for kind, path in self._own_paths().items()}
+        self.files = {}
+        for kind, path in self._own_paths().items():   # scenario.yaml first: it says whether a variant
+            self.files[kind] = self._read(kind, path, "extends" in self.own("scenario"))
         self._parent_scenario = self._load_parent()
         self._merged.clear()
         self._watch()
 
     @staticmethod
-    def _read(kind: str, path: Path) -> ScenarioFile:
+    def _read(kind: str, path: Path, variant: bool = False) -> ScenarioFile:
         if not path.exists():
-            return ScenarioFile(kind, path, {}, header=schema_header(kind, 3 if "locale" in kind else 2))
+            # A new file names its schema, a variant's the schema of a variant's files.
+            return ScenarioFile(kind, path, {}, header=schema_header(kind, 3 if "locale" in kind else 2, variant))
         try:
             doc = read_yaml_file(path)
         except YamlRefused as refused:
@@ -180,7 +183,7 @@ class ScenarioDocument(QObject):
         for collection, ident, nth in steps(locator):
             items = value.get(collection) if isinstance(value, dict) else None
             index = _find_index(items, ident, nth)
-            if index is None:
+            if index is None or items is None:
                 return None
             pointer = join_pointer(join_pointer(pointer, collection), index)
             value = items[index]
@@ -203,10 +206,8 @@ class ScenarioDocument(QObject):
         if kind not in self._merged:
             inherited = self._parent_scenario.documents.get(kind)
             mine = Tracked(copy.deepcopy(self.own(kind)))
-            if inherited is None:
-                self._merged[kind] = mine.data
-            else:
-                self._merged[kind] = merge_tracked(inherited, mine)[0].data
+            merged = mine if inherited is None else merge_tracked(inherited, mine)[0]
+            self._merged[kind] = merged.data if isinstance(merged.data, dict) else {}
         return self._merged[kind]
 
     def entities(self, kind: str, collection: str) -> list[dict]:
@@ -302,7 +303,8 @@ class ScenarioDocument(QObject):
 
     def _ensure_file(self, kind: str) -> None:
         if kind not in self.files:
-            self.files[kind] = self._read(kind, self._own_paths().get(kind) or self._locale_path(kind))
+            self.files[kind] = self._read(kind, self._own_paths().get(kind) or self._locale_path(kind),
+                                          self.is_variant)
 
     def _locale_path(self, kind: str) -> Path:
         return self.root / LOCALE_DIR / f"{kind.split(':', 1)[1]}.yaml"
@@ -443,7 +445,7 @@ class ScenarioDocument(QObject):
         for depth, (collection, ident, nth) in enumerate(steps(locator)):
             items = data.get(collection) if isinstance(data, dict) else None
             index = _find_index(items, ident, nth)
-            if index is None:
+            if index is None or items is None:
                 return (), (path + (collection,), _override_for(self.merged(kind), locator, depth))
             path += (collection, index)
             data = items[index]
@@ -523,7 +525,7 @@ class ScenarioDocument(QObject):
         written = []
         self._unwatch()
         try:
-            for kind, file in self.files.items():
+            for file in self.files.values():
                 if file.data is None:
                     continue  # unreadable: leave it alone
                 if file.removed:
@@ -737,7 +739,8 @@ def _nest(path: tuple, value):
 
 def _show(ident) -> str:
     """An identity ("id", "norway") or ("between", ("a", "b")) as people read it."""
-    value = ident[1] if isinstance(ident, tuple) and len(ident) == 2 and ident[0] in ("id", "between", "space") else ident
+    named = isinstance(ident, tuple) and len(ident) == 2 and ident[0] in ("id", "between", "space")
+    value = ident[1] if named else ident
     return " / ".join(value) if isinstance(value, tuple) else str(value)
 
 

@@ -6,6 +6,8 @@ designer (tooltip and status bar), so a refusal never passes without a word.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from sandtable.diagnostics import Diagnostic
 from sandtable.merge import Tracked
 from sandtable.scenario import Scenario
@@ -57,9 +59,12 @@ def skeleton(data: dict, pointer: str) -> tuple[dict, dict, str]:
         entity = copy_data(data)
         return entity, entity, ""
     root = {k: v for k, v in data.items() if not isinstance(v, list)}
-    holder, value, path = root, data, []
+    holder: Any = root
+    value: Any = data
+    path: list[str] = []
     for number, token in enumerate(tokens):
         last = number == len(tokens) - 1
+        cut: Any
         if isinstance(value, list):
             child = value[int(token)]
             cut = copy_data(child) if last else {k: v for k, v in child.items() if not isinstance(v, list)}

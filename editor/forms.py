@@ -30,5 +30,6 @@ class FormSlot:
 
     def show(self) -> None:
         """Show the form once filled (fields added to a shown form would stay hidden)."""
-        if self.host.parentWidget() is not None and self.host.parentWidget().isVisible():
+        parent = self.host.parentWidget()
+        if parent is not None and parent.isVisible():
             self.host.show()

@@ -43,7 +43,7 @@ class Inspector(QWidget):
         self.slot = FormSlot(self._layout)
         self._layout.addWidget(self.error)
         self._layout.addStretch()
-        self._shape = None
+        self._shape: tuple | None = None
         self.fields: dict[str, QLineEdit] = {}
         document.changed.connect(lambda kind: self.refresh() if kind == self.kind else None)
         document.reloaded.connect(self.refresh)
@@ -107,12 +107,12 @@ class Inspector(QWidget):
             revert = QAction("Revert to inherited", edit)
             revert.triggered.connect(lambda _=False, name=name: self.revert(name))
             edit.addAction(revert)
-            edit.setContextMenuPolicy(Qt.ActionsContextMenu)
+            edit.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         else:
-            edit.setContextMenuPolicy(Qt.DefaultContextMenu)
+            edit.setContextMenuPolicy(Qt.ContextMenuPolicy.DefaultContextMenu)
 
     def _status(self, name: str) -> tuple[str, object]:
-        if not self.document.is_variant:
+        if not self.document.is_variant or self.kind is None:
             return "own", None
         parent = self.document.parent_entity(self.kind, self.locator)
         if parent is None:
@@ -123,7 +123,7 @@ class Inspector(QWidget):
         return "overridden", parent.get(name, MISSING)
 
     def revert(self, name: str) -> bool:
-        return self.document.revert_field(self.kind, self.locator, (name,))
+        return self.kind is not None and self.document.revert_field(self.kind, self.locator, (name,))
 
     def _commit(self, name: str, text: str) -> None:
         entity = self.entity()

@@ -3,13 +3,29 @@ from __future__ import annotations
 
 import gc
 from pathlib import Path
+from typing import Any, cast
 
 from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QFileDialog, QFrame, QHBoxLayout,
-                               QHeaderView, QLabel, QMainWindow, QMessageBox, QPushButton,
-                               QScrollArea, QTabWidget, QTreeWidget, QTreeWidgetItem,
-                               QUndoView, QVBoxLayout, QWidget)
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoStack
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDockWidget,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QScrollArea,
+    QTabWidget,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QUndoView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from sandtable.diagnostics import Diagnostic
 from sandtable.scenario import FILE_KINDS
@@ -23,8 +39,7 @@ from .map_page import MapPage
 from .models import collections as tables
 from .models.base import DocumentTableModel
 from .models.problems import ProblemsModel
-from .panels import (ChangesPanel, DecksPanel, NationsPanel, ObjectivesPanel, SetupPanel, TablesPanel,
-                     TranslationPanel)
+from .panels import ChangesPanel, DecksPanel, NationsPanel, ObjectivesPanel, SetupPanel, TablesPanel, TranslationPanel
 from .playtest import PlaytestPanel
 from .playtest_games import GamesPanel
 from .table_page import TablePage, TableView
@@ -92,7 +107,7 @@ class MainWindow(QMainWindow):
         self.outline.setHeaderLabels(["Scenario", ""])
         self.outline.itemActivated.connect(self._outline_activated)
         self.outline.itemClicked.connect(self._outline_activated)
-        self.outline_dock = self._dock("Outline", "outline", self.outline, Qt.LeftDockWidgetArea)
+        self.outline_dock = self._dock("Outline", "outline", self.outline, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.inspector_host = QWidget()
         QVBoxLayout(self.inspector_host)
         self.inspector: Inspector | None = None
@@ -102,22 +117,33 @@ class MainWindow(QMainWindow):
         scroller.setWidgetResizable(True)
         scroller.setWidget(self.inspector_host)
         scroller.setMinimumWidth(300)
-        self.inspector_dock = self._dock("Inspector", "inspector", scroller, Qt.RightDockWidgetArea)
+        self.inspector_dock = self._dock("Inspector", "inspector", scroller, Qt.DockWidgetArea.RightDockWidgetArea)
         self.history = QUndoView()
         self.history.setEmptyLabel("Opened")
-        self.history_dock = self._dock("History", "history", self.history, Qt.RightDockWidgetArea)
+        self.history_dock = self._dock("History", "history", self.history, Qt.DockWidgetArea.RightDockWidgetArea)
         self.problems_page = TablePage(self.problems_model)
         self.problems_view = self.problems_page.view
         self.problems_view.keep_layout()
-        self.problems_view.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.problems_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.problems_view.verticalHeader().hide()
         header = self.problems_view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.Stretch)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.problems_view.doubleClicked.connect(
             lambda index: self.go_to_problem(self.problems_view.to_source(index)
                                              if index.model() is self.problems_view.proxy else index))
-        self.problems_dock = self._dock("Problems", "problems", self.problems_page, Qt.BottomDockWidgetArea)
+        self.problems_dock = self._dock("Problems", "problems", self.problems_page,
+                                        Qt.DockWidgetArea.BottomDockWidgetArea)
+
+    def _on_map(self, act) -> None:
+        """Act on the map view, when a scenario is open."""
+        if self.map_view is not None:
+            act(self.map_view)
+
+    def _on_document(self, act) -> None:
+        """Act on the open document, if any."""
+        if self.document is not None:
+            act(self.document)
 
     def _action(self, text: str, slot, shortcut=None, menu=None) -> QAction:
         action = QAction(text, self)
@@ -131,25 +157,27 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         bar = self.menuBar()
         file_menu = bar.addMenu("&File")
-        self._action("&New Scenario…", self.new_scenario, QKeySequence.New, file_menu)
-        self._action("&Open…", self.open_dialog, QKeySequence.Open, file_menu)
+        self._action("&New Scenario…", self.new_scenario, QKeySequence.StandardKey.New, file_menu)
+        self._action("&Open…", self.open_dialog, QKeySequence.StandardKey.Open, file_menu)
         self.recent_menu = file_menu.addMenu("Open &Recent")
         file_menu.addSeparator()
-        self.save_action = self._action("&Save", self.save, QKeySequence.Save, file_menu)
-        self._action("Save &As…", self.save_as, QKeySequence.SaveAs, file_menu)
+        self.save_action = self._action("&Save", self.save, QKeySequence.StandardKey.Save, file_menu)
+        self._action("Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs, file_menu)
         file_menu.addSeparator()
-        self._action("&Quit", self.close, QKeySequence.Quit, file_menu)
+        self._action("&Quit", self.close, QKeySequence.StandardKey.Quit, file_menu)
         self.edit_menu = bar.addMenu("&Edit")
-        self.undo_action = self._action("&Undo", lambda: self.document and self.document.undo_stack.undo(),
-                                        QKeySequence.Undo, self.edit_menu)
-        self.redo_action = self._action("&Redo", lambda: self.document and self.document.undo_stack.redo(),
-                                        QKeySequence.Redo, self.edit_menu)
+        self.undo_action = self._action("&Undo", lambda: self._on_document(lambda d: d.undo_stack.undo()),
+                                        QKeySequence.StandardKey.Undo, self.edit_menu)
+        self.redo_action = self._action("&Redo", lambda: self._on_document(lambda d: d.undo_stack.redo()),
+                                        QKeySequence.StandardKey.Redo, self.edit_menu)
         self.edit_menu.addSeparator()
-        self._action("&Find Space…", self.focus_find, QKeySequence.Find, self.edit_menu)
+        self._action("&Find Space…", self.focus_find, QKeySequence.StandardKey.Find, self.edit_menu)
         view_menu = bar.addMenu("&View")
-        self._action("&Fit Map", lambda: self.map_view and self.map_view.fit(), "Ctrl+0", view_menu)
-        self._action("Zoom &In", lambda: self.map_view and self.map_view.zoom(1.25), QKeySequence.ZoomIn, view_menu)
-        self._action("Zoom &Out", lambda: self.map_view and self.map_view.zoom(0.8), QKeySequence.ZoomOut, view_menu)
+        self._action("&Fit Map", lambda: self._on_map(lambda view: view.fit()), "Ctrl+0", view_menu)
+        self._action("Zoom &In", lambda: self._on_map(lambda view: view.zoom(1.25)),
+                     QKeySequence.StandardKey.ZoomIn, view_menu)
+        self._action("Zoom &Out", lambda: self._on_map(lambda view: view.zoom(0.8)),
+                     QKeySequence.StandardKey.ZoomOut, view_menu)
         self.language_menu = view_menu.addMenu("Display &Language")
         view_menu.addSeparator()
         for dock in (self.outline_dock, self.inspector_dock, self.history_dock, self.problems_dock):
@@ -194,7 +222,8 @@ class MainWindow(QMainWindow):
         while self.tabs.count():
             page = self.tabs.widget(0)
             self.tabs.removeTab(0)
-            page.deleteLater()
+            if page is not None:
+                page.deleteLater()
         if self._scope is not None:
             self._scope.deleteLater()  # the models of the closed document
             self._scope = None
@@ -202,7 +231,7 @@ class MainWindow(QMainWindow):
             self.inspector.deleteLater()
             self.inspector = None
         if self.document is not None:
-            self.history.setStack(None)
+            self.history.setStack(cast(QUndoStack, None))  # (Qt takes a null stack)
             self.document.deleteLater()
             self.document = None
         self.map_view = None
@@ -213,7 +242,9 @@ class MainWindow(QMainWindow):
         """The map's names in the source language or in any locale of the scenario."""
         self.language_menu.clear()
         group = QActionGroup(scope)
-        for tag, label in [(None, "Source text")] + [(t, t) for t in self.document.locale_tags]:
+        tags = self.document.locale_tags if self.document is not None else []
+        choices: list[tuple[str | None, str]] = [(None, "Source text")] + [(t, t) for t in tags]
+        for tag, label in choices:
             action = group.addAction(QAction(label, scope, checkable=True))
             action.setChecked(tag is None)
             action.triggered.connect(lambda _=False, tag=tag: self.scene.set_display_locale(tag))
@@ -221,6 +252,7 @@ class MainWindow(QMainWindow):
 
     def _build_views(self) -> None:
         document = self.document
+        assert document is not None  # views are built for an open document
         scope = self._scope = QObject(self)
         self.map_page = MapPage(document, scope)
         self.scene, self.map_view = self.map_page.scene, self.map_page.view
@@ -262,8 +294,10 @@ class MainWindow(QMainWindow):
         playtest.addTab(self.playtest_panel, "One battle")
         playtest.addTab(self.games_panel, "Whole games")
         self.tabs.addTab(playtest, "Playtest")
-        self.inspector = Inspector(document)
-        self.inspector_host.layout().addWidget(self.inspector)
+        self.inspector = inspector = Inspector(document)
+        host_layout = self.inspector_host.layout()
+        if host_layout is not None:
+            host_layout.addWidget(inspector)
         self.inspector.refused.connect(self._refused)
         for model in self._table_models():
             model.refused.connect(self._refused)
@@ -311,7 +345,7 @@ class MainWindow(QMainWindow):
         for title, kind, collection in rows:
             QTreeWidgetItem(root, [title, str(len(document.entities(kind, collection)))])
         QTreeWidgetItem(root, ["Translations", ", ".join(document.locale_tags)])
-        if document.is_variant:
+        if document.parent_scenario is not None:
             QTreeWidgetItem(root, ["Changes", f"against {document.parent_scenario.root.name}"])
         QTreeWidgetItem(root, ["Playtest", ""])
         self.outline.addTopLevelItem(root)
@@ -338,14 +372,15 @@ class MainWindow(QMainWindow):
     def go_to_problem(self, index) -> None:
         """Select what a diagnostic is about: on the map for spaces and borders, else in its table."""
         diagnostic = self.problems_model.diagnostics[index.row()]
-        kind = self.document.kind_of_file(diagnostic.file)
-        if kind is None:
+        document = self.document
+        kind = document.kind_of_file(diagnostic.file) if document is not None else None
+        if document is None or kind is None:
             return
         if kind.startswith("locale:"):
             self.tabs.setCurrentWidget(self.translation_panel)
             self.translation_panel.show_locale(kind.split(":", 1)[1])
             return
-        self.show_entity(kind, self.document.locator_of(kind, diagnostic.pointer))
+        self.show_entity(kind, document.locator_of(kind, diagnostic.pointer))
 
     def _go_to_change(self, index) -> None:
         change = self.changes_panel.model.rows[self.changes_panel.view.to_source(index).row()]
@@ -354,16 +389,19 @@ class MainWindow(QMainWindow):
 
     def show_entity(self, kind: str, locator: tuple) -> None:
         """Go to an entity: the map for spaces and borders, else its page, with its row chosen."""
-        if not locator:
+        inspector, view = self.inspector, self.map_view
+        if not locator or inspector is None or view is None:
             return
         collection, ident = locator[0][:2]
         if kind == "map" and collection in ("spaces", "borders"):
             self.tabs.setCurrentIndex(0)
-            item = (self.scene.select_space(ident[1]) if collection == "spaces"
-                    else self.scene.select_border(ident[1]))
-            if item is not None:
-                self.map_view.centerOn(item.anchor() if hasattr(item, "anchor") else item)
-            self.inspector.show_entity(kind, locator[:1])
+            space = self.scene.select_space(ident[1]) if collection == "spaces" else None
+            border = self.scene.select_border(ident[1]) if collection == "borders" else None
+            if space is not None:
+                view.centerOn(space.anchor())
+            elif border is not None:
+                view.centerOn(border)
+            inspector.show_entity(kind, locator[:1])
             return
         pages = {("units", "unit_types"): (self.units_page, self.units_page),
                  ("scenario", "options"): (self.options_page, self.options_page),
@@ -374,7 +412,7 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentWidget(tab)
             page.filter.clear()
             page.view.select_row(page.model.row_of_locator(locator[:1]))
-            self.inspector.show_entity(kind, locator[:1])
+            inspector.show_entity(kind, locator[:1])
         elif kind == "setup":
             self.tabs.setCurrentWidget(self.setup_panel)
             self.setup_panel.select_space(ident[1])
@@ -398,7 +436,7 @@ class MainWindow(QMainWindow):
         self.find_edit.selectAll()
 
     def _find(self, backwards: bool = False) -> str | None:
-        return self.map_page.find(backwards) if self.map_view is not None else None
+        return self.map_page.find_next(backwards) if self.map_view is not None else None
 
     # -- saving -----------------------------------------------------------------------------
     def save(self) -> bool:
@@ -425,18 +463,19 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Unsaved work could not be kept for recovery: {failure}", 10_000)
 
     def _offer_recovery(self) -> None:
-        found = recovery.read(self.document)
-        if found is None:
+        document = self.document
+        found = recovery.read(document) if document is not None else None
+        if document is None or found is None:
             return
         answer = QMessageBox.question(
             self, APP_NAME, f"Unsaved work of {found.when} was found: the editor closed without saving "
             f"it. Restore it? (It becomes unsaved edits again, undoable.)",
-            QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
-        if answer == QMessageBox.Yes:
-            recovery.restore(self.document, found)
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
+        if answer == QMessageBox.StandardButton.Yes:
+            recovery.restore(document, found)
             self.statusBar().showMessage(f"Restored the unsaved work of {found.when}", 6000)
         else:
-            recovery.discard(self.document)
+            recovery.discard(document)
 
     def save_as(self) -> bool:
         if self.document is None:
@@ -489,10 +528,11 @@ class MainWindow(QMainWindow):
             return True
         answer = QMessageBox.question(
             self, APP_NAME, "The scenario has unsaved changes. Save them first?",
-            QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
-        if answer == QMessageBox.Save:
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save)
+        if answer == QMessageBox.StandardButton.Save:
             return self.save()
-        if answer == QMessageBox.Discard:
+        if answer == QMessageBox.StandardButton.Discard:
             recovery.discard(self.document)
             return True
         return False
@@ -520,7 +560,7 @@ class MainWindow(QMainWindow):
         self.settings.sync()
 
     def recent(self) -> list[str]:
-        value = self.settings.value("recent", [])
+        value: Any = self.settings.value("recent", [])
         if isinstance(value, str):
             value = [value]
         return [v for v in value or [] if isinstance(v, str)]

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QKeySequence, QPainter, QPen, QPixmap
-from PySide6.QtWidgets import (QGraphicsLineItem, QGraphicsPixmapItem, QGraphicsScene,
-                               QGraphicsView)
+from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsPixmapItem, QGraphicsScene, QGraphicsView
 
 from .document import ScenarioDocument
 from .ids import slug, unique_id
 from .map_items import BorderItem, SpaceItem
 from .map_layout import auto_layout
-from .map_style import (BORDER_STYLES, NEUTRAL, SEA_BORDER_KINDS, controllers, owner_palette)
+from .map_style import BORDER_STYLES, NEUTRAL, SEA_BORDER_KINDS, Owner, controllers, owner_palette
 
 __all__ = ["BORDER_STYLES", "LAYERS", "MapScene", "MapView", "coordinate"]
 
@@ -41,11 +40,11 @@ class MapScene(QGraphicsScene):
         self.new_border_kind = "land"
         self.display_locale: str | None = None  # None: the source language
         self.layers = {name: True for name in LAYERS}
-        self.owners = {}
-        self._board_image = None
+        self.owners: dict[str, Owner] = {}
+        self._board_image: str | None = None
         self._link_from: SpaceItem | None = None
         self._link_line: QGraphicsLineItem | None = None
-        self.setItemIndexMethod(QGraphicsScene.NoIndex)
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
         self.selectionChanged.connect(self._selection_changed)
         document.changed.connect(self._document_changed)
         document.reloaded.connect(self.rebuild)
@@ -92,7 +91,7 @@ class MapScene(QGraphicsScene):
             return
         item = QGraphicsPixmapItem(pixmap)
         item.setZValue(-10)
-        item.setTransformationMode(Qt.SmoothTransformation)
+        item.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
         self.addItem(item)
         self.board = item
         self.place_board()
@@ -105,8 +104,8 @@ class MapScene(QGraphicsScene):
         geometry = geometry or self.board_geometry()
         pixmap = self.board.pixmap()
         width, height = geometry.get("width"), geometry.get("height")
-        sx = width / pixmap.width() if _is_number(width) else 1.0
-        sy = height / pixmap.height() if _is_number(height) else 1.0
+        sx = width / pixmap.width() if isinstance(width, (int, float)) and _is_number(width) else 1.0
+        sy = height / pixmap.height() if isinstance(height, (int, float)) and _is_number(height) else 1.0
         from PySide6.QtGui import QTransform
         self.board.setTransform(QTransform.fromScale(sx, sy))
         self.board.setPos(float(geometry.get("x", 0) or 0), float(geometry.get("y", 0) or 0))
@@ -149,35 +148,36 @@ class MapScene(QGraphicsScene):
                 self.addItem(item)
                 self.spaces[space_id] = item
                 self._show_layers(item)
-            position = space.get("position")
-            if not _is_position(position):
-                position = self.document.layout_positions.get(space_id) or list(_shape_centre(space.get("shape")) or (0, 0))
-            owner = self.owners.get(holders.get(space_id))
+            given = space.get("position")
+            position: list = given if isinstance(given, list) and _is_position(given) else (
+                self.document.layout_positions.get(space_id) or list(_shape_centre(space.get("shape")) or (0, 0)))
+            holder = holders.get(space_id)
+            owner = self.owners.get(holder) if holder is not None else None
             fill = owner.colour.lighter(135) if owner is not None else NEUTRAL
             item.update_from(space, fill, owner.colour if owner is not None else None,
                              marks.get(space_id, set()), shown.get(space_id), position)
             item.units.set_units(units.get(space_id, ""))
         for space_id in [s for s in self.spaces if s not in seen]:
-            item = self.spaces.pop(space_id)
-            for border in list(item.borders):
-                self._drop_border(border)
-            self.removeItem(item)
-        wanted = {}
+            gone = self.spaces.pop(space_id)
+            for line in list(gone.borders):
+                self._drop_border(line)
+            self.removeItem(gone)
+        wanted: dict[tuple[str, str], dict] = {}
         for border in self.document.entities("map", "borders"):
             pair = border.get("between")
-            if _is_pair(pair) and pair[0] in self.spaces and pair[1] in self.spaces:
-                wanted[tuple(pair)] = border
-        for pair in [p for p in self.borders if p not in wanted]:
-            self._drop_border(self.borders[pair])
-        for pair, border in wanted.items():
-            item = self.borders.get(pair)
-            if item is None:
-                item = BorderItem(self.spaces[pair[0]], self.spaces[pair[1]], border)
-                self.addItem(item)
-                self.borders[pair] = item
+            if isinstance(pair, list) and _is_pair(pair) and pair[0] in self.spaces and pair[1] in self.spaces:
+                wanted[(pair[0], pair[1])] = border
+        for key in [p for p in self.borders if p not in wanted]:
+            self._drop_border(self.borders[key])
+        for key, border in wanted.items():
+            edge = self.borders.get(key)
+            if edge is None:
+                edge = BorderItem(self.spaces[key[0]], self.spaces[key[1]], border)
+                self.addItem(edge)
+                self.borders[key] = edge
             else:
-                item.update_from(border)
-            item.setVisible(self._border_shown(item))
+                edge.update_from(border)
+            edge.setVisible(self._border_shown(edge))
         self.drawn.emit()
 
     def _drop_border(self, item: BorderItem) -> None:
@@ -197,11 +197,12 @@ class MapScene(QGraphicsScene):
     def _marks(self) -> dict[str, set[str]]:
         marks: dict[str, set[str]] = {}
         for space in self.document.entities("map", "spaces"):
-            tags = space.get("tags") if isinstance(space.get("tags"), list) else []
-            found = {t for t in tags if t in MARKS}
+            tags = space.get("tags")
+            found = {t for t in tags if t in MARKS} if isinstance(tags, list) else set()
             if space.get("kind") == "fortress":
                 found.add("fortress")
-            marks[space.get("id")] = found
+            if isinstance(space.get("id"), str):
+                marks[space["id"]] = found
         for nation in self.document.merged("scenario").get("nations", []) or []:
             if isinstance(nation, dict) and isinstance(nation.get("capital"), str):
                 marks.setdefault(nation["capital"], set()).add("capital")
@@ -217,7 +218,8 @@ class MapScene(QGraphicsScene):
                     else unit["id"].split("-")[0][:3]
         found = {}
         for entry in self.document.entities("setup", "spaces"):
-            stacks = entry.get("units") if isinstance(entry.get("units"), list) else []
+            given = entry.get("units")
+            stacks = given if isinstance(given, list) else []
             parts = [f"{s.get('count', 1)} {short.get(s.get('type'), s.get('type'))}" for s in stacks
                      if isinstance(s, dict) and isinstance(s.get("type"), str)]
             if parts and isinstance(entry.get("space"), str):
@@ -227,10 +229,10 @@ class MapScene(QGraphicsScene):
     # -- layers ----------------------------------------------------------------------------------
     def set_layer(self, name: str, shown: bool) -> None:
         self.layers[name] = shown
-        for item in self.spaces.values():
-            self._show_layers(item)
-        for item in self.borders.values():
-            item.setVisible(self._border_shown(item))
+        for space in self.spaces.values():
+            self._show_layers(space)
+        for edge in self.borders.values():
+            edge.setVisible(self._border_shown(edge))
         if self.board is not None:
             self.board.setVisible(self.layers["board image"])
         self.drawn.emit()
@@ -252,24 +254,24 @@ class MapScene(QGraphicsScene):
 
     # -- gestures ---------------------------------------------------------------------------
     def linking(self, event) -> bool:
-        return self.link_mode or bool(event.modifiers() & Qt.ShiftModifier)
+        return self.link_mode or bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
 
     def start_link(self, item: SpaceItem, at: QPointF) -> None:
         self._link_from = item
         self._link_line = QGraphicsLineItem(QLineF(item.anchor(), at))
-        self._link_line.setPen(QPen(QColor("#f0a000"), 2, Qt.DashLine))
+        self._link_line.setPen(QPen(QColor("#f0a000"), 2, Qt.PenStyle.DashLine))
         self._link_line.setZValue(5)
         self.addItem(self._link_line)
 
     def mousePressEvent(self, event) -> None:
-        if self.place_mode and event.button() == Qt.LeftButton and self.space_at(event.scenePos()) is None:
+        if self.place_mode and event.button() == Qt.MouseButton.LeftButton and self.space_at(event.scenePos()) is None:
             self.add_space(event.scenePos())
             event.accept()
             return
         super().mousePressEvent(event)
 
     def mouseMoveEvent(self, event) -> None:
-        if self._link_line is not None:
+        if self._link_line is not None and self._link_from is not None:
             self._link_line.setLine(QLineF(self._link_from.anchor(), event.scenePos()))
             event.accept()
             return
@@ -281,7 +283,7 @@ class MapScene(QGraphicsScene):
             self.removeItem(self._link_line)
             self._link_line, self._link_from = None, None
             target = self.space_at(event.scenePos())
-            if target is not None and target is not start:
+            if target is not None and start is not None and target is not start:
                 self.add_border(start.space_id, target.space_id)
             event.accept()
             return
@@ -291,8 +293,9 @@ class MapScene(QGraphicsScene):
         for item in self.items(point):
             if isinstance(item, SpaceItem):
                 return item
-            if isinstance(getattr(item, "space", None), SpaceItem):   # its name or its units
-                return item.space
+            owner = getattr(item, "space", None)   # a name or a units badge: its space
+            if isinstance(owner, SpaceItem):
+                return owner
         return None
 
     def add_space(self, at: QPointF, name: str | None = None) -> str:
@@ -363,7 +366,7 @@ class MapScene(QGraphicsScene):
         return item
 
     def select_border(self, pair: tuple[str, str]) -> BorderItem | None:
-        item = self.borders.get(tuple(pair)) or self.borders.get(tuple(reversed(pair)))
+        item = self.borders.get((pair[0], pair[1])) or self.borders.get((pair[1], pair[0]))
         self.clearSelection()
         if item is not None:
             item.setSelected(True)
@@ -376,10 +379,10 @@ class MapView(QGraphicsView):
     def __init__(self, scene: MapScene, parent=None):
         super().__init__(scene, parent)
         self.map_scene = scene
-        self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
-        self.setDragMode(QGraphicsView.ScrollHandDrag)
-        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
-        self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         self.setBackgroundBrush(QColor("#f7f5ef"))
         self.matches: list[str] = []
         self._match = -1
@@ -398,13 +401,13 @@ class MapView(QGraphicsView):
     def fit(self) -> None:
         rect = self.map_scene.map_rect().adjusted(-30, -30, 30, 30)
         if rect.isValid():
-            self.fitInView(rect, Qt.KeepAspectRatio)
+            self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
 
     def visible_rect(self) -> QRectF:
         return self.mapToScene(self.viewport().rect()).boundingRect()
 
     # -- finding ---------------------------------------------------------------------------------
-    def find(self, text: str, backwards: bool = False) -> str | None:
+    def find_space(self, text: str, backwards: bool = False) -> str | None:
         """Select and centre the next space (the previous one, backwards) whose name, shown
         name or id contains `text`; the same text again moves on through all the matches."""
         needle = text.strip().casefold()
@@ -423,7 +426,8 @@ class MapView(QGraphicsView):
         self._match = (self._match + (-1 if backwards else 1)) % len(self.matches)
         found = self.matches[self._match]
         item = self.map_scene.select_space(found)
-        self.centerOn(item.anchor() if item.shaped else item)
+        if item is not None:
+            self.centerOn(item.anchor())
         return found
 
     @property
@@ -431,10 +435,10 @@ class MapView(QGraphicsView):
         return self._match + 1
 
     def keyPressEvent(self, event) -> None:
-        if event.matches(QKeySequence.Delete) or event.key() == Qt.Key_Backspace:
+        if event.matches(QKeySequence.StandardKey.Delete) or event.key() == Qt.Key.Key_Backspace:
             self.map_scene.delete_selected()
             return
-        if event.key() == Qt.Key_F2:
+        if event.key() == Qt.Key.Key_F2:
             chosen = [i for i in self.map_scene.selectedItems() if isinstance(i, SpaceItem)]
             if chosen:
                 self.rename_in_place(chosen[0].space_id)
@@ -470,7 +474,8 @@ def _shape_centre(shape) -> tuple[float, float] | None:
     """The middle of a shape's label place, or of its polygons' extent."""
     from .map_items import shape_path
     if isinstance(shape, dict) and _is_position(shape.get("label")):
-        return tuple(float(v) for v in shape["label"])
+        x, y = shape["label"]
+        return float(x), float(y)
     path = shape_path(shape)
     if path is None:
         return None

@@ -13,10 +13,10 @@ import math
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
-from PySide6.QtWidgets import (QGraphicsItem, QGraphicsLineItem, QGraphicsObject, QGraphicsTextItem)
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsLineItem, QGraphicsObject, QGraphicsTextItem
 
 from .document import copy_data
-from .map_style import (LAND_EDGE, NEUTRAL, SEA, SEA_EDGE, SELECTED, border_pen, text_colour)
+from .map_style import LAND_EDGE, NEUTRAL, SEA, SEA_EDGE, SELECTED, border_pen, text_colour
 
 RADIUS = 18.0
 BOARD_LETTERS = 13   # pixels: the size of the printed names on a board of a few thousand pixels
@@ -30,7 +30,7 @@ def shape_path(shape) -> QPainterPath | None:
     if not isinstance(polygons, list):
         return None
     path = QPainterPath()
-    path.setFillRule(Qt.WindingFill)   # outer rings only: pieces add up, nothing is a hole
+    path.setFillRule(Qt.FillRule.WindingFill)   # outer rings only: pieces add up, nothing is a hole
     for polygon in polygons:
         points = [QPointF(float(p[0]), float(p[1])) for p in polygon or []
                   if isinstance(p, list) and len(p) == 2 and all(isinstance(v, (int, float)) for v in p)]
@@ -61,9 +61,10 @@ class SpaceItem(QGraphicsObject):
         self.path: QPainterPath | None = None  # the board's polygons, in scene coordinates
         self.centre = QPointF()
         self._press_pos: QPointF | None = None
-        self._looks = None
-        self._shape = None
-        self.setFlags(QGraphicsItem.ItemIsSelectable | QGraphicsItem.ItemSendsGeometryChanges)
+        self._looks: tuple | None = None
+        self._shape: object = None
+        flag = QGraphicsItem.GraphicsItemFlag
+        self.setFlags(flag.ItemIsSelectable | flag.ItemSendsGeometryChanges)
         self.setZValue(NODE_Z)
         self.label = NameLabel(self)
         self.units = UnitBadge(self)
@@ -99,14 +100,14 @@ class SpaceItem(QGraphicsObject):
         if self.shaped:
             # The polygons are in board coordinates: the item stays at the origin and cannot be
             # dragged (moving a territory would rewrite its whole outline).
-            self.setFlag(QGraphicsItem.ItemIsMovable, False)
+            self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, False)
             # Sea zones are drawn first: an island's outline lies over the sea around it.
             self.setZValue(SEA_Z if self.is_sea else SHAPE_Z)
             if self.pos() != QPointF():
                 self.setPos(QPointF())
-            label = _point(shape.get("label"))
+            label = _point(shape.get("label")) if isinstance(shape, dict) else None
         else:
-            self.setFlag(QGraphicsItem.ItemIsMovable, True)
+            self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable, True)
             self.setZValue(NODE_Z)
             if self.pos() != self.centre:
                 self.setPos(self.centre)
@@ -131,19 +132,19 @@ class SpaceItem(QGraphicsObject):
         return self.centre if self.shaped else self.pos()
 
     def boundingRect(self) -> QRectF:
-        if self.shaped:
+        if self.path is not None:
             return self.path.boundingRect().adjusted(-4, -4, 4, 4)
         return QRectF(-RADIUS - 8, -RADIUS - 8, 2 * RADIUS + 16, 2 * RADIUS + 16)
 
     def shape(self) -> QPainterPath:
-        if self.shaped:
+        if self.path is not None:
             return self.path
         path = QPainterPath()
         path.addEllipse(QPointF(0, 0), RADIUS, RADIUS)
         return path
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        painter.setRenderHint(QPainter.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         selected = self.isSelected()
         if self.shaped:
             self._paint_shape(painter, selected)
@@ -156,7 +157,7 @@ class SpaceItem(QGraphicsObject):
                 painter.drawRoundedRect(rect, 6, 6)
                 if self.ring is not None:
                     painter.setPen(QPen(self.ring, 4))
-                    painter.setBrush(Qt.NoBrush)
+                    painter.setBrush(Qt.BrushStyle.NoBrush)
                     painter.drawRoundedRect(rect.adjusted(3, 3, -3, -3), 4, 4)
             else:
                 painter.drawEllipse(rect)
@@ -164,21 +165,24 @@ class SpaceItem(QGraphicsObject):
         self._paint_marks(painter, centre)
 
     def _paint_shape(self, painter: QPainter, selected: bool) -> None:
+        path = self.path
+        if path is None:
+            return
         painter.setBrush(QBrush(self.fill))
         painter.setPen(QPen(SEA_EDGE if self.is_sea else LAND_EDGE, 1.0))
-        painter.drawPath(self.path)
+        painter.drawPath(path)
         if self.ring is not None:
             # Sea-zone control: a band of the controller's colour inside the zone's edge.
             painter.save()
-            painter.setClipPath(self.path)
+            painter.setClipPath(path)
             painter.setPen(QPen(self.ring, 10))
-            painter.setBrush(Qt.NoBrush)
-            painter.drawPath(self.path)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawPath(path)
             painter.restore()
         if selected:
             painter.setPen(QPen(SELECTED, 4))
-            painter.setBrush(Qt.NoBrush)
-            painter.drawPath(self.path)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawPath(path)
 
     def _paint_marks(self, painter: QPainter, centre: QPointF) -> None:
         if "capital" in self.marks:
@@ -191,23 +195,23 @@ class SpaceItem(QGraphicsObject):
             painter.drawEllipse(centre, 5, 5)
         if "fortress" in self.marks:
             painter.setPen(QPen(QColor("#222222"), 2))
-            painter.setBrush(Qt.NoBrush)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRect(QRectF(centre.x() - RADIUS - 4, centre.y() - RADIUS - 4, 2 * RADIUS + 8, 2 * RADIUS + 8))
 
     def itemChange(self, change, value):
-        if change == QGraphicsItem.ItemPositionHasChanged:
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged:
             for border in self.borders:
                 border.follow()
             self.label.place()
             self.units.place()
-        elif change == QGraphicsItem.ItemSceneChange:
+        elif change == QGraphicsItem.GraphicsItemChange.ItemSceneChange:
             # The name and the units are items of their own, above every territory (as children
             # they would lie under the neighbours drawn after this one); they come and go with it.
             old = self.scene()
             if old is not None and value is not old:
                 old.removeItem(self.label)
                 old.removeItem(self.units)
-        elif change == QGraphicsItem.ItemSceneHasChanged and self.scene() is not None:
+        elif change == QGraphicsItem.GraphicsItemChange.ItemSceneHasChanged and self.scene() is not None:
             self.scene().addItem(self.label)
             self.scene().addItem(self.units)
         return super().itemChange(change, value)
@@ -279,8 +283,8 @@ class NameLabel(QGraphicsTextItem):
     def start_editing(self) -> None:
         self.editing = True
         self.setPlainText(self.space.name)  # a rename edits the source text, whatever is shown
-        self.setTextInteractionFlags(Qt.TextEditorInteraction)
-        self.setFocus(Qt.OtherFocusReason)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextEditorInteraction)
+        self.setFocus(Qt.FocusReason.OtherFocusReason)
         cursor = self.textCursor()
         cursor.select(cursor.SelectionType.Document)
         self.setTextCursor(cursor)
@@ -289,7 +293,7 @@ class NameLabel(QGraphicsTextItem):
         if not self.editing:
             return
         self.editing = False
-        self.setTextInteractionFlags(Qt.NoTextInteraction)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         self.clearFocus()
         text = self.toPlainText().strip()
         scene = self.space.map_scene
@@ -300,9 +304,9 @@ class NameLabel(QGraphicsTextItem):
         self.place()
 
     def keyPressEvent(self, event) -> None:
-        if event.key() in (Qt.Key_Return, Qt.Key_Enter):
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             self.finish_editing(True)
-        elif event.key() == Qt.Key_Escape:
+        elif event.key() == Qt.Key.Key_Escape:
             self.finish_editing(False)
         else:
             super().keyPressEvent(event)
@@ -345,13 +349,13 @@ class UnitBadge(QGraphicsItem):
     def paint(self, painter: QPainter, option, widget=None) -> None:
         if not self.text:
             return
-        painter.setRenderHint(QPainter.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(QPen(QColor("#444444"), 0.8))
         painter.setBrush(QColor(255, 255, 255, 215))
         painter.drawRoundedRect(self._rect, 3, 3)
         painter.setFont(self.font)
         painter.setPen(QColor("#222222"))
-        painter.drawText(self._rect, Qt.AlignCenter, self.text)
+        painter.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, self.text)
 
 
 def star(centre: QPointF, outer: float, inner: float) -> QPolygonF:
@@ -370,8 +374,8 @@ class BorderItem(QGraphicsLineItem):
         super().__init__()
         self.a, self.b = a, b
         self.between = tuple(border["between"])
-        self.kind = None
-        self.setFlags(QGraphicsItem.ItemIsSelectable)
+        self.kind: str | None = None
+        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setZValue(BORDER_Z)
         a.borders.append(self)
         b.borders.append(self)
@@ -379,10 +383,11 @@ class BorderItem(QGraphicsLineItem):
         self.follow()
 
     def update_from(self, border: dict) -> None:
-        if str(border.get("kind", "")) == self.kind:
+        kind = str(border.get("kind", ""))
+        if kind == self.kind:
             return
-        self.kind = str(border.get("kind", ""))
-        self.setPen(border_pen(self.kind))
+        self.kind = kind
+        self.setPen(border_pen(kind))
         self.setToolTip(f"{self.kind} border: {self.between[0]} – {self.between[1]}")
 
     def follow(self) -> None:

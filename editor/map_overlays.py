@@ -64,7 +64,7 @@ class Overview(QWidget):
         self.scene = view.map_scene
         self.image = QImage()
         self.source = QRectF()
-        self.setCursor(Qt.PointingHandCursor)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setToolTip("The whole map: click or drag to look elsewhere")
         self._redraw = QTimer(self, singleShot=True, interval=300)
         self._redraw.timeout.connect(self.render_scene)
@@ -83,11 +83,11 @@ class Overview(QWidget):
         height = max(40, int(self.WIDTH * rect.height() / rect.width()))
         self.setFixedSize(self.WIDTH, min(height, 220))
         self.source = rect
-        image = QImage(self.size(), QImage.Format_ARGB32_Premultiplied)
+        image = QImage(self.size(), QImage.Format.Format_ARGB32_Premultiplied)
         image.fill(QColor("#f7f5ef"))
         painter = QPainter(image)
-        painter.setRenderHint(QPainter.Antialiasing)
-        self.scene.render(painter, QRectF(image.rect()), rect, Qt.KeepAspectRatio)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.scene.render(painter, QRectF(image.rect()), rect, Qt.AspectRatioMode.KeepAspectRatio)
         painter.end()
         self.image = image
         self.update()
@@ -125,5 +125,5 @@ class Overview(QWidget):
         self._go(event.position())
 
     def mouseMoveEvent(self, event) -> None:
-        if event.buttons() & Qt.LeftButton:
+        if event.buttons() & Qt.MouseButton.LeftButton:
             self._go(event.position())

@@ -12,8 +12,18 @@ from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import (QComboBox, QCompleter, QFileDialog, QLabel, QLineEdit, QMenu,
-                               QToolBar, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QCompleter,
+    QFileDialog,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QToolBar,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from sandtable.paths import is_inside
 
@@ -68,7 +78,7 @@ class MapPage(QWidget):
         layers_button = QToolButton()
         layers_button.setText("Layers")
         layers_button.setMenu(layers)
-        layers_button.setPopupMode(QToolButton.InstantPopup)
+        layers_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         bar.addWidget(layers_button)
         board = QMenu("Board", self)
         board.addAction("Board image…").triggered.connect(self.choose_board_image)
@@ -80,7 +90,7 @@ class MapPage(QWidget):
         board_button = QToolButton()
         board_button.setText("Board")
         board_button.setMenu(board)
-        board_button.setPopupMode(QToolButton.InstantPopup)
+        board_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         bar.addWidget(board_button)
         bar.addSeparator()
         self.find_edit = QLineEdit()
@@ -90,8 +100,8 @@ class MapPage(QWidget):
         self.find_edit.installEventFilter(self)
         self.names = QStringListModel(self)
         completer = QCompleter(self.names, self)
-        completer.setCaseSensitivity(Qt.CaseInsensitive)
-        completer.setFilterMode(Qt.MatchContains)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
         completer.activated.connect(self._completed)
         self.find_edit.setCompleter(completer)
         bar.addWidget(self.find_edit)
@@ -128,7 +138,9 @@ class MapPage(QWidget):
         # Both at the bottom, where a fitted board (wider than high) leaves the view empty.
         for label in self.legend.findChildren(QLabel):
             label.ensurePolished()   # the fonts of a widget not shown yet are not final
-        self.legend.layout().activate()
+        layout = self.legend.layout()
+        if layout is not None:
+            layout.activate()
         self.legend.adjustSize()
         area = self.view.viewport().geometry()
         self.legend.move(area.left() + MARGIN, area.bottom() - self.legend.height() - MARGIN)
@@ -140,17 +152,17 @@ class MapPage(QWidget):
         self._place_overlays()
 
     def eventFilter(self, watched, event) -> bool:
-        if watched in (self.view, self.view.viewport()) and event.type() == QEvent.Resize:
+        if watched in (self.view, self.view.viewport()) and event.type() == QEvent.Type.Resize:
             self._place_overlays()
-        if watched is self.find_edit and event.type() == QEvent.KeyPress and \
-                event.key() in (Qt.Key_Return, Qt.Key_Enter):
-            self.find(backwards=bool(event.modifiers() & Qt.ShiftModifier))
+        if watched is self.find_edit and event.type() == QEvent.Type.KeyPress and \
+                event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.find_next(backwards=bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier))
             return True
         return super().eventFilter(watched, event)
 
     # -- finding ---------------------------------------------------------------------------------
-    def find(self, backwards: bool = False) -> str | None:
-        found = self.view.find(self._needle(), backwards)
+    def find_next(self, backwards: bool = False) -> str | None:
+        found = self.view.find_space(self._needle(), backwards)
         if found is None:
             self.find_result.setText(" no match ")
             self.message.emit("No space by that name")
@@ -169,7 +181,7 @@ class MapPage(QWidget):
         return text
 
     def _completed(self, _text: str) -> None:
-        self.find()
+        self.find_next()
 
     # -- board -----------------------------------------------------------------------------------
     def choose_board_image(self) -> None:

@@ -24,21 +24,21 @@ SELECTED = QColor("#F0A000")
 
 # How each border kind is drawn between the spaces' centres: colour, width, pen style.
 BORDER_STYLES = {
-    "land": ("#5a4a32", 2.0, Qt.SolidLine),
-    "mountain": ("#8b5a2b", 4.0, Qt.DashLine),
-    "river": ("#2f6fb3", 3.0, Qt.DashDotLine),
-    "sea": ("#4a90c8", 2.0, Qt.DashLine),
-    "coast": ("#7fb0d8", 1.5, Qt.DotLine),
-    "strait": ("#1c6e8c", 3.0, Qt.DashDotDotLine),
-    "canal": ("#1b8a3a", 3.5, Qt.DashDotLine),
-    "wrap": ("#999999", 1.0, Qt.DotLine),
-    "track": ("#333333", 1.5, Qt.SolidLine),
+    "land": ("#5a4a32", 2.0, Qt.PenStyle.SolidLine),
+    "mountain": ("#8b5a2b", 4.0, Qt.PenStyle.DashLine),
+    "river": ("#2f6fb3", 3.0, Qt.PenStyle.DashDotLine),
+    "sea": ("#4a90c8", 2.0, Qt.PenStyle.DashLine),
+    "coast": ("#7fb0d8", 1.5, Qt.PenStyle.DotLine),
+    "strait": ("#1c6e8c", 3.0, Qt.PenStyle.DashDotDotLine),
+    "canal": ("#1b8a3a", 3.5, Qt.PenStyle.DashDotLine),
+    "wrap": ("#999999", 1.0, Qt.PenStyle.DotLine),
+    "track": ("#333333", 1.5, Qt.PenStyle.SolidLine),
 }
 SEA_BORDER_KINDS = frozenset({"sea", "coast", "strait", "canal"})
 
 
 def border_pen(kind: str) -> QPen:
-    colour, width, style = BORDER_STYLES.get(kind, ("#aa00aa", 2.0, Qt.SolidLine))
+    colour, width, style = BORDER_STYLES.get(kind, ("#aa00aa", 2.0, Qt.PenStyle.SolidLine))
     return QPen(QColor(colour), width, style)
 
 

@@ -3,8 +3,19 @@ translations. Every table in them is a TablePage (filter box, add row, remove)."
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QPushButton, QSpinBox, QSplitter, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
 from sandtable.scenario import LOCALE_TAG
 
@@ -52,7 +63,7 @@ class NationsPanel(QWidget):
         self.document = document
         self.sides = TablePage(tables.sides_model(document, self))
         self.nations = TablePage(tables.nations_model(document, self))
-        splitter = QSplitter(Qt.Vertical)
+        splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(_titled("Sides", self.sides))
         splitter.addWidget(_titled("Nations", self.nations))
         splitter.setStretchFactor(1, 2)
@@ -122,8 +133,8 @@ class ObjectivesPanel(QWidget):
         # of values, only show its condition again.
         self.model.modelReset.connect(self._reselect)
         self.model.dataChanged.connect(lambda *_: self._show_condition())
-        self._current = None
-        splitter = QSplitter(Qt.Vertical)
+        self._current: tuple | None = None
+        splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.page)
         splitter.addWidget(self.builder)
         layout = QVBoxLayout(self)
@@ -189,8 +200,8 @@ class DecksPanel(QWidget):
         self.decks = tables.decks_model(document, self)
         self.deck_page = TablePage(self.decks)
         self.deck_view = self.deck_page.view
-        self._deck = None
-        self._card = None
+        self._deck: tuple | None = None
+        self._card: tuple | None = None
         self.cards = tables.cards_model(document, lambda: self._deck, self)
         self.card_page = TablePage(self.cards)
         self.card_view = self.card_page.view
@@ -202,7 +213,7 @@ class DecksPanel(QWidget):
         self.effect_view = self.effect_page.view
         self.deck_view.selectionModel().currentRowChanged.connect(lambda *_: self._deck_chosen())
         self.card_view.selectionModel().currentRowChanged.connect(lambda *_: self._card_chosen())
-        splitter = QSplitter(Qt.Vertical)
+        splitter = QSplitter(Qt.Orientation.Vertical)
         for title, page in (("Decks", self.deck_page), ("Cards of the chosen deck", self.card_page),
                             ("Effects of the chosen card", self.effect_page)):
             splitter.addWidget(_titled(title, page))
@@ -264,7 +275,7 @@ class TablesPanel(QWidget):
         self.list_model = tables.tables_model(document, self)
         self.list_page = TablePage(self.list_model)
         self.list_view = self.list_page.view
-        self._table = None
+        self._table: tuple | None = None
         self.grid = TableGridModel(document, lambda: self._table, self)
         self.new_label = QLineEdit()
         self.new_label.setPlaceholderText("label of a new row or column")
@@ -272,10 +283,10 @@ class TablesPanel(QWidget):
             self.new_label, _button("Add row", self.add_row), _button("Add column", self.add_column),
             _button("Remove row", self.remove_row), _button("Remove column", self.remove_column)])
         self.grid_view = self.grid_page.view
-        self.grid_view.setSelectionBehavior(QAbstractItemView.SelectItems)
+        self.grid_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.grid_view.horizontalHeader().setStretchLastSection(False)
         self.list_view.selectionModel().currentRowChanged.connect(lambda *_: self._chosen())
-        splitter = QSplitter(Qt.Horizontal)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.list_page)
         splitter.addWidget(self.grid_page)
         splitter.setStretchFactor(1, 3)
@@ -321,8 +332,8 @@ class TranslationPanel(QWidget):
         self.document = document
         self.model = TranslationModel(document, self)
         self.model.waiting = True    # until the page is shown, or a locale is asked for
-        self.locale = QComboBox()
-        self.locale.currentTextChanged.connect(self.model.set_locale)
+        self.locale_box = QComboBox()  # (QWidget.locale is a method)
+        self.locale_box.currentTextChanged.connect(self.model.set_locale)
         self.status_filter = QComboBox()
         self.status_filter.addItems(list(FILTERS))
         self.status_filter.currentTextChanged.connect(self.model.set_filter)
@@ -330,17 +341,17 @@ class TranslationPanel(QWidget):
         self.new_tag.setPlaceholderText("new locale, e.g. zh-Hans")
         self.summary = QLabel("")
         self.page = TablePage(self.model, [
-            QLabel("Locale"), self.locale, QLabel("Show"), self.status_filter, self.new_tag,
+            QLabel("Locale"), self.locale_box, QLabel("Show"), self.status_filter, self.new_tag,
             _button("Start locale", self.start_locale), _button("Remove locale", self.remove_locale),
             self.summary])
         self.view = self.page.view
         self.view.keep_layout()  # source and translation share the width
         header = self.view.horizontalHeader()
         header.setStretchLastSection(False)
-        header.setSectionResizeMode(QHeaderView.Interactive)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for column in (1, 2):
-            header.setSectionResizeMode(column, QHeaderView.Stretch)
-        header.setSectionResizeMode(3, QHeaderView.ResizeToContents)
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
         header.resizeSection(0, 260)
         self.model.modelReset.connect(self._summarise)
         QVBoxLayout(self).addWidget(self.page)
@@ -353,17 +364,17 @@ class TranslationPanel(QWidget):
         return self.status_filter
 
     def _fill_locales(self) -> None:
-        current = self.locale.currentText()
+        current = self.locale_box.currentText()
         tags = self.document.locale_tags
-        if [self.locale.itemText(i) for i in range(self.locale.count())] == tags and current in tags:
+        if [self.locale_box.itemText(i) for i in range(self.locale_box.count())] == tags and current in tags:
             return
-        self.locale.blockSignals(True)
-        self.locale.clear()
-        self.locale.addItems(tags)
-        self.locale.blockSignals(False)
+        self.locale_box.blockSignals(True)
+        self.locale_box.clear()
+        self.locale_box.addItems(tags)
+        self.locale_box.blockSignals(False)
         tag = current if current in tags else (tags[0] if tags else "")
         if self.model.waiting:
-            self.locale.setCurrentText(tag)
+            self.locale_box.setCurrentText(tag)
             self.model.tag = tag or None
         else:
             self.show_locale(tag)
@@ -374,9 +385,9 @@ class TranslationPanel(QWidget):
 
     def show_locale(self, tag: str) -> None:
         self.model.wake()
-        if self.locale.findText(tag) < 0 and tag:
-            self.locale.addItem(tag)
-        self.locale.setCurrentText(tag)
+        if self.locale_box.findText(tag) < 0 and tag:
+            self.locale_box.addItem(tag)
+        self.locale_box.setCurrentText(tag)
         self.model.set_locale(tag or None)
 
     def start_locale(self) -> bool:
@@ -391,7 +402,7 @@ class TranslationPanel(QWidget):
 
     def remove_locale(self) -> bool:
         """Take the chosen locale's file out (deleted at the next save; undo brings it back)."""
-        tag = self.locale.currentText()
+        tag = self.locale_box.currentText()
         return bool(tag) and self.document.remove_locale(tag)
 
     def _summarise(self) -> None:
@@ -413,8 +424,8 @@ class ChangesPanel(QWidget):
         header = self.view.horizontalHeader()
         header.setStretchLastSection(False)
         for column in range(self.model.columnCount()):
-            header.setSectionResizeMode(column, QHeaderView.Stretch if column in (3, 4)
-                                        else QHeaderView.ResizeToContents)
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch if column in (3, 4)
+                                        else QHeaderView.ResizeMode.ResizeToContents)
         QVBoxLayout(self).addWidget(self.page)
         self.model.rowsInserted.connect(self._summarise)
         self.model.rowsRemoved.connect(self._summarise)
@@ -426,7 +437,8 @@ class ChangesPanel(QWidget):
             self.summary.setText("This scenario is not a variant: it changes nothing of a parent.")
             return
         parent = self.document.parent_scenario
-        self.summary.setText(f"{len(self.model.rows)} change(s) against {parent.root.name}")
+        name = parent.root.name if parent is not None else "its parent"
+        self.summary.setText(f"{len(self.model.rows)} change(s) against {name}")
 
     def current_change(self):
         row = self.view.current_row()

@@ -14,9 +14,22 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QRectF, QRunnable, QSignalBlocker, Qt, QThreadPool, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
-                               QLabel, QLineEdit, QProgressBar, QPushButton, QSpinBox,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from .document import ScenarioDocument
 from .validation import build_scenario
@@ -32,12 +45,14 @@ def forces_by_space(document: ScenarioDocument) -> dict[str, dict[str, dict[str,
     found: dict[str, dict[str, dict[str, int]]] = defaultdict(lambda: defaultdict(dict))
     for entry in document.entities("setup", "spaces"):
         space = entry.get("space")
-        units = entry.get("units") if isinstance(entry.get("units"), list) else []
+        given = entry.get("units")
+        units = given if isinstance(given, list) else []
         for stack in units:
             if not isinstance(stack, dict) or not isinstance(stack.get("type"), str):
                 continue
             owner = stack.get("owner") or entry.get("control")
-            count = stack.get("count") if isinstance(stack.get("count"), int) else 0
+            number = stack.get("count")
+            count = number if isinstance(number, int) else 0
             if isinstance(space, str) and isinstance(owner, str) and count > 0:
                 table = found[space][owner]
                 table[stack["type"]] = table.get(stack["type"], 0) + count
@@ -103,10 +118,10 @@ class ForcePicker(QGroupBox):
         for ident, name in _owners(self.document):
             self.owner.addItem(name, ident)
         self.space.clear()
-        names = {s.get("id"): str(s.get("name") or s.get("id")) for s in self.document.entities("map", "spaces")
+        names = {s["id"]: str(s.get("name") or s["id"]) for s in self.document.entities("map", "spaces")
                  if isinstance(s.get("id"), str)}
-        for ident in sorted(names, key=lambda i: names[i].casefold()):
-            self.space.addItem(names[ident], ident)
+        for place in sorted(names, key=lambda i: names[i].casefold()):
+            self.space.addItem(names[place], place)
         self.owner.setCurrentIndex(max(self.owner.findData(owner), 0))
         self.space.setCurrentIndex(max(self.space.findData(space), 0))
         del blockers
@@ -132,19 +147,24 @@ class ForcePicker(QGroupBox):
         del blockers
         self.fill_from_map()
 
+    def _row(self, row: int) -> tuple[str, QSpinBox]:
+        """(unit type, its count box) of a row of the unit table."""
+        item, spin = self.units.item(row, 0), self.units.cellWidget(row, 1)
+        assert item is not None and isinstance(spin, QSpinBox)
+        return item.text(), spin
+
     def fill_from_map(self) -> None:
-        there = self.forces.get(self.space_id, {}).get(self.owner_id, {})
-        for row in range(self.units.rowCount()):
-            spin = self.units.cellWidget(row, 1)
+        there = self.forces.get(self.space_id or "", {}).get(self.owner_id, {})
+        for unit, spin in map(self._row, range(self.units.rowCount())):
             blocker = QSignalBlocker(spin)
-            spin.setValue(there.get(self.units.item(row, 0).text(), 0))
+            spin.setValue(there.get(unit, 0))
             del blocker
         self.changed.emit()
 
     def set_count(self, unit: str, count: int) -> None:
-        for row in range(self.units.rowCount()):
-            if self.units.item(row, 0).text() == unit:
-                self.units.cellWidget(row, 1).setValue(count)
+        for name, spin in map(self._row, range(self.units.rowCount())):
+            if name == unit:
+                spin.setValue(count)
 
     @property
     def space_id(self) -> str | None:
@@ -156,12 +176,7 @@ class ForcePicker(QGroupBox):
 
     def chosen(self) -> dict[str, int]:
         """Unit type -> count, the ones chosen (more than none)."""
-        found = {}
-        for row in range(self.units.rowCount()):
-            count = self.units.cellWidget(row, 1).value()
-            if count:
-                found[self.units.item(row, 0).text()] = count
-        return found
+        return {unit: spin.value() for unit, spin in map(self._row, range(self.units.rowCount())) if spin.value()}
 
 
 def _owners(document: ScenarioDocument) -> list[tuple[str, str]]:
@@ -230,12 +245,12 @@ class SurvivorChart(QWidget):
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
-        painter.setRenderHint(QPainter.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.fillRect(self.rect(), QColor("#ffffff"))
         counts = sorted(set(self.attacker) | set(self.defender))
         if not counts:
             painter.setPen(QColor("#777777"))
-            painter.drawText(self.rect(), Qt.AlignCenter, "Run a battle to see how many units survive")
+            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "Run a battle to see how many units survive")
             return
         top = max(list(self.attacker.values()) + list(self.defender.values()) + [1e-9])
         left, bottom, right, head = 58, self.height() - 40, self.width() - 10, 22
@@ -254,16 +269,16 @@ class SurvivorChart(QWidget):
                 height = (bottom - head) * series.get(n, 0.0) / top
                 painter.fillRect(QRectF(x + offset, bottom - height, bar, height), colour)
             painter.setPen(QColor("#222222"))
-            painter.drawText(QRectF(left + i * slot, bottom + 2, slot, 14), Qt.AlignCenter, str(n))
-        painter.drawText(QRectF(left, 2, right - left, 16), Qt.AlignLeft,
+            painter.drawText(QRectF(left + i * slot, bottom + 2, slot, 14), Qt.AlignmentFlag.AlignCenter, str(n))
+        painter.drawText(QRectF(left, 2, right - left, 16), Qt.AlignmentFlag.AlignLeft,
                          "Survivors: attacker (red), defender (blue)")
-        painter.drawText(QRectF(0, head - 6, left - 4, 14), Qt.AlignRight, f"{top:.0%}")
-        painter.drawText(QRectF(0, bottom - 7, left - 4, 14), Qt.AlignRight, "0%")
-        painter.drawText(QRectF(left, bottom + 16, right - left, 14), Qt.AlignCenter, X_TITLE)
+        painter.drawText(QRectF(0, head - 6, left - 4, 14), Qt.AlignmentFlag.AlignRight, f"{top:.0%}")
+        painter.drawText(QRectF(0, bottom - 7, left - 4, 14), Qt.AlignmentFlag.AlignRight, "0%")
+        painter.drawText(QRectF(left, bottom + 16, right - left, 14), Qt.AlignmentFlag.AlignCenter, X_TITLE)
         painter.save()
         painter.translate(12, (bottom + head) / 2)
         painter.rotate(-90)
-        painter.drawText(QRectF(-80, -8, 160, 16), Qt.AlignCenter, Y_TITLE)
+        painter.drawText(QRectF(-80, -8, 160, 16), Qt.AlignmentFlag.AlignCenter, Y_TITLE)
         painter.restore()
 
 
@@ -332,10 +347,10 @@ class PlaytestPanel(QWidget):
         self.run_button.clicked.connect(self.run)
         self.progress = QProgressBar()
         self.result = QLabel("")
-        self.result.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.chart = SurvivorChart()
         self.details = QLabel("")
-        self.details.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.details.setFont(_monospace())
         self.charts = ChartBox(document, lazy=lazy)
         self._signals = _BattleSignals()
@@ -466,7 +481,7 @@ def _unit(report) -> str:
 
 def _monospace() -> QFont:
     font = QFont("monospace")
-    font.setStyleHint(QFont.TypeWriter)
+    font.setStyleHint(QFont.StyleHint.TypeWriter)
     return font
 
 
@@ -486,7 +501,7 @@ class ChartBox(QGroupBox):
         self.button = QPushButton("Resolve chart")
         self.button.clicked.connect(self.resolve)
         self.result = QLabel("")
-        self.result.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.result.setFont(_monospace())
         row = QHBoxLayout()
         row.addWidget(self.choice)
@@ -515,7 +530,7 @@ class ChartBox(QGroupBox):
         self.choice.clear()
         for chart in charts:
             self.choice.addItem(f"{chart['title']} ({chart['source']})", chart["chart"])
-            self.choice.setItemData(self.choice.count() - 1, "\n".join(chart["settings"]), Qt.ToolTipRole)
+            self.choice.setItemData(self.choice.count() - 1, "\n".join(chart["settings"]), Qt.ItemDataRole.ToolTipRole)
         self.choice.setCurrentIndex(max(self.choice.findData(current), 0))
         self.setVisible(bool(charts))
 

@@ -9,9 +9,20 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtGui import QFont, QPixmap
-from PySide6.QtWidgets import (QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
-                               QPlainTextEdit, QProgressBar, QPushButton, QScrollArea, QSpinBox,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 
 from .document import ScenarioDocument
 from .validation import build_scenario, run_validators
@@ -109,9 +120,9 @@ class GamesPanel(QGroupBox):
         self.summary = QPlainTextEdit()
         self.summary.setReadOnly(True)
         font = QFont("monospace")
-        font.setStyleHint(QFont.TypeWriter)
+        font.setStyleHint(QFont.StyleHint.TypeWriter)
         self.summary.setFont(font)
-        self.summary.setLineWrapMode(QPlainTextEdit.NoWrap)
+        self.summary.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.summary.setPlaceholderText("Play games to see who wins, when and where.")
         self.charts_host = QWidget()
         self.charts = QVBoxLayout(self.charts_host)
@@ -220,16 +231,18 @@ class GamesPanel(QGroupBox):
         self.summary.setPlainText(text)
         self._done()
         while self.charts.count():
-            widget = self.charts.takeAt(0).widget()
-            widget.hide()
-            widget.deleteLater()
+            old = self.charts.takeAt(0)
+            widget = old.widget() if old is not None else None
+            if widget is not None:
+                widget.hide()
+                widget.deleteLater()
         self.pictures = []
         for name, data in images:
             picture = QPixmap()
             picture.loadFromData(data, "PNG")
             label = QLabel()
             label.setObjectName(f"chart-{name}")
-            label.setAlignment(Qt.AlignHCenter)
+            label.setAlignment(Qt.AlignmentFlag.AlignHCenter)
             self.charts.addWidget(label)
             self.pictures.append((label, picture))
         self._fit_pictures()
@@ -240,7 +253,7 @@ class GamesPanel(QGroupBox):
         width = max(200, self.scroller.viewport().width() - 24)
         for label, picture in getattr(self, "pictures", []):
             label.setPixmap(picture if picture.width() <= width
-                            else picture.scaledToWidth(width, Qt.SmoothTransformation))
+                            else picture.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation))
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

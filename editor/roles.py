@@ -1,6 +1,6 @@
 """Qt's item roles and flags as plain module constants.
 
-Reading `Qt.DisplayRole` looks the name up through PySide's enum machinery (several microseconds
+Reading `Qt.ItemDataRole.DisplayRole` looks the name up through PySide's enum machinery (several microseconds
 each time); a model's data() asks it for every cell, role and repaint. Looked up once here, the
 comparisons cost next to nothing, and a table of two hundred rows repaints several times faster.
 """

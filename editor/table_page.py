@@ -7,10 +7,19 @@ revert an overridden value to the inherited one).
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLineEdit, QMenu,
-                               QPushButton, QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QMenu,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from .delegates import ChoiceDelegate
 from .models.entity_table import STATUS_ROLE, EntityTableModel
@@ -21,7 +30,7 @@ SIZE_SAMPLE = 30  # rows measured to size a column: enough to fit, cheap on a 20
 class RowFilter(QSortFilterProxyModel):
     """Rows whose text contains the filter (any column, any case); a table's add row always shows."""
 
-    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
         model = self.sourceModel()
         if isinstance(model, EntityTableModel) and model.is_add_row(source_row):
             return True
@@ -34,20 +43,20 @@ class TableView(QTableView):
         self.source = model
         self.proxy = RowFilter(self)
         self.proxy.setSourceModel(model)
-        self.proxy.setFilterCaseSensitivity(Qt.CaseInsensitive)
+        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.proxy.setFilterKeyColumn(-1)
         # Rows are filtered when the filter changes, not when a value does: a row edited so that
         # it no longer matches stays put, rather than vanish with its editor while committing.
         self.proxy.setDynamicSortFilter(False)
         self.setModel(self.proxy)
         self.setItemDelegate(ChoiceDelegate(self))
-        self.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setAlternatingRowColors(True)
-        self.setEditTriggers(QAbstractItemView.DoubleClicked | QAbstractItemView.EditKeyPressed
-                             | QAbstractItemView.AnyKeyPressed)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
+                             | QAbstractItemView.EditTrigger.AnyKeyPressed)
         header = self.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.Interactive)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setResizeContentsPrecision(SIZE_SAMPLE)
         header.setStretchLastSection(True)
         self.verticalHeader().setDefaultSectionSize(22)
@@ -131,7 +140,7 @@ class TablePage(QWidget):
         layout.addLayout(row)
         layout.addWidget(self.view)
         if entity_table:
-            self.view.setContextMenuPolicy(Qt.CustomContextMenu)
+            self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
             self.view.customContextMenuRequested.connect(self._context_menu)
 
     def remove_selected(self) -> bool:

@@ -79,14 +79,17 @@ def carried_origins(path, data, disk_data, origins: dict, key_origins: dict) -> 
         if isinstance(value, dict):
             for key, child in value.items():
                 kept = old_pointer is not None and isinstance(old, dict) and key in old
-                work.append((join_pointer(pointer, key), child, join_pointer(old_pointer, key) if kept else None,
+                work.append((join_pointer(pointer, key), child,
+                             join_pointer(old_pointer, key) if kept and old_pointer is not None else None,
                              old[key] if kept else None, place))
         elif isinstance(value, list) and any(isinstance(item, (dict, list)) for item in value):
             matches = _same_items(value, old if old_pointer is not None and isinstance(old, list) else [])
             for index, child in enumerate(value):
                 match = matches[index]
-                work.append((join_pointer(pointer, index), child,
-                             join_pointer(old_pointer, match) if match is not None else None,
+                before = None
+                if match is not None and old_pointer is not None:
+                    before = join_pointer(old_pointer, match)
+                work.append((join_pointer(pointer, index), child, before,
                              old[match] if match is not None else None, place))
     return found, found_keys
 
@@ -131,11 +134,14 @@ class _Signals(QObject):
 class _ValidationJob(QRunnable):
     def __init__(self, snapshot: Snapshot, generation: int, signals: _Signals):
         super().__init__()
+        self.snapshot: Snapshot | None
         self.snapshot, self.generation, self.signals = snapshot, generation, signals
 
     def run(self) -> None:
         started = time.perf_counter()
         snapshot, self.snapshot = self.snapshot, None   # the pool may keep this wrapper: not the data
+        if snapshot is None:
+            return
         try:
             diagnostics = run_validators(snapshot)
         except Exception as failure:  # a bug in a check must not take the editor down

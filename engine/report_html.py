@@ -16,6 +16,9 @@ from .report import _verdict, display_names
 SIDE_COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
 
 
+PAYOUTS_HEAD = ("<h2>National objectives paid</h2><table><tr><th>objective</th><th>nation</th>"
+                "<th>times per game</th><th>paid per game</th></tr>")
+
 def write_report(report: dict, scenario, folder: Path) -> Path:
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -41,8 +44,8 @@ def plot_images(report: dict, scenario) -> list[tuple[str, bytes]]:
     names = display_names(scenario)
     colours = _colours(scenario)
     images = []
-    for name, draw in (("outcome", _outcome), ("length", _length), ("income", _series_plot),
-                       ("victory-cities", _series_plot), ("map", _map)):
+    series = [(name.replace(" ", "-"), _series_plot) for name in report["series"]]
+    for name, draw in [("outcome", _outcome), ("length", _length)] + series + [("map", _map)]:
         buffer = io.BytesIO()
         if draw(report, scenario, names, colours, buffer, name):
             images.append((name, buffer.getvalue()))
@@ -109,7 +112,8 @@ def _length(report, scenario, names, colours, path, _name) -> bool:
 
 
 def _series_plot(report, scenario, names, colours, path, name) -> bool:
-    series = report["series"].get(name.replace("-", " "))
+    title = next((key for key in report["series"] if key.replace(" ", "-") == name), name)
+    series = report["series"].get(title)
     if not series:
         return False
     figure, axes = _figure(7, 3.6)
@@ -123,8 +127,8 @@ def _series_plot(report, scenario, names, colours, path, name) -> bool:
         axes.fill_between(rounds, [row["q1"] for row in rows], [row["q3"] for row in rows],
                           color=colour, alpha=0.15)
     axes.set_xlabel("round")
-    axes.set_ylabel(name.replace("-", " ") + " (median, quartiles shaded)")
-    axes.set_title(name.replace("-", " ").capitalize() + " by round")
+    axes.set_ylabel(title + " (median, quartiles shaded)")
+    axes.set_title(title[:1].upper() + title[1:] + " by round")
     axes.legend(fontsize="small", ncol=2)
     return _save(figure, path)
 
@@ -155,6 +159,12 @@ def _map(report, scenario, names, colours, path, _name) -> bool:
     if patches:
         axes.add_collection(PatchCollection(patches, facecolor=shades, edgecolor="#777777",
                                             linewidth=0.3))
+    if not patches:                  # a board of nodes: draw its borders as lines
+        for _, border in scenario.entities("map", "borders"):
+            pair = border.get("between") or []
+            if len(pair) == 2 and all(p in where for p in pair):
+                (x1, y1), (x2, y2) = where[pair[0]], where[pair[1]]
+                axes.plot([x1, x2], [y1, y2], color="#bbbbbb", linewidth=0.6, zorder=1)
     for sid, (x, y) in where.items():
         if not (spaces[sid].get("shape") or {}).get("polygons"):
             axes.scatter([x], [y], s=60, color=cmap(0.08 + 0.92 * captures.get(sid, 0) / hottest),
@@ -165,14 +175,15 @@ def _map(report, scenario, names, colours, path, _name) -> bool:
     sizes = [300 * battles[s] / most for s in battles if s in where]
     axes.scatter(xs, ys, s=sizes, facecolors="none", edgecolors="#222222", linewidths=0.8,
                  zorder=3)
-    for sid in list(captures)[:12]:
+    labelled = list(where) if not patches and len(where) <= 60 else list(captures)[:12]
+    for sid in labelled:
         if sid in where:
             axes.annotate(names.get(sid, sid), where[sid], fontsize=6, ha="center", va="bottom",
                           zorder=4)
     axes.set_aspect("equal")
     axes.autoscale_view()
-    if patches or _has_board_y_down(scenario):
-        axes.invert_yaxis()           # board pictures count y downward
+    if patches or _has_board_y_down(scenario) or _stored_positions(spaces):
+        axes.invert_yaxis()           # board coordinates count y downward, as pictures do
     axes.set_axis_off()
     axes.set_title("Where the fighting was: shade = changes of hands per game, "
                    "circles = battles per game", fontsize=9)
@@ -183,9 +194,13 @@ def _has_board_y_down(scenario) -> bool:
     return bool(scenario.doc("map").get("board"))
 
 
+def _stored_positions(spaces: dict) -> dict[str, tuple[float, float]]:
+    return {sid: tuple(s["position"]) for sid, s in spaces.items()
+            if isinstance(s.get("position"), list) and len(s["position"]) == 2}
+
+
 def _positions(scenario, spaces: dict) -> dict[str, tuple[float, float]]:
-    found = {sid: tuple(s["position"]) for sid, s in spaces.items()
-             if isinstance(s.get("position"), list) and len(s["position"]) == 2}
+    found = _stored_positions(spaces)
     if found:
         return found
     import networkx as nx
@@ -256,7 +271,7 @@ units each.</p>
 <h2>Most contested spaces</h2>
 <table><tr><th>space</th><th>changes of hands per game</th><th>first change (median round)</th></tr>
 {contested}</table>
-{"<h2>National objectives paid</h2><table><tr><th>objective</th><th>nation</th><th>times per game</th><th>paid per game</th></tr>" + payouts + "</table>" if payouts else ""}
+{PAYOUTS_HEAD + payouts + "</table>" if payouts else ""}
 {"<h2>Games stopped by a rules error</h2><ul>" + errors + "</ul>" if errors else ""}
 </body></html>
 """

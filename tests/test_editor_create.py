@@ -138,7 +138,7 @@ def test_locales_are_started_and_removed(qtbot, window):
     window.tabs.setCurrentWidget(panel)
     qtbot.keyClicks(panel.new_tag, "ja")
     assert panel.start_locale()
-    assert document.locale_tags == ["ja", "zh-Hans"] and panel.locale.currentText() == "ja"
+    assert document.locale_tags == ["ja", "zh-Hans"] and panel.locale_box.currentText() == "ja"
     panel.show_locale("zh-Hans")
     assert panel.remove_locale()
     assert document.locale_tags == ["ja"]

@@ -143,7 +143,7 @@ def test_the_automatic_layout_is_written_only_when_asked_for(qtbot, folders):
     document.set_field("map", (("spaces", ("id", "finland")),), ("name",), "Suomi")
     document.save()
     after = path.read_text().splitlines()
-    changed = [(a, b) for a, b in zip(before, after) if a != b]
+    changed = [(a, b) for a, b in zip(before, after, strict=False) if a != b]
     assert len(before) == len(after) and len(changed) == 1 and "Suomi" in changed[0][1]
     assert document.store_layout() == 2
     assert document.undo_stack.count() == 2

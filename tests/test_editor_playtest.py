@@ -12,9 +12,9 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from editor.document import ScenarioDocument  # noqa: E402
 from PySide6.QtWidgets import QLabel  # noqa: E402
 
+from editor.document import ScenarioDocument  # noqa: E402
 from editor.playtest import PlaytestPanel, forces_by_space  # noqa: E402
 
 NORTHERN_FRONT = Path(__file__).resolve().parent.parent / "scenarios" / "northern-front"

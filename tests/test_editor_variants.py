@@ -109,7 +109,8 @@ def test_the_changes_page_lists_what_the_variant_changes_and_reverts_it(window):
     rows = [[page.model.data(page.model.index(r, c)) for c in range(6)] for r in range(page.model.rowCount())]
     assert rows == [
         ["map.yaml", "finland", "value", "2", "3", "changed"],
-        ["map.yaml", "lapland", "", "", "id: lapland, name: Lapland, kind: land, value: 0, position: [260, 20]", "added"],
+        ["map.yaml", "lapland", "", "", "id: lapland, name: Lapland, kind: land, value: 0, position: [260, 20]",
+         "added"],
         ["map.yaml", "finland – lapland", "", "", "between: [finland, lapland], kind: land", "added"],
         ["map.yaml", "finland – sweden", "", "between: [finland, sweden], kind: land", "", "removed"]]
     assert page.summary.text() == "4 change(s) against northern-front"

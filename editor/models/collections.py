@@ -70,8 +70,8 @@ def unit_columns(document: ScenarioDocument) -> list[Column]:
     return [
         Column("Id", ("id",), "readonly"),
         Column("Name", ("name",), required=True),
-        Column("Domain", ("domain",), choices=_enum("units.schema.json", ("$defs", "unit_type", "properties", "domain")),
-               required=True, strict=True),
+        Column("Domain", ("domain",), required=True, strict=True,
+               choices=_enum("units.schema.json", ("$defs", "unit_type", "properties", "domain"))),
         Column("Cost", ("cost",), "number"),
         *[Column(name.replace("_", " ").capitalize(), ("stats", name), "number") for name in stats],
         Column("Tags", ("tags",), "list"),

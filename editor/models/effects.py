@@ -131,10 +131,10 @@ class EffectsModel(DocumentTableModel):
                 return self.refuse(index, str(problem))
             effect = {"op": effect.get("op", ""), **{k: v for k, v in parameters.items() if k != "op"}}
         effects[index.row()] = effect
-        if effects == self.effects:
+        locator = self.card_locator()
+        if effects == self.effects or not locator:
             return False
-        problems = new_problems(self.document, "decks", self.card_locator(), ("effects",), effects,
-                                self.effects)
+        problems = new_problems(self.document, "decks", locator, ("effects",), effects, self.effects)
         if problems:
             return self.refuse(index, explanation(problems))
         self.accepted(index)

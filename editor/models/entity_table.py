@@ -114,7 +114,7 @@ class EntityTableModel(DocumentTableModel):
         self.new_entity = new_entity
         self.noun = noun
         self._has_holder = False
-        self._infos_of = None
+        self._infos_of: object = None   # the rows the infos were worked out for
         self._row_infos: list[tuple] = []
         self.refresh()
         document.changed.connect(self._changed)
@@ -165,7 +165,7 @@ class EntityTableModel(DocumentTableModel):
             parent = tuple(self.parent_locator() or ())
             seen: dict = {}
             infos = []
-            for row, entity in enumerate(self.rows):
+            for entity in self.rows:
                 ident = identity(entity)
                 nth = seen.get(ident, 0)
                 seen[ident] = nth + 1
@@ -310,8 +310,8 @@ class EntityTableModel(DocumentTableModel):
             if status == "inherited":
                 lines.append("inherited from the parent scenario")
             elif status == "overridden":
-                lines.append(f"overrides the parent's value: {column.show(self.parent_value(index.row(), column)) or '(none)'}"
-                             " — right-click to revert")
+                parent = column.show(self.parent_value(index.row(), column)) or "(none)"
+                lines.append(f"overrides the parent's value: {parent} — right-click to revert")
             elif status == "added":
                 lines.append("added by this variant")
             return "\n".join(lines) or None
@@ -367,6 +367,8 @@ class EntityTableModel(DocumentTableModel):
         return True
 
     def _notice_unlisted(self, column: Column, value) -> None:
+        if column.choices is None:
+            return
         message = unlisted(value, column.choices())
         if message:
             self.noticed.emit(f"{column.header}: {message}")

@@ -44,13 +44,14 @@ class SetupModel(DocumentTableModel):
         document.reloaded.connect(self.refresh)
 
     def collect(self) -> tuple[list, list]:
-        rows = []
+        rows: list[tuple[dict, int | None]] = []
         for entry in self.document.entities("setup", "spaces"):
             if not isinstance(entry.get("space"), str):
                 continue
-            units = entry.get("units") if isinstance(entry.get("units"), list) else []
-            stacks = [i for i, u in enumerate(units) if isinstance(u, dict)]
-            rows += [(entry, i) for i in stacks] or [(entry, None)]
+            given = entry.get("units")
+            units = given if isinstance(given, list) else []
+            stacks: list[int | None] = [i for i, u in enumerate(units) if isinstance(u, dict)]
+            rows += [(entry, i) for i in stacks or [None]]
         return rows, list(HEADERS)
 
     def row_key(self, row) -> object:

@@ -59,7 +59,8 @@ class TableGridModel(DocumentTableModel):
         return row
 
     def _axis(self, position: int) -> list:
-        axes = self.table.get("axes") if isinstance(self.table.get("axes"), list) else []
+        given = self.table.get("axes")
+        axes = given if isinstance(given, list) else []
         if position < len(axes) and isinstance(axes[position], dict):
             values = axes[position].get("values")
             return values if isinstance(values, list) else []
@@ -124,13 +125,16 @@ class TableGridModel(DocumentTableModel):
                 return self.refuse(index, str(problem))
             if parsed == self._cell(index.row(), index.column()):
                 return False
+            locator = self.table_locator()
+            if not locator:
+                return False
             self.accepted(index)
             cells = self._full_cells()
             if self.two_dimensional:
                 cells[index.row()][index.column()] = parsed
             else:
                 cells[index.row()] = parsed
-            self.document.set_field("tables", self.table_locator(), ("cells",), cells,
+            self.document.set_field("tables", locator, ("cells",), cells,
                                     f"Set cell {self.headerData(index.row(), VERTICAL)}"
                                     f" / {self.headerData(index.column(), HORIZONTAL)}")
             return True
@@ -142,8 +146,8 @@ class TableGridModel(DocumentTableModel):
         while len(cells) < rows:
             cells.append([None] * columns if self.two_dimensional else None)
         if self.two_dimensional:
-            cells = [(line if isinstance(line, list) else []) + [None] * (columns - len(line) if isinstance(line, list) else columns)
-                     for line in cells]
+            lines = [line if isinstance(line, list) else [] for line in cells]
+            cells = [line + [None] * (columns - len(line)) for line in lines]
         return cells
 
     # -- rows and columns: the axes' values, with their cells; each change one undo step ------
@@ -156,10 +160,13 @@ class TableGridModel(DocumentTableModel):
         return parse_value(label)
 
     def _store(self, axes: list, cells: list, text: str) -> None:
+        locator = self.table_locator()
+        if not locator:
+            return
         stack = self.document.undo_stack
         stack.beginMacro(text)
-        self.document.set_field("tables", self.table_locator(), ("axes",), axes)
-        self.document.set_field("tables", self.table_locator(), ("cells",), cells)
+        self.document.set_field("tables", locator, ("axes",), axes)
+        self.document.set_field("tables", locator, ("cells",), cells)
         stack.endMacro()
 
     def add_row(self, label: str) -> bool:

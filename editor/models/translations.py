@@ -51,7 +51,7 @@ class TranslationModel(DocumentTableModel):
 
     def _scenario(self) -> Scenario:
         scenario = Scenario(root=self.document.root)
-        for kind in list(FILE_KINDS) + [locale_kind(self.tag)]:
+        for kind in list(FILE_KINDS) + ([locale_kind(self.tag)] if self.tag else []):
             scenario.documents[kind] = Tracked(self.document.merged(kind))
         return scenario
 
@@ -116,13 +116,15 @@ class TranslationModel(DocumentTableModel):
     def _set(self, index, value) -> bool:
         key, source, entry, _ = self.rows[index.row()]
         text = str(value).strip()
+        if not self.tag:
+            return False
         kind = locale_kind(self.tag)
         if not text:
             if entry is None:
                 return False
             self.document.set_value(kind, ("entries", key), MISSING, f"Clear {self.tag} text of {key}")
             return True
-        new = {"text": text, "source": fingerprint(source)}
+        new = {"text": text, "source": fingerprint(source), "source_text": source}
         if entry is not None:
             new = {**entry, **new}
         if new == entry:
