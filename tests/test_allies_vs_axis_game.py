@@ -6,6 +6,8 @@ on the exact situation the page describes.
 """
 from __future__ import annotations
 
+import shutil
+
 import numpy as np
 import pytest
 
@@ -461,6 +463,30 @@ def test_conquest_needs_every_territory():
     game.apply(("spin",))
     game.apply(("invade", "infantry", 1))
     assert game.result().winner == "axis" and game.result().reason == "conquest"
+
+
+def test_a_victory_condition_without_an_option_ends_the_game_under_its_id(tmp_path):
+    """scenario.yaml `victory`: `option` may be left out; such a condition is always in play,
+    and the game it ends is reported by the condition's id."""
+    shutil.copytree(REPO / "scenarios" / "allies-vs-axis", tmp_path / "ava")
+    manifest = tmp_path / "ava" / "scenario.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    always = "- id: sudden-death-axis\n  name: Sudden death\n"
+    assert text.count(always + "  text:") == 1
+    start = text.index(always)
+    option = text.index("  option: sudden-death\n", start)
+    manifest.write_text(text[:option] + text[option + len("  option: sudden-death\n"):],
+                        encoding="utf-8")
+    system = load_system(load_scenario(tmp_path / "ava"))
+    game = system.new_game({"mode": "regular"}, Script([1]))          # conquest, not sudden death
+    end_turn(game)                                                    # the Allies' turn
+    game.pawn["axis"] = square("france")
+    game.rng.spins = [1]
+    game.apply(("spin",))
+    game.apply(("invade", "infantry", 1))                             # the United Kingdom falls
+    assert game.is_terminal() and game.current_player is None
+    result = game.result()
+    assert (result.winner, result.reason, result.round) == ("axis", "sudden-death-axis", 1)
 
 
 @pytest.mark.parametrize("limit, jailings, over", [

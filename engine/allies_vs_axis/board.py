@@ -85,7 +85,7 @@ class Board:
     unit_stats: dict[str, dict]
     level_values: dict[str, dict[str, int | Fraction]]
     space_tags: dict[str, set[str]]
-    space_kinds: dict[str, str]
+    space_kinds: dict[str, str | None]         # space -> its kind, if it has one
     option_groups: dict[str, str]              # option id -> its group
     formulas: dict[str, Formulas] = field(default_factory=dict)
     seaport: dict[str, bool] = field(default_factory=dict)          # space -> has a seaport
@@ -108,7 +108,8 @@ class Board:
             groups[option_id] = entity.data.get("group") or ""
             if entity.data.get("group") != "mode":
                 continue
-            start, levels = {}, {}
+            start: dict[str, tuple[str, ...]] = {}
+            levels: dict[str, str] = {}
             for change in entity.data.get("changes") or []:
                 if change.get("op") == "start_with":
                     start[change["side"]] = start.get(change["side"], ()) + tuple(change["spaces"])
@@ -119,7 +120,8 @@ class Board:
                 default_mode = option_id
         if not modes:
             raise EngineError("the scenario has no game mode (options of group 'mode')")
-        decks, cards = {}, {}
+        decks: dict[str, list[Card]] = {}
+        cards: dict[str, Card] = {}
         for deck_id, deck in index.decks.items():
             decks[deck_id] = []
             for entry in deck.data.get("cards") or []:
@@ -128,7 +130,8 @@ class Board:
                 cards[card.id] = card
                 decks[deck_id].extend([card] * int(entry.get("count", 1)))
         victory = [Victory(entry.get("id", ""), entry.get("side"), entry.get("option"),
-                           entry.get("when") or {}, _reason(entry.get("option"), groups),
+                           entry.get("when") or {},
+                           _reason(entry.get("id", ""), entry.get("option"), groups),
                            _mentions(entry.get("when") or {}, "turn"))
                    for _, entry in scenario.entities("scenario", "victory")]
         sides = tuple(scenario.manifest.get("turn_order") or index.sides)
@@ -192,9 +195,9 @@ class Board:
         return self.unit_of_resource[resource]
 
     def level(self, mode: str, setting: str) -> int | Fraction:
-        chosen = self.modes[mode].levels.get(setting)
+        levels = self.modes[mode].levels
         try:
-            return self.level_values[setting][chosen]
+            return self.level_values[setting][levels[setting]]
         except KeyError:
             raise EngineError(f"game mode {mode!r} sets no level of {setting!r}") from None
 
@@ -234,8 +237,11 @@ def _mentions(condition, name: str) -> bool:
     return False
 
 
-def _reason(option: str | None, groups: dict[str, str]) -> str:
+def _reason(victory_id: str, option: str | None, groups: dict[str, str]) -> str:
     """How a game that a victory condition ends is reported: the end condition itself
-    (conquest, sudden-death), or the group of its option (jail-limit, turn-limit)."""
-    group = groups.get(option or "", "")
+    (conquest, sudden-death), or the group of its option (jail-limit, turn-limit). A condition
+    that no option turns on is always in play and is reported by its own id."""
+    if option is None:
+        return victory_id
+    group = groups.get(option, "")
     return option if group == "end-condition" or not group else group

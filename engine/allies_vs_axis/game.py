@@ -107,7 +107,13 @@ class AvAGame(GameState):
     # -- the interface ---------------------------------------------------------------------------
     @property
     def current_player(self) -> str | None:
-        return None if self._reason else self.board.sides[self._turn]
+        return None if self._reason else self.side_to_play
+
+    @property
+    def side_to_play(self) -> str:
+        """The side whose turn it is; the current player while the game goes on (the steps of
+        a turn are only taken then)."""
+        return self.board.sides[self._turn]
 
     @property
     def phase(self) -> str:
@@ -165,7 +171,7 @@ class AvAGame(GameState):
     # -- the board -----------------------------------------------------------------------------
     @property
     def square(self) -> Square:
-        return self.board.squares[self.pawn[self.board.sides[self._turn]]]
+        return self.board.squares[self.pawn[self.side_to_play]]
 
     def opponent(self, side: str) -> str:
         first, second = self.board.sides
@@ -255,7 +261,7 @@ class AvAGame(GameState):
         """Start the turns of the players in order, passing over missed turns and jailed players
         with nothing to decide, until a player has a decision or the game is over."""
         while self._reason is None:
-            side = self.board.sides[self._turn]
+            side = self.side_to_play
             if self.skip[side]:
                 self.skip[side] -= 1
                 self._next_player()
@@ -284,7 +290,7 @@ class AvAGame(GameState):
             self._check_victory(round_start=True)
 
     def _end_turn(self) -> None:
-        side = self.board.sides[self._turn]
+        side = self.side_to_play
         if self.spin_again and not self.jailed[side] and self._reason is None:
             self.spin_again, self.square_done = False, False
             self._phase = SPIN
@@ -334,7 +340,9 @@ class AvAGame(GameState):
         if self.luck < 1 and self.rng.random() >= self.luck:
             return
         deck = self.decks.get(deck_id)
-        card = deck.draw(self.rng) if deck else None
+        if deck is None:                    # the scenario has no such deck
+            return
+        card = deck.draw(self.rng)
         if card is None:
             return
         if card.keep:                       # "Strategy cards": kept for later
@@ -386,7 +394,7 @@ class AvAGame(GameState):
                 if winner is None:           # the turns ran out: most territories wins
                     held = self.territories()
                     ranked = sorted(held.values(), reverse=True)
-                    winner = max(held, key=held.get) if ranked[0] > ranked[-1] else None
+                    winner = max(held, key=held.__getitem__) if ranked[0] > ranked[-1] else None
                 if round_start and self._round > 1:
                     self._end_round = self._round - 1
                 self._finish(winner, victory.reason, recorded=round_start and self._round > 1)
@@ -406,7 +414,7 @@ class AvAGame(GameState):
         if self._phase == SPIN:
             return [("spin",)]
         if self._phase == MOVE:
-            side = self.current_player
+            side = self.side_to_play
             used = self.counters[side].get("strategic_moves", 0)
             return [("strategic-move", move) for move, steps in self.board.moves.items()
                     if self.formulas.strategic_move_cost(steps, used) <= self.money[side]] + [("stay",)]
@@ -418,7 +426,7 @@ class AvAGame(GameState):
         return []
 
     def _jail_actions(self) -> list[Action]:
-        side = self.board.sides[self._turn]
+        side = self.side_to_play
         found = []
         if self.formulas.ransom_cost(self.counters[side].get("jailed", 0)) <= self.money[side]:
             found.append(("pay-ransom",))
@@ -435,7 +443,7 @@ class AvAGame(GameState):
         return found
 
     def _act_actions(self) -> list[Action]:
-        side = self.current_player
+        side = self.side_to_play
         square = self.square
         owner = self.owner.get(square.id)
         found: list[Action] = []
@@ -491,7 +499,8 @@ class AvAGame(GameState):
                     armies.append({unit: int(count)})
         by_power = sorted(units, key=lambda u: (power(u), self.board.units.index(u)))
         for order in (by_power, by_power[::-1]):
-            army, left = {}, needed
+            army: dict[str, int] = {}
+            left = needed
             for unit in order:
                 if left <= 0 and army:
                     break
@@ -513,7 +522,7 @@ class AvAGame(GameState):
 
     def _invasion_army(self, action: Action) -> dict[str, int] | None:
         """The army an invade action names, when the rules allow it here; else None."""
-        side = self.current_player
+        side = self.side_to_play
         square = self.square
         owner = self.owner.get(square.id)
         if (self.square_done or square.kind not in OWNABLE or owner == side
@@ -535,14 +544,14 @@ class AvAGame(GameState):
         return army if self.formulas.invasion_power(army) >= needed else None
 
     def _defend_most(self, unit: str) -> int:
-        side = self.board.sides[self._turn]
+        side = self.side_to_play
         square = self.square
         if self.owner.get(square.id) != side or not self.board.takes_part(unit, square):
             return 0           # "Battleships can only move to territories with a seaport"
         return self.reserve[side][unit]
 
     def _recruit_most(self, unit: str) -> int:
-        side = self.board.sides[self._turn]
+        side = self.side_to_play
         cost = self.board.cost[unit]
         room = self.board.limit[unit] - self.recruited[unit]
         return max(0, min(room, self.money[side] // cost if cost else room))
@@ -580,6 +589,7 @@ class AvAGame(GameState):
 
     def _do_invade(self, side: str, *counts) -> None:
         army = self._invasion_army(("invade",) + counts)
+        assert army is not None, "apply checked the invasion is legal, so it names an army"
         square = self.square
         old = self.owner[square.id]
         defending = sum(self.defenders.get(square.id, {}).values())

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 OPERATIONS = ("sum", "product", "min")
 # operand -> the kind of name it refers to (`unit_stat` names two things and is handled apart).
@@ -117,7 +118,10 @@ def _unit_stat(values: Values, operand: dict) -> Number:
     return exact(_lookup(stats, operand.get("stat"), "unit stat"))
 
 
-_RULE_NAMES = {"parameter": _parameter, "level": _level, "unit_stat": _unit_stat}
+# operand -> how the rules read it. The operand is data: a name (parameter, level) or, for
+# unit_stat, a mapping; compile_expression has checked which before reading.
+_RULE_NAMES: dict[str, Callable[[Values, Any], Number]] = {
+    "parameter": _parameter, "level": _level, "unit_stat": _unit_stat}
 
 
 def _operation(operator: str, parts: list) -> Callable[[Values], Number]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from fractions import Fraction
+from typing import NamedTuple
 
 from sandtable.diagnostics import Diagnostic, warning
 from sandtable.scenario import Scenario
@@ -20,16 +21,24 @@ from ..index import ScenarioIndex
 from .allies_vs_axis_formulas import FormulaError, exact, parameter_value
 
 MODES_SECTION = "Game modes"
-# mode id -> (side -> territories owned at the start, setting -> level)
+
+
+class PageMode(NamedTuple):
+    """A game mode as the page gives it."""
+
+    starts: dict[str, tuple[str, ...]]       # side -> territories owned at the start
+    levels: dict[str, str]                   # setting -> level
+
+
 MODES = {
-    "regular": ({"allies": ("united-kingdom", "france"), "axis": ("germany", "italy")},
-                {"resource_level": "normal", "penalty_rate": "normal", "luck": "normal"}),
-    "les-miserables": ({"allies": ("united-kingdom",), "axis": ("germany",)},
-                       {"resource_level": "depleted", "penalty_rate": "normal", "luck": "high"}),
-    "fierce-battle": ({"allies": ("united-kingdom", "france"), "axis": ("germany", "italy")},
-                      {"resource_level": "normal", "penalty_rate": "high", "luck": "high"}),
-    "no-italy": ({"allies": ("united-kingdom", "united-states"), "axis": ("germany", "japan")},
-                 {"resource_level": "normal", "penalty_rate": "medium", "luck": "high"}),
+    "regular": PageMode({"allies": ("united-kingdom", "france"), "axis": ("germany", "italy")},
+                        {"resource_level": "normal", "penalty_rate": "normal", "luck": "normal"}),
+    "les-miserables": PageMode({"allies": ("united-kingdom",), "axis": ("germany",)},
+                               {"resource_level": "depleted", "penalty_rate": "normal", "luck": "high"}),
+    "fierce-battle": PageMode({"allies": ("united-kingdom", "france"), "axis": ("germany", "italy")},
+                              {"resource_level": "normal", "penalty_rate": "high", "luck": "high"}),
+    "no-italy": PageMode({"allies": ("united-kingdom", "united-states"), "axis": ("germany", "japan")},
+                         {"resource_level": "normal", "penalty_rate": "medium", "luck": "high"}),
 }
 # "Penalty cost": 30 % in Regular, 50 % in Fierce Battle, "between 30% and 50%" in every mode.
 PENALTY_RATES = {"normal": Fraction(3, 10), "high": Fraction(1, 2)}
@@ -203,13 +212,13 @@ def _fixed(scenario: Scenario) -> Iterator[Diagnostic]:
         yield warning("AVA013", f"the spinner has {faces} faces; the page's spinner is a "
                       "six-sided die", scenario.locate("scenario", "/rules/spinner/faces"),
                       hint="Spinner: faces: 6")
-    for key, page, section in (("main_territories", MAIN_TERRITORIES, "Game end"),
-                               ("natural_allies", NATURAL_ALLIES, "Neutral special territories")):
+    for key, page_spaces, section in (("main_territories", MAIN_TERRITORIES, "Game end"),
+                                      ("natural_allies", NATURAL_ALLIES, "Neutral special territories")):
         for side, space in _mapping(rules.get(key)).items():
-            if side in page and isinstance(space, str) and space != page[side]:
+            if side in page_spaces and isinstance(space, str) and space != page_spaces[side]:
                 yield warning("AVA013", f"{key} gives {side} {space!r}; the page says "
-                              f"{page[side]!r}", scenario.locate("scenario", f"/rules/{key}/{side}"),
-                              hint=f"{section}: {side}: {page[side]}")
+                              f"{page_spaces[side]!r}", scenario.locate("scenario", f"/rules/{key}/{side}"),
+                              hint=f"{section}: {side}: {page_spaces[side]}")
     invaders = rules.get("neutral_invasion_units")
     if isinstance(invaders, list) and sorted(invaders) != NEUTRAL_INVADERS:
         yield warning("AVA013", f"neutral territories are invaded with {', '.join(map(str, invaders)) or 'nothing'}; "
