@@ -352,7 +352,7 @@ class Purchase:
             troops = sum(1 for found in state.pieces.values() for p in found
                          if p.owner == nation and state.data.types[p.type].domain == "land"
                          and p.space in self._coastal_factories())
-            wanted = min(2, max(0, math.ceil(troops / 2) - transports), sea_room)
+            wanted = min(max(2, sea_room // 2), max(0, math.ceil(troops / 2) - transports), sea_room)
             sea_room -= buy("transport", wanted)
             if self._enemy_subs_near() and sea_room > 0:
                 sea_room -= buy("destroyer", 1)
@@ -554,52 +554,80 @@ class CombatPlan:
         plan.append((to, count, target))
 
     def _assaults(self) -> None:
-        """Load idle land units on transports next to them and assault the best coast."""
+        """Amphibious assaults (§5.4.3): idle land units board the transports beside them; the
+        transports that can reach the same enemy coast join in one assault, with aircraft, on
+        the most valuable coast where together they reach the player's odds."""
         state = self.state
         board = state.data.board
         odds = self.player.options["odds"]
+        fleets = self._loaded_transports()
+        while fleets:
+            best = None
+            for shore in sorted(board.land):
+                if not movement.enemy_territory(state, shore, self.nation):
+                    continue
+                coming = {uid: zone for uid, (_, _, zones) in fleets.items()
+                          for zone in [min((z for z in zones if shore in board.shores[z]),
+                                           key=lambda z: (zones[z], z), default=None)]
+                          if zone is not None}
+                if not coming:
+                    continue
+                troops = [p for uid in coming for p in fleets[uid][1]]
+                defenders = movement.enemies_in(state, shore, self.nation)
+                defence = forces(state, defenders, attacking=False)
+                air = [p for p in self._free(shore, "air")] if defence else []
+                gun = gun_chance(state, shore, self.nation)
+                chosen = list(troops)
+                for piece in air:
+                    if win_chance(forces(state, chosen), defence, gun) >= odds:
+                        break
+                    chosen.append(piece)
+                if win_chance(forces(state, chosen), defence, gun) >= odds:
+                    score = (self._worth(shore), -len(coming), shore)
+                    if best is None or score > best[0]:
+                        best = (score, shore, coming, chosen[len(troops):])
+            if best is None:
+                return
+            _, shore, coming, air = best
+            for uid, zone in coming.items():
+                transport, troops, _ = fleets.pop(uid)
+                self.used.add(uid)
+                for piece in troops:
+                    if piece.aboard is None:                 # boards where the transport is
+                        self.used.add(piece.uid)
+                        self._add((piece.space, piece.type), transport.space, 1, "board")
+                self._add((transport.space, transport.type), zone, 1, shore)
+            self._send(air, shore)
+
+    def _loaded_transports(self) -> dict[int, tuple[Piece, list[Piece], dict[str, int]]]:
+        """Idle transports with the troops they carry or can take aboard, and the safe zones
+        they reach this turn."""
+        state = self.state
+        board = state.data.board
+        fleets = {}
+        taken: set[int] = set()
         for uid, (transport, _dest) in sorted(self.reach.items()):
-            kind = state.data.types[transport.type]
-            if not kind.capacity or uid in self.used:
+            if not state.data.types[transport.type].capacity or uid in self.used:
                 continue
             room = state.room_on(transport)
-            cargo = list(transport.cargo)
-            boarders = []
+            troops = [c for c in transport.cargo
+                      if not state.data.types[c.type].has("noncombat_move_only")]
             for shore in sorted(board.shores.get(transport.space, ())):
                 for piece in state.pieces[shore]:
                     size = state.data.types[piece.type].size
                     if piece.owner == self.nation and piece.uid in self.reach and \
-                            piece.uid not in self.used and size and size <= room and \
-                            transport.space in self.reach[piece.uid][1]:
-                        boarders.append(piece)
+                            piece.uid not in self.used and piece.uid not in taken and size and \
+                            size <= room and transport.space in self.reach[piece.uid][1]:
+                        troops.append(piece)
+                        taken.add(piece.uid)
                         room -= size
-            troops = cargo + boarders
             if not troops:
                 continue
             reach = movement.sea_reach(state, transport.space, self.nation,
                                        state.movement(self.nation, transport.type), True, False)
-            best = None
-            for zone in reach:
-                if movement.hostile_sea(state, zone, self.nation):
-                    continue
-                for shore in board.shores[zone]:
-                    if not movement.enemy_territory(state, shore, self.nation):
-                        continue
-                    defence = forces(state, movement.enemies_in(state, shore, self.nation),
-                                     attacking=False)
-                    chance = win_chance(forces(state, troops), defence)
-                    if chance >= odds:
-                        score = (self._worth(shore), -reach[zone], zone, shore)
-                        if best is None or score > best:
-                            best = score
-            if best is None:
-                continue
-            _, _, zone, shore = best
-            for piece in boarders:
-                self.used.add(piece.uid)
-                self._add((piece.space, piece.type), transport.space, 1, "board")
-            self.used.add(uid)
-            self._add((transport.space, transport.type), zone, 1, shore)
+            zones = {z: d for z, d in reach.items() if not movement.hostile_sea(state, z, self.nation)}
+            fleets[uid] = (transport, troops, zones)
+        return fleets
 
     def _raids(self) -> None:
         state = self.state
