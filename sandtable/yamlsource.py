@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
@@ -24,6 +25,8 @@ MAX_ALIAS_NODES = 100_000
 # libyaml's parser when PyYAML was built with it (several times faster on large maps); the same
 # events and marks either way.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# The integers every JSON reader holds exactly (RFC 7493); scenario numbers are far smaller.
+MAX_EXACT_INT = 2 ** 53 - 1
 
 _CORE_TAG = "tag:yaml.org,2002:"
 _ALLOWED_TAGS = {_CORE_TAG + t for t in ("str", "int", "float", "bool", "null", "map", "seq")}
@@ -38,29 +41,57 @@ _INF = re.compile(r"^[-+]?\.(?:inf|Inf|INF)$")
 _NAN = re.compile(r"^\.(?:nan|NaN|NAN)$")
 
 
+class NumberOutOfRange(ValueError):
+    """A number no scenario can use: not finite, or an integer beyond what JSON holds exactly."""
+
+
 def resolve_plain(text: str):
     """The value of an unquoted scalar under the YAML 1.2 core schema.
 
     Anything that is not null, a boolean or a number stays a string: `NO`, `yes`, `2021-01-01`
-    and `1:30` are strings here.
+    and `1:30` are strings here. Raises NumberOutOfRange for `.nan`, `.inf`, a float literal
+    that overflows (`1e999`) and an integer beyond +-(2**53 - 1): JSON Schema cannot check them,
+    and no count, cost or value needs them.
     """
     if _NULL.match(text):
         return None
     if text in _BOOL:
         return _BOOL[text]
     if _INT10.match(text):
-        return int(text)
+        return _exact_int(text.lstrip("+-"), 10, text.startswith("-"), text)
     if _INT8.match(text):
-        return int(text[2:], 8)
+        return _exact_int(text[2:], 8, False, text)
     if _INT16.match(text):
-        return int(text[2:], 16)
+        return _exact_int(text[2:], 16, False, text)
     if _FLOAT.match(text):
-        return float(text)
-    if _INF.match(text):
-        return -math.inf if text.startswith("-") else math.inf
-    if _NAN.match(text):
-        return math.nan
+        value = float(text)
+        if math.isinf(value):
+            raise NumberOutOfRange(f"the number {_shortened(text)} is too large")
+        return value
+    if _INF.match(text) or _NAN.match(text):
+        raise NumberOutOfRange(f"{text} is not a number a scenario can use")
     return text
+
+
+def _exact_int(digits: str, base: int, negative: bool, text: str) -> int:
+    digits = digits.lstrip("0") or "0"
+    # Checked by length first: converting thousands of digits is slow, or refused by Python.
+    if len(digits) > {8: 18, 10: 16, 16: 14}[base] or int(digits, base) > MAX_EXACT_INT:
+        raise NumberOutOfRange(f"the integer {_shortened(text)} is beyond +-{MAX_EXACT_INT:,}")
+    value = int(digits, base)
+    return -value if negative else value
+
+
+def _shortened(text: str) -> str:
+    return text if len(text) <= 24 else f"{text[:12]}...{text[-6:]} ({len(text)} characters)"
+
+
+def reads_back_as_text(text: str) -> bool:
+    """Whether `text`, written unquoted, would read back as this same string."""
+    try:
+        return isinstance(resolve_plain(text), str)
+    except NumberOutOfRange:
+        return False
 
 
 def _resolve_tagged(tag: str, text: str):
@@ -91,6 +122,9 @@ class SourceDoc:
     text: str
     positions: dict[str, tuple[int, int]] = field(default_factory=dict)
     key_positions: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # Only when asked for (parse_yaml(..., spans=True)), for rewriting values in place:
+    spans: dict[str, "ScalarSpan"] = field(default_factory=dict)
+    uses_aliases: bool = False
 
     def locate(self, pointer: str, key: bool = False) -> Location:
         """The place of the value at `pointer` (or of its key), falling back to its parent."""
@@ -106,8 +140,17 @@ class SourceDoc:
             table = self.positions
 
     def line_text(self, line: int) -> str:
-        lines = self.text.splitlines()
-        return lines[line - 1] if 0 < line <= len(lines) else ""
+        """The text of a line (counted as editors count them: U+2028 and U+0085 do not break)."""
+        if self._lines is None:
+            self._lines = LINE_BREAK.split(self.text)
+        return self._lines[line - 1] if 0 < line <= len(self._lines) else ""
+
+    _lines: list[str] | None = field(default=None, init=False, repr=False, compare=False)
+
+
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+# YAML 1.1 readers (PyYAML) also break lines at these; YAML 1.2 and editors do not.
+_OTHER_BREAKS = "\x85\u2028\u2029"
 
 
 class YamlRefused(Exception):
@@ -142,7 +185,11 @@ def read_yaml_file(path: Path, max_bytes: int | None = None) -> SourceDoc:
     """Read and parse one YAML file. Raises YamlRefused with a diagnostic on any problem."""
     max_bytes = MAX_FILE_BYTES if max_bytes is None else max_bytes
     try:
-        size = path.stat().st_size
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):  # a FIFO or a device would block or never end
+            raise YamlRefused(error("IO001", "cannot read the file: it is not a regular file",
+                                    Location(path, 1, 1), hint="replace it by a YAML file"))
+        size = status.st_size
         if size > max_bytes:
             raise YamlRefused(error(
                 "YAML002", f"the file is {size:,} bytes, over the limit of {max_bytes:,}",
@@ -157,24 +204,62 @@ def read_yaml_file(path: Path, max_bytes: int | None = None) -> SourceDoc:
     return parse_yaml(decode_source(raw, path), path)
 
 
-def parse_yaml(text: str, path: Path) -> SourceDoc:
-    """Parse YAML text into a SourceDoc. Raises YamlRefused with a diagnostic on any problem."""
-    builder = _Builder(path)
+@dataclass(frozen=True)
+class ScalarSpan:
+    """Where a scalar value is written: text[start:end], in which style, in a flow collection?"""
+
+    start: int
+    end: int
+    style: str | None      # None (plain), "'", '"', "|" or ">"
+    in_flow: bool
+
+
+def parse_yaml(text: str, path: Path, spans: bool = False) -> SourceDoc:
+    """Parse YAML text into a SourceDoc. Raises YamlRefused with a diagnostic on any problem.
+    With `spans`, also record where each scalar value is written (SourceDoc.spans)."""
+    stand_ins = StandIns.for_text(text)
+    builder = _Builder(path, stand_ins, spans)
     try:
-        for event in yaml.parse(text, Loader=_LOADER):
+        for event in yaml.parse(stand_ins.hide(text), Loader=_LOADER):
             builder.feed(event)
     except YamlRefused:
         raise
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        problem = exc.problem or exc.context or "invalid YAML"
+        problem = stand_ins.show(exc.problem or exc.context or "invalid YAML")
         raise YamlRefused(error("YAML001", f"YAML syntax error: {problem}",
                                 _mark_location(path, mark))) from None
     except yaml.YAMLError as exc:
         line, column = _reader_error_position(exc, text)
-        raise YamlRefused(error("YAML001", f"YAML syntax error: {_one_line(exc)}",
+        raise YamlRefused(error("YAML001", f"YAML syntax error: {stand_ins.show(_one_line(exc))}",
                                 Location(path, line, column))) from None
-    return SourceDoc(path, builder.result, text, builder.positions, builder.key_positions)
+    return SourceDoc(path, builder.result, text, builder.positions, builder.key_positions,
+                     builder.spans or {}, builder.uses_aliases)
+
+
+class StandIns:
+    """U+0085, U+2028 and U+2029 are text under YAML 1.2 but line breaks to PyYAML, which would
+    fold them into spaces and count lines differently from every editor. They are read as
+    unused noncharacters instead, and given back in the values."""
+
+    def __init__(self, pairs: dict[str, str]):
+        self.hidden = str.maketrans(pairs)
+        self.shown = str.maketrans({v: k for k, v in pairs.items()})
+        self.active = bool(pairs)
+
+    @classmethod
+    def for_text(cls, text: str) -> "StandIns":
+        wanted = [ch for ch in _OTHER_BREAKS if ch in text]
+        if not wanted:
+            return cls({})
+        free = (chr(c) for c in range(0xFDD0, 0xFDF0) if chr(c) not in text)
+        return cls(dict(zip(wanted, free)))
+
+    def hide(self, text: str) -> str:
+        return text.translate(self.hidden) if self.active else text
+
+    def show(self, text: str) -> str:
+        return text.translate(self.shown) if self.active else text
 
 
 def _reader_error_position(exc, text: str) -> tuple[int, int]:
@@ -190,32 +275,60 @@ def _one_line(exc) -> str:
 
 
 class _Container:
-    __slots__ = ("value", "pointer", "anchor", "pending_key", "pending_key_mark", "is_map")
+    __slots__ = ("value", "pointer", "anchor", "pending_key", "pending_key_mark", "is_map",
+                 "first_position", "first_key_position", "flow")
 
-    def __init__(self, value, pointer, anchor, is_map):
+    def __init__(self, value, pointer, anchor, is_map, first_position, first_key_position,
+                 flow=False):
         self.value = value
         self.pointer = pointer
         self.anchor = anchor
         self.is_map = is_map
+        self.flow = flow
         self.pending_key = None
         self.pending_key_mark = None
+        # Where this container's descendants begin in the builder's lists of recorded
+        # positions: they are recorded one after another, so an alias copies them by slice.
+        self.first_position = first_position
+        self.first_key_position = first_key_position
+
+
+@dataclass
+class _Anchor:
+    """An anchored value, and its descendants' entries in _Builder.position_order (and
+    key_position_order)."""
+
+    value: object
+    pointer: str
+    positions: slice = field(default_factory=lambda: slice(0, 0))
+    key_positions: slice = field(default_factory=lambda: slice(0, 0))
 
 
 class _Builder:
     """Turns PyYAML events into data and positions, enforcing the limits."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, stand_ins: StandIns, spans: bool = False):
         self.path = path
+        self.stand_ins = stand_ins
+        self.spans: dict[str, ScalarSpan] | None = {} if spans else None
+        self.flow_depth = 0
+        self.uses_aliases = False
         self.stack: list[_Container] = []
         self.result = None
         self.positions: dict[str, tuple[int, int]] = {}
         self.key_positions: dict[str, tuple[int, int]] = {}
-        self.anchors: dict[str, tuple[object, str]] = {}
+        self.position_order: list[str] = []       # the keys of `positions`, in order recorded
+        self.key_position_order: list[str] = []
+        self.anchors: dict[str, _Anchor] = {}
         self.alias_nodes = 0
         self.documents = 0
 
     def refuse(self, code: str, message: str, mark, hint: str | None = None) -> NoReturn:
         raise YamlRefused(error(code, message, _mark_location(self.path, mark), hint=hint))
+
+    def _place(self, pointer: str, mark) -> None:
+        self.positions[pointer] = (mark.line + 1, mark.column + 1)
+        self.position_order.append(pointer)
 
     # -- where the next value goes ------------------------------------------------------------
     def _next_pointer(self, mark) -> str | None:
@@ -238,6 +351,7 @@ class _Builder:
             key = top.pending_key
             top.value[key] = value
             self.key_positions[pointer] = top.pending_key_mark
+            self.key_position_order.append(pointer)
             top.pending_key = None
         else:
             top.value.append(value)
@@ -276,25 +390,33 @@ class _Builder:
     def _scalar(self, event) -> None:
         mark = event.start_mark
         self._check_tag(event.tag, mark)
+        text = self.stand_ins.show(event.value)
         pointer = self._next_pointer(mark)
         if pointer is None:  # a mapping key: always text, as in JSON
-            self._take_key(event.value, mark)
+            self._take_key(text, mark)
             if event.anchor:
-                self.anchors[event.anchor] = (event.value, "")
+                self.anchors[event.anchor] = _Anchor(text, "")
             return
-        if event.tag and event.tag != "!" and event.tag in _ALLOWED_TAGS:
-            try:
-                value = _resolve_tagged(event.tag, event.value)
-            except ValueError as exc:
-                self.refuse("YAML007", str(exc), mark)
-        elif not event.style and event.tag != "!":  # plain: None (Python parser) or "" (libyaml)
-            value = resolve_plain(event.value)
-        else:
-            value = event.value
-        self.positions[pointer] = (mark.line + 1, mark.column + 1)
+        try:
+            if event.tag and event.tag != "!" and event.tag in _ALLOWED_TAGS:
+                value = _resolve_tagged(event.tag, text)
+            elif not event.style and event.tag != "!":  # plain: None (Python) or "" (libyaml)
+                value = resolve_plain(text)
+            else:
+                value = text
+        except NumberOutOfRange as exc:
+            self.refuse("YAML010", str(exc), mark,
+                        hint="scenario numbers are finite and below 2**53; quote the value if it is text")
+        except ValueError as exc:
+            self.refuse("YAML007", str(exc), mark)
+        self._place(pointer, mark)
         self._attach(value, pointer, mark)
+        if self.spans is not None:
+            self.spans[pointer] = ScalarSpan(mark.index, event.end_mark.index, event.style,
+                                             self.flow_depth > 0)
         if event.anchor:
-            self.anchors[event.anchor] = (value, pointer)
+            self.uses_aliases = True
+            self.anchors[event.anchor] = _Anchor(value, pointer)
 
     def _start(self, event) -> None:
         mark = event.start_mark
@@ -306,41 +428,56 @@ class _Builder:
             self.refuse("YAML008", f"the data nests deeper than {MAX_DEPTH} levels", mark)
         is_map = isinstance(event, events.MappingStartEvent)
         value: dict | list = {} if is_map else []
-        self.positions[pointer] = (mark.line + 1, mark.column + 1)
+        self._place(pointer, mark)
         self._attach(value, pointer, mark)
-        self.stack.append(_Container(value, pointer, event.anchor, is_map))
+        flow = bool(event.flow_style)
+        self.stack.append(_Container(value, pointer, event.anchor, is_map,
+                                     len(self.position_order), len(self.key_position_order), flow))
+        self.flow_depth += flow
+        self.uses_aliases |= bool(event.anchor)
 
     def _end(self) -> None:
         done = self.stack.pop()
+        self.flow_depth -= done.flow
         if done.anchor:
-            self.anchors[done.anchor] = (done.value, done.pointer)
+            self.anchors[done.anchor] = _Anchor(
+                done.value, done.pointer,
+                slice(done.first_position, len(self.position_order)),
+                slice(done.first_key_position, len(self.key_position_order)))
 
     def _alias(self, event) -> None:
         mark = event.start_mark
+        self.uses_aliases = True
         if event.anchor not in self.anchors:
             self.refuse("YAML001", f"unknown alias *{event.anchor}", mark)
-        value, source_pointer = self.anchors[event.anchor]
+        anchor = self.anchors[event.anchor]
         pointer = self._next_pointer(mark)
         if pointer is None:
-            if not isinstance(value, str):
+            if not isinstance(anchor.value, str):
                 self.refuse("YAML006", "a mapping key must be plain text", mark)
-            self._take_key(value, mark)
+            self._take_key(anchor.value, mark)
             return
-        copy, nodes = _copy_counting(value, MAX_ALIAS_NODES - self.alias_nodes)
+        copy, nodes = _copy_counting(anchor.value, MAX_ALIAS_NODES - self.alias_nodes)
         self.alias_nodes += nodes
         if copy is _TOO_MANY:
             self.refuse("YAML009", f"aliases expand to more than {MAX_ALIAS_NODES:,} values",
                         mark, hint="this looks like an alias bomb; write the data out instead")
-        self._copy_positions(source_pointer, pointer, mark)
+        self._copy_positions(anchor, pointer, mark)
         self._attach(copy, pointer, mark)
 
-    def _copy_positions(self, source: str, target: str, mark) -> None:
+    def _copy_positions(self, anchor: _Anchor, target: str, mark) -> None:
+        """Every value of the copy is placed at the alias. The anchored value's descendants are
+        a slice of the recorded positions, so this costs the size of the copy (which the alias
+        budget bounds), never the size of the file."""
         here = (mark.line + 1, mark.column + 1)
-        self.positions[target] = here
-        prefix = source + "/"
-        for table in (self.positions, self.key_positions):
-            for key in [k for k in table if k.startswith(prefix)]:
-                table[target + key[len(source):]] = here
+        self._place(target, mark)
+        cut = len(anchor.pointer)
+        for order, table, part in ((self.position_order, self.positions, anchor.positions),
+                                   (self.key_position_order, self.key_positions, anchor.key_positions)):
+            for key in order[part]:
+                copied = target + key[cut:]
+                table[copied] = here
+                order.append(copied)
 
 
 _TOO_MANY = object()
