@@ -6,6 +6,7 @@ kind by file kind. Every value of the result remembers the file, line and column
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -171,9 +172,10 @@ def _parent_of(layer: _Layer, seen: list[Path], scenario: Scenario) -> Path | No
     target = manifest.data["extends"]
     if not isinstance(target, str) or not target:
         return None  # the schema check reports the wrong type
-    collection = layer.root.parent
+    here = Path(os.path.abspath(layer.root))  # `.` has no name and no parent of its own
+    collection = here.parent
     try:
-        parent = inside(collection, Path(layer.root.name) / target)
+        parent = inside(collection, Path(here.name) / target)
     except PathEscape:
         scenario.diagnostics.append(error(
             "VAR004", f"extends {target!r}, which is outside the folder of scenarios "
@@ -200,33 +202,68 @@ def _parent_of(layer: _Layer, seen: list[Path], scenario: Scenario) -> Path | No
 
 def _load_layer(folder: Path, scenario: Scenario) -> _Layer:
     layer = _Layer(folder)
-    for kind, name in FILE_KINDS.items():
-        _read_into(layer, kind, folder / name, folder, scenario)
-    locale_dir = folder / LOCALE_DIR
-    if locale_dir.is_dir() and is_inside(folder, locale_dir):
-        for path in sorted(locale_dir.iterdir()):
-            if path.suffix not in (".yaml", ".yml"):
-                continue
-            tag = path.stem
-            if not LOCALE_TAG.match(tag):
-                scenario.diagnostics.append(error(
-                    "LOC005", f"{path.name} is not named by a locale tag such as zh-Hans or ja",
-                    Location(path, 1, 1), hint="rename the file to <BCP 47 tag>.yaml"))
-                continue
-            _read_into(layer, locale_kind(tag), path, folder, scenario)
+    files, refused = scenario_files(folder)
+    scenario.diagnostics.extend(refused)
+    for d in refused:
+        if d.code == "PATH001":
+            layer.failed.add(_kind_of_refused(folder, d))
+    for kind, path in files:
+        _read_into(layer, kind, path, scenario)
     _report_stray_files(folder, scenario)
     return layer
 
 
-def _read_into(layer: _Layer, kind: str, path: Path, root: Path, scenario: Scenario) -> None:
-    if not path.exists() and not path.is_symlink():
-        return
-    if not is_inside(root, path):
-        scenario.diagnostics.append(error(
+def scenario_files(folder: Path) -> tuple[list[tuple[str, Path]], list[Diagnostic]]:
+    """The files of one scenario folder as (kind, path), in reading order, and a diagnostic for
+    each file that must not be read: a link out of the folder (PATH001), a locale file not named
+    by a tag (LOC005). Every command that reads or rewrites a scenario's files takes them from
+    here, so that none of them follows a link out of the folder."""
+    files: list[tuple[str, Path]] = []
+    refused: list[Diagnostic] = []
+    for kind, name in FILE_KINDS.items():
+        path = folder / name
+        if path.exists() or path.is_symlink():
+            _take_if_inside(folder, kind, path, files, refused)
+    locale_dir = folder / LOCALE_DIR
+    if locale_dir.is_symlink() and not is_inside(folder, locale_dir):
+        refused.append(error(
+            "PATH001", f"{LOCALE_DIR}/ links to a folder outside the scenario folder; its files "
+            "were not read", Location(locale_dir, 0, 0),
+            hint="copy the folder into the scenario folder instead of linking"))
+    elif locale_dir.is_dir():
+        for path in sorted(locale_dir.iterdir()):
+            if path.suffix not in (".yaml", ".yml"):
+                continue
+            if not LOCALE_TAG.match(path.stem):
+                refused.append(error(
+                    "LOC005", f"{path.name} is not named by a locale tag such as zh-Hans or ja",
+                    Location(path, 1, 1), hint="rename the file to <BCP 47 tag>.yaml"))
+                continue
+            _take_if_inside(folder, locale_kind(path.stem), path, files, refused)
+    return files, refused
+
+
+def _take_if_inside(root: Path, kind: str, path: Path, files: list, refused: list) -> None:
+    if is_inside(root, path):
+        files.append((kind, path))
+    else:
+        refused.append(error(
             "PATH001", f"{path.name} links to a file outside the scenario folder; it was not read",
             Location(path, 1, 1), hint="copy the file into the scenario folder instead of linking"))
-        layer.failed.add(kind)
-        return
+
+
+def _kind_of_refused(folder: Path, refused: Diagnostic) -> str:
+    """The file kind a refused file would have been (locales/ itself for the folder)."""
+    path = Path(refused.file)
+    if path.parent.name == LOCALE_DIR and path.parent.parent == folder:
+        return locale_kind(path.stem)
+    for kind, name in FILE_KINDS.items():
+        if path == folder / name:
+            return kind
+    return LOCALE_DIR
+
+
+def _read_into(layer: _Layer, kind: str, path: Path, scenario: Scenario) -> None:
     try:
         doc = read_yaml_file(path)
     except YamlRefused as refused:
