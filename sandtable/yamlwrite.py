@@ -11,15 +11,20 @@ text is read back and compared with the data, so a save can never silently chang
 """
 from __future__ import annotations
 
+import io
 import json
 import os
-import tempfile
+import re
+import secrets
 from pathlib import Path
 
 import yaml
 
 from .schemas import SchemaNode, root_node
-from .yamlsource import parse_yaml, resolve_plain
+from .yamlcomments import anchor_comments, comment_texts, follow, place_comments
+from .yamlpatch import NotAValueChange, patch_values, same_value
+from .yamlsource import (MAX_FILE_BYTES, SourceDoc, YamlRefused, join_pointer, parse_yaml,
+                         reads_back_as_text)
 
 # With no schema to follow, these keys lead a mapping and the rest follow alphabetically.
 LEADING_KEYS = ("locale", "id", "space", "between", "op", "kind", "name", "short_name", "title")
@@ -71,12 +76,16 @@ def _flows(value, depth: int = 0) -> bool:
 
 
 def _fits(value) -> bool:
-    text = json.dumps(value, ensure_ascii=False)
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (ValueError, OverflowError):   # a number of thousands of digits
+        return False
     return len(text) - text.count('"') <= FLOW_WIDTH  # plain YAML needs no quotes
 
 
 class _CanonicalDumper(yaml.SafeDumper):
     root_written = False
+    block_ids: frozenset[int] = frozenset()   # collections kept in block style (they hold comments)
 
     def ignore_aliases(self, data):
         return True
@@ -89,23 +98,31 @@ class _CanonicalDumper(yaml.SafeDumper):
         return True
 
 
+# Characters a YAML 1.1 reader takes for line breaks (or drops) inside plain, single-quoted
+# and block text: written as escapes in double quotes, they read back as themselves.
+_ESCAPED_ONLY = re.compile("[\r\x85\u2028\u2029\ufeff]")
+
+
 def _represent_str(dumper, value: str):
     style = None
-    if not isinstance(resolve_plain(value), str):
+    if not reads_back_as_text(value):
         style = "'"  # would read back as a number, boolean or null under YAML 1.2
     if "\n" in value:
         style = "|"
+    if _ESCAPED_ONLY.search(value):
+        style = '"'
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
 def _represent_dict(dumper, value: dict):
-    flow = not dumper.is_root() and bool(value) and _flows(value) and _fits(value)
+    flow = not dumper.is_root() and bool(value) and id(value) not in dumper.block_ids \
+        and _flows(value) and _fits(value)
     return dumper.represent_mapping("tag:yaml.org,2002:map", value.items(), flow_style=flow)
 
 
 def _represent_list(dumper, value: list):
-    flow = not dumper.is_root() and _flows(value) and _fits(value) \
-        and all(not isinstance(v, (dict, list)) for v in value)
+    flow = not dumper.is_root() and id(value) not in dumper.block_ids \
+        and _flows(value) and _fits(value) and all(not isinstance(v, (dict, list)) for v in value)
     return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
 
 
@@ -119,13 +136,31 @@ _CanonicalDumper.add_representer(dict, _represent_dict)
 _CanonicalDumper.add_representer(list, _represent_list)
 
 
-def dump_canonical(data, header: str = "", kind: str | None = None) -> str:
-    """Canonical YAML text for `data` (a file of `kind`), after an optional leading comment block."""
-    body = yaml.dump(canonical(data, root_node(kind) if kind else None), Dumper=_CanonicalDumper, sort_keys=False,
-                     allow_unicode=True, width=LINE_WIDTH, default_flow_style=False, indent=2)
+def dump_canonical(data, header: str = "", kind: str | None = None,
+                   block: frozenset[str] = frozenset()) -> str:
+    """Canonical YAML text for `data` (a file of `kind`), after an optional leading comment block.
+    The collections at the pointers in `block` are written in block style, one entry a line."""
+    ordered = canonical(data, root_node(kind) if kind else None)
+    dumper = type("_Dumper", (_CanonicalDumper,), {"block_ids": _ids_at(ordered, block)})
+    body = yaml.dump(ordered, Dumper=dumper, sort_keys=False, allow_unicode=True,
+                     width=LINE_WIDTH, default_flow_style=False, indent=2)
     if header and not header.endswith("\n"):
         header += "\n"
     return header + body
+
+
+def _ids_at(data, pointers: frozenset[str]) -> frozenset[int]:
+    if not pointers:
+        return frozenset()
+    found = set()
+    work = [(data, "")]
+    while work:
+        value, pointer = work.pop()
+        if isinstance(value, (dict, list)) and pointer in pointers:
+            found.add(id(value))
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            work += [(child, join_pointer(pointer, key)) for key, child in items]
+    return frozenset(found)
 
 
 def leading_comments(text: str) -> str:
@@ -141,20 +176,151 @@ def leading_comments(text: str) -> str:
     return "\n".join(kept) + ("\n" if kept else "")
 
 
+def render_scalar(value, style: str | None = None, in_flow: bool = True) -> str:
+    """One scalar as YAML text: in a flow collection (on one line) or as a block mapping's
+    value (a literal block for text of several lines). A string keeps the quotes `style` names
+    where they can hold it; otherwise it is written as canonical text would write it."""
+    stream = io.StringIO()
+    dumper = _CanonicalDumper(stream, allow_unicode=True, width=LINE_WIDTH,
+                              default_flow_style=False, sort_keys=False)
+    node = dumper.represent_data(value)
+    if isinstance(value, str) and style in ("'", '"') and node.style in (None, "'"):
+        node.style = style
+    if in_flow:
+        root = yaml.SequenceNode("tag:yaml.org,2002:seq", [node], flow_style=True)
+    else:
+        key = yaml.ScalarNode("tag:yaml.org,2002:str", "k")
+        root = yaml.MappingNode("tag:yaml.org,2002:map", [(key, node)], flow_style=False)
+    dumper.open()
+    dumper.serialize(root)
+    dumper.close()
+    text = stream.getvalue()
+    return text[1:-2] if in_flow else text[3:]
+
+
 class SaveRefused(Exception):
-    """The text would not read back as the same data; nothing was written."""
+    """The text would not read back as the same data (or would be refused by the reader);
+    nothing was written."""
+
+
+def render_yaml(data, kind: str | None = None, original: str | None = None, header: str = "",
+                path: Path = Path("<data>")) -> str:
+    """The text to write for `data`, checked to read back as the same data.
+
+    Written fresh (no `original`): canonical, after `header`. Written over an `original` text,
+    every comment and blank line is kept where it stood, and
+    - a file in canonical form stays canonical: only the lines whose data changed change;
+    - in a file of another layout, changed values are rewritten where they stand and nothing
+      else moves; when entries were added or removed, it is written canonically (comments kept).
+    Raises SaveRefused when the text would not read back as `data`.
+    """
+    old = _parse_original(original, path)
+    if old is None:
+        return _checked(dump_canonical(data, header, kind), data, path, comments="")
+    if same_value(old.data, data):
+        return old.text
+    anchored = anchor_comments(old)
+    canonical_old = _with_comments(old.data, anchored, kind, path)
+    if canonical_old == old.text:
+        return _canonical_with_comments(data, follow(anchored, old, data), kind, path, old.text)
+    try:
+        text = patch_values(old, data, render_scalar)
+    except NotAValueChange:
+        return _canonical_with_comments(data, follow(anchored, old, data), kind, path, old.text)
+    return _checked(text, data, path, comments=old.text)
+
+
+def format_text(text: str, kind: str | None = None, path: Path = Path("<data>")) -> str:
+    """A file's text in canonical form, with every comment where it stood. Formatting the
+    result again gives it back unchanged. Raises YamlRefused for a file that cannot be read,
+    SaveRefused when the result would not read back as the same data."""
+    doc = parse_yaml(text, path)
+    data = doc.data if doc.data is not None else {}
+    return _canonical_with_comments(data, anchor_comments(doc), kind, path, text)
+
+
+def _parse_original(original: str | None, path: Path) -> SourceDoc | None:
+    if not original or not original.strip():
+        return None
+    try:
+        doc = parse_yaml(original, path, spans=True)
+    except YamlRefused:
+        return None   # an unreadable file is replaced, as the editor asked
+    if doc.data is None:  # comments only
+        return None
+    return doc
+
+
+def _holding_comments(anchored) -> frozenset[str]:
+    """The collections that hold a comment inside: they stay in block style, one entry a
+    line, so that the comment can stay beside its entry."""
+    found = set()
+    for item in anchored:
+        if item.pointer:
+            parts = item.pointer.split("/")
+            found.update("/".join(parts[:n]) for n in range(1, len(parts)))
+    return frozenset(found)
+
+
+def _with_comments(data, anchored, kind, path) -> str:
+    text = dump_canonical(data, "", kind, _holding_comments(anchored))
+    if not anchored:
+        return text
+    return place_comments(parse_yaml(text, path), anchored)
+
+
+def _canonical_with_comments(data, anchored, kind, path, original: str) -> str:
+    text = dump_canonical(data, "", kind, _holding_comments(anchored))
+    doc = _reread(text, data, path)
+    if not anchored:
+        return _checked(text, data, path, comments=original)
+    try:
+        return _checked(place_comments(doc, anchored), data, path, comments=original)
+    except SaveRefused:
+        # an end-of-line comment that would change a value: every comment on its own line
+        return _checked(place_comments(doc, anchored, all_own_line=True), data, path,
+                        comments=original)
+
+
+def _reread(text: str, data, path: Path) -> SourceDoc:
+    try:
+        doc = parse_yaml(text, path)
+    except YamlRefused as refused:
+        raise SaveRefused(f"{path}: the data cannot be written as YAML that reads back "
+                          f"({refused.diagnostic.message}); nothing was written") from None
+    if not same_value(doc.data, data):
+        raise SaveRefused(f"{path}: the data would not read back unchanged; nothing was written")
+    return doc
+
+
+def _checked(text: str, data, path: Path, comments: str) -> str:
+    """`text`, once it is known to read back as `data`, to keep every comment of `comments`
+    (the original text), and to fit the reader's size limit."""
+    size = len(text.encode("utf-8"))
+    if size > MAX_FILE_BYTES:
+        raise SaveRefused(f"{path}: the file would be {size:,} bytes, over the limit of "
+                          f"{MAX_FILE_BYTES:,} that scenario files are read with; nothing was written")
+    _reread(text, data, path)
+    if comments and comment_texts(text) != comment_texts(comments):
+        raise SaveRefused(f"{path}: the comments could not all be kept; nothing was written")
+    return text
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write `text` to `path` through a temporary file and a rename."""
+    """Write `text` to `path` through a temporary file and a rename.
+
+    A link is followed, so that the file it names is replaced and the link kept. A new file gets
+    the permissions the umask gives; a replaced file keeps its own."""
     path = Path(path)
+    if path.is_symlink():
+        path = path.resolve()
     mode = path.stat().st_mode & 0o777 if path.exists() else None
-    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    handle, temp_name = _new_temporary(path)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
         if mode is not None:
             os.chmod(temp_name, mode)
         os.replace(temp_name, path)
@@ -166,19 +332,48 @@ def atomic_write_text(path: Path, text: str) -> None:
         raise
 
 
-def save_yaml(path: Path, data, header: str = "", kind: str | None = None) -> str:
-    """Save data canonically and atomically; returns the text written.
+def _new_temporary(path: Path) -> tuple[int, str]:
+    """A new file beside `path`, created with mode 0666 so that the umask decides (tempfile's
+    files are 0600 whatever the umask)."""
+    while True:
+        name = str(path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), name
+        except FileExistsError:
+            continue
 
-    `kind` (a file kind such as "map", or "locale") orders keys as its schema lists them;
-    without it, the file kind is guessed from the file name.
+
+class _Existing:
+    """The default of save_yaml's `original`: the text of the file at `path`, if there is one."""
+
+
+EXISTING = _Existing()
+
+
+def save_yaml(path: Path, data, header: str = "", kind: str | None = None,
+              original: str | None | _Existing = EXISTING) -> str:
+    """Save data atomically; returns the text written.
+
+    `original` is the text the data was read from (by default, what the file holds now):
+    its comments and layout are kept as render_yaml says. None writes a fresh, canonical file
+    after `header`. `kind` (a file kind such as "map", or "locale") orders keys as its schema
+    lists them; without it, the file kind is guessed from the file name.
     """
-    kind = kind or kind_of_path(Path(path))
-    text = dump_canonical(data, header, kind)
-    reread = parse_yaml(text, Path(path)).data
-    if reread != data:
-        raise SaveRefused(f"{path}: the data would not read back unchanged; nothing was written")
-    atomic_write_text(Path(path), text)
+    path = Path(path)
+    kind = kind or kind_of_path(path)
+    if isinstance(original, _Existing):
+        original = _current_text(path)
+    text = render_yaml(data, kind, original, header, path)
+    if _current_text(path) != text:
+        atomic_write_text(path, text)
     return text
+
+
+def _current_text(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8") if path.is_file() else None
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def kind_of_path(path: Path) -> str | None:

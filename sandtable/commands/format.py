@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import sys
 
-from ..cli import EXIT_OK, EXIT_PROBLEMS
+from ..cli import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+from ..diagnostics import one_line, shown_path
 from .paths import scenario_folders
 
 
 def register(commands) -> None:
     parser = commands.add_parser("format", help="rewrite scenario files canonically",
                                  description="Rewrite each YAML file of the scenarios in canonical "
-                                 "form (stable key order), atomically. With --check, only report.")
+                                 "form (stable key order), atomically, keeping every comment. "
+                                 "With --check, only report. Exit 0 when done (or, with --check, "
+                                 "when every file is canonical), 1 when a file cannot be read or "
+                                 "is not canonical, 2 on a usage or I/O error.")
     parser.add_argument("paths", nargs="*", default=["."], metavar="PATH",
                         help="a scenario folder or a folder of them (default: the current folder)")
     parser.add_argument("--check", action="store_true", help="exit 1 if a file is not canonical")
@@ -18,35 +22,52 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
+    from ..scenario import scenario_files
     from ..schemas import with_modeline
     from ..yamlsource import YamlRefused, read_yaml_file
-    from ..yamlwrite import atomic_write_text, dump_canonical, kind_of_path, leading_comments
+    from ..yamlwrite import SaveRefused, atomic_write_text, format_text, kind_of_path, leading_comments
 
-    changed, broken = [], []
+    changed, broken, failed = [], [], []
     for folder in scenario_folders(args.paths):
         variant, schemas = _modeline_facts(folder)
-        for path in sorted(folder.glob("*.yaml")) + sorted((folder / "locales").glob("*.yaml")):
+        files, refused = scenario_files(folder)
+        broken += [one_line(d) for d in refused]
+        for _, path in files:
             try:
                 doc = read_yaml_file(path)
-            except YamlRefused as refused:
-                d = refused.diagnostic
-                broken.append(f"{path}:{d.line}:{d.column}: {d.code}: {d.message}")
+                kind = kind_of_path(path)
+                source = doc.text
+                header = leading_comments(source)
+                if kind and source.startswith(header):
+                    source = with_modeline(header, kind, variant, _from(path.parent, folder, schemas)) \
+                        + source[len(header):]
+                text = format_text(source, kind, path)
+            except YamlRefused as refused_file:
+                broken.append(one_line(refused_file.diagnostic))
                 continue
-            kind = kind_of_path(path)
-            header = leading_comments(doc.text)
-            if kind:
-                header = with_modeline(header, kind, variant, _from(path.parent, folder, schemas))
-            text = dump_canonical(doc.data if doc.data is not None else {}, header, kind)
-            if text != doc.text:
-                changed.append(path)
-                if not args.check:
-                    atomic_write_text(path, text)
-    for line in broken:
+            except SaveRefused as problem:
+                broken.append(str(problem))
+                continue
+            if text == doc.text:
+                continue
+            changed.append(path)
+            if args.check:
+                continue
+            try:
+                atomic_write_text(path, text)
+            except OSError as problem:
+                failed.append(f"sandtable format: {shown_path(path)}: {problem.strerror or problem}; "
+                              "the file was left as it was")
+    for line in broken + failed:
         print(line, file=sys.stderr)
     verb = "would reformat" if args.check else "reformatted"
     for path in changed:
         print(f"{verb} {path}")
-    print(f"{len(changed)} file(s) {verb}, {len(broken)} unreadable")
+    done = len(changed) - len(failed)
+    print(f"{done} file(s) {verb}, {len(broken)} unreadable" +
+          (f", {len(failed)} could not be written" if failed else ""))
+    if failed:
+        return EXIT_USAGE
     return EXIT_PROBLEMS if broken or (args.check and changed) else EXIT_OK
 
 

@@ -1,0 +1,278 @@
+"""The comments of a YAML file, carried across a rewrite.
+
+A comment belongs to data: a comment on a line of its own (and a blank line) to the value that
+follows it, a comment at the end of a line to the outermost value that starts on that line. So
+each comment is anchored to a JSON pointer, and after the file is written again, whatever the
+layout, it is put back before (or at the end of) the line where that value now starts. When the
+data changed in between, the anchors follow it: list entries are matched by their identity (or
+their content), and a comment whose value was removed moves to the value that followed it.
+
+Why not ruamel.yaml: it attaches a comment to the value *before* it, so removing or reordering
+entries drops or moves the comments of their neighbours; and it reads YAML differently from
+sandtable's own reader (which refuses what ruamel accepts). Anchoring to the value that follows,
+by the positions sandtable's reader already records, keeps each comment with what it describes.
+"""
+from __future__ import annotations
+
+import bisect
+import difflib
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, replace
+
+import yaml
+
+from .merge import identity
+from .yamlsource import LINE_BREAK, SourceDoc, StandIns, join_pointer
+
+
+@dataclass(frozen=True)
+class Comment:
+    """A comment exactly as written ('# ...'), or '' for a blank line."""
+
+    text: str
+    own_line: bool       # on a line of its own; else at the end of a line of data
+    gap: int = 2         # spaces between the data and an end-of-line comment
+
+
+@dataclass(frozen=True)
+class Anchored:
+    comment: Comment
+    pointer: str | None  # the value it belongs to; None: the end of the document
+    key: bool = False    # at the key of that mapping entry (else at the value itself)
+
+
+# -- finding comments ------------------------------------------------------------------------
+_MAYBE_COMMENTED = re.compile(r"#|\n[ \t]*\r?\n")
+
+
+def read_comments(text: str) -> list[tuple[int, Comment]]:
+    """(line from 1, comment) for each comment and blank line outside the data, in order.
+    Blank lines at the end of the file are left out: they are not the writer's to keep."""
+    if not _MAYBE_COMMENTED.search(text):
+        return []
+    hidden = StandIns.for_text(text).hide(text)
+    spans = [(t.start_mark.index, t.end_mark.index) for t in yaml.scan(hidden, Loader=yaml.SafeLoader)
+             if t.end_mark.index > t.start_mark.index]
+    found: list[tuple[int, Comment]] = []
+    token = 0
+    start = 0
+    for number, line in enumerate(LINE_BREAK.split(text), start=1):
+        end = start + len(line)
+        while token < len(spans) and spans[token][1] <= start:
+            token += 1
+        comment = _comment_in(line, start, spans, token)
+        if comment is not None:
+            found.append((number, comment))
+        elif not line.strip() and not _covered(start, end, spans, token):
+            found.append((number, Comment("", True)))
+        start = end + (2 if text.startswith("\r\n", end) else 1)
+    while found and found[-1][1].text == "":
+        found.pop()
+    return found
+
+
+def _comment_in(line: str, start: int, spans, token: int) -> Comment | None:
+    column = line.find("#")
+    while column >= 0:
+        index = start + column
+        at = token
+        while at < len(spans) and spans[at][1] <= index:
+            at += 1
+        inside = at < len(spans) and spans[at][0] <= index
+        if not inside and (column == 0 or line[column - 1] in " \t"):
+            before = line[:column]
+            own = not before.strip()
+            gap = len(before) - len(before.rstrip())
+            return Comment(line[column:].rstrip(), own, max(gap, 1))
+        column = line.find("#", column + 1)
+    return None
+
+
+def _covered(start: int, end: int, spans, token: int) -> bool:
+    """Whether a token (a block scalar, a quoted scalar over several lines) covers this line."""
+    return token < len(spans) and spans[token][0] <= max(start, end - 1) and spans[token][1] > start
+
+
+# -- anchoring them to values ----------------------------------------------------------------
+class _Starts:
+    """Where each value and key of a document starts, in document order: (line, column,
+    depth, 0 for a key or 1 for a value, pointer)."""
+
+    def __init__(self, doc: SourceDoc):
+        entries = [(line, column, pointer.count("/"), 0 if key else 1, pointer)
+                   for table, key in ((doc.key_positions, True), (doc.positions, False))
+                   for pointer, (line, column) in table.items()]
+        entries.sort()
+        self.entries = entries
+        self.lines = [e[0] for e in entries]
+        self.keyed = doc.key_positions
+
+    def on_line(self, line: int) -> list:
+        return self.entries[bisect.bisect_left(self.lines, line):bisect.bisect_right(self.lines, line)]
+
+    def next_line_after(self, line: int) -> int | None:
+        at = bisect.bisect_right(self.lines, line)
+        return self.lines[at] if at < len(self.lines) else None
+
+    def owner(self, line: int):
+        """The entry a comment on (or just before) `line` belongs to: the outermost mapping
+        entry (by its key) or list entry that starts on the line."""
+        here = self.on_line(line)
+        entries = [e for e in here if e[3] == 0 or e[4] not in self.keyed] or here
+        return min(entries, key=lambda e: (e[2], e[3], e[1])) if entries else None
+
+
+def anchor_comments(doc: SourceDoc) -> list[Anchored]:
+    """The comments of a parsed document, each anchored to the value it belongs to."""
+    found = read_comments(doc.text)
+    if not found:
+        return []
+    starts = _Starts(doc)
+    anchored = []
+    for line, comment in found:
+        if not comment.own_line:
+            owner = starts.owner(line)
+            if owner is not None:
+                anchored.append(Anchored(comment, owner[4], owner[3] == 0))
+                continue
+            comment = replace(comment, own_line=True)  # after the end of a flow collection
+        following = starts.next_line_after(line)
+        owner = starts.owner(following) if following is not None else None
+        anchored.append(Anchored(comment, owner[4], owner[3] == 0) if owner else Anchored(comment, None))
+    return anchored
+
+
+# -- following the data through a change -----------------------------------------------------
+def follow(anchored: list[Anchored], old_doc: SourceDoc, new_data) -> list[Anchored]:
+    """The anchors moved to where their values are in `new_data`. A comment whose value is
+    gone moves to the next value (in the old document's order) that is still there."""
+    if not anchored:
+        return []
+    matched = matched_pointers(old_doc.data, new_data)
+    starts = _Starts(old_doc)
+    order = [e[4] for e in starts.entries]
+    keys = [e[3] == 0 for e in starts.entries]
+    index = {}
+    for at, (pointer, key) in enumerate(zip(order, keys)):
+        index.setdefault((pointer, key), at)
+    surviving_after: list[int | None] = [None] * (len(order) + 1)
+    for at in range(len(order) - 1, -1, -1):
+        surviving_after[at] = at if order[at] in matched else surviving_after[at + 1]
+    moved = []
+    for item in anchored:
+        if item.pointer is None:
+            moved.append(item)
+        elif item.pointer in matched:
+            moved.append(Anchored(item.comment, matched[item.pointer], item.key))
+        else:
+            at = index.get((item.pointer, item.key), index.get((item.pointer, not item.key)))
+            next_at = surviving_after[at] if at is not None else None
+            comment = replace(item.comment, own_line=True)
+            if next_at is None:
+                moved.append(Anchored(comment, None))
+            else:
+                moved.append(Anchored(comment, matched[order[next_at]], keys[next_at]))
+    return moved
+
+
+SEQUENCE_MATCH_LIMIT = 2000   # beyond this many differing entries, match by identity alone
+
+
+def matched_pointers(old, new) -> dict[str, str]:
+    """Old pointer -> new pointer for every value of `old` still present in `new` (changed or
+    not): mapping entries by key, list entries by identity or content."""
+    found = {"": ""}
+    work = [(old, new, "", "")]
+    while work:
+        before, after, old_at, new_at = work.pop()
+        if isinstance(before, dict) and isinstance(after, dict):
+            pairs = [(k, k) for k in before if k in after]
+        elif isinstance(before, list) and isinstance(after, list):
+            pairs = pair_entries(before, after)
+        else:
+            continue
+        for old_key, new_key in pairs:
+            old_child, new_child = join_pointer(old_at, old_key), join_pointer(new_at, new_key)
+            found[old_child] = new_child
+            work.append((before[old_key], after[new_key], old_child, new_child))
+    return found
+
+
+def pair_entries(before: list, after: list) -> list[tuple[int, int]]:
+    """(old index, new index) of the list entries that are the same entry, changed or not."""
+    old_keys, new_keys = [_entry_key(v) for v in before], [_entry_key(v) for v in after]
+    head = 0
+    while head < min(len(old_keys), len(new_keys)) and old_keys[head] == new_keys[head]:
+        head += 1
+    tail = 0
+    while (tail < min(len(old_keys), len(new_keys)) - head
+           and old_keys[-1 - tail] == new_keys[-1 - tail]):
+        tail += 1
+    pairs = [(i, i) for i in range(head)]
+    middle_old, middle_new = old_keys[head:len(old_keys) - tail], new_keys[head:len(new_keys) - tail]
+    if len(middle_old) + len(middle_new) > SEQUENCE_MATCH_LIMIT:
+        by_key = {}
+        for j, key in enumerate(middle_new):
+            by_key.setdefault(key, j)
+        pairs += [(head + i, head + by_key[key]) for i, key in enumerate(middle_old)
+                  if key in by_key and key[0] != "value"]
+    else:
+        matcher = difflib.SequenceMatcher(None, middle_old, middle_new, autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag in ("equal", "replace"):  # a replaced entry is the same entry, edited
+                pairs += [(head + i1 + k, head + j1 + k) for k in range(min(i2 - i1, j2 - j1))]
+    pairs += [(len(old_keys) - tail + k, len(new_keys) - tail + k) for k in range(tail)]
+    return pairs
+
+
+def _entry_key(value):
+    found = identity(value)
+    return found if found is not None else ("value", json.dumps(value, sort_keys=True, default=str))
+
+
+# -- putting them back -----------------------------------------------------------------------
+def place_comments(doc: SourceDoc, anchored: list[Anchored], all_own_line: bool = False) -> str:
+    """`doc`'s text with the comments put back where their values now start."""
+    if not anchored:
+        return doc.text
+    lines = LINE_BREAK.split(doc.text)
+    ends_with_break = lines and lines[-1] == ""
+    if ends_with_break:
+        lines.pop()
+    before: dict[int, list[Comment]] = {}
+    after: dict[int, list[Comment]] = {}
+    at_end: list[Comment] = []
+    for item in anchored:
+        line = _line_of(doc, item)
+        if line is None or line > len(lines):
+            at_end.append(item.comment)
+        elif item.comment.own_line or all_own_line or after.get(line):
+            before.setdefault(line, []).append(item.comment)
+        else:
+            after.setdefault(line, []).append(item.comment)
+    out = []
+    for number, text in enumerate(lines, start=1):
+        if number in before:
+            indent = text[:len(text) - len(text.lstrip(" "))]
+            out += [indent + c.text if c.text else "" for c in before[number]]
+        if number in after:
+            comment = after[number][0]
+            text = text + " " * comment.gap + comment.text
+        out.append(text)
+    out += [c.text for c in at_end]
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def _line_of(doc: SourceDoc, item: Anchored) -> int | None:
+    if item.pointer is None:
+        return None
+    table = doc.key_positions if item.key and item.pointer in doc.key_positions else doc.positions
+    found = table.get(item.pointer)
+    return found[0] if found else None
+
+
+def comment_texts(text: str) -> Counter:
+    """The comments of a text (not its blank lines), to check that none was lost."""
+    return Counter(c.text for _, c in read_comments(text) if c.text)
