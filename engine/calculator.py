@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -37,6 +38,8 @@ CHUNK = 25_000                # battles per task: the unit of seeding and of pro
 PARALLEL_FROM = 200_000       # batches at least this big use all cores
 EXACT_BUDGET = 250_000        # joint states the exact method may visit before giving up
 EXACT_TIME = 1.0              # seconds the exact method may take when it was not asked for
+MAX_UNITS = 1_000_000         # units of one type in a battle: far beyond any board, still quick
+MAX_RUNS = 1_000_000_000      # battles one report may simulate (about an hour on one core)
 Z95 = 1.959963984540054
 
 
@@ -71,8 +74,14 @@ def parse_force(text: str, empty: bool = False) -> Force:
         if not match:
             raise ValueError(f"{item!r} in {text!r}: write a count and a unit type, as '3 infantry'")
         before, unit, after = match.groups()
-        count = int(before or after or 1)
+        digits = before or after or "1"
+        count = int(digits) if len(digits) <= 12 else MAX_UNITS + 1
+        if count < 1:
+            raise ValueError(f"{item!r} in {text!r}: a count is at least 1; leave the unit out instead")
         units[unit] = units.get(unit, 0) + count
+        if units[unit] > MAX_UNITS:
+            raise ValueError(f"{item!r} in {text!r}: at most {MAX_UNITS:,} units of a type "
+                             "fight in one battle")
     if not units and not empty:
         raise ValueError(f"{text!r} names no units")
     return Force(owner, units)
@@ -141,6 +150,7 @@ def run_battle(scenario, attacker: Force, defender: Force | Sequence[Force], spa
         scenario = load_scenario(scenario)
     system = load_system(scenario)
     defenders = [defender] if isinstance(defender, Force) else list(defender)
+    _check_choices(system, attacker, runs, retreat_at, damage, order_of_loss, landing)
     position = system.position_type(
         space=space,
         attackers=(Contingent(attacker.owner, dict(attacker.units)),),
@@ -161,16 +171,39 @@ def run_battle(scenario, attacker: Force, defender: Force | Sequence[Force], spa
         if exact:
             raise EngineError("this battle is too large for the exact method; "
                               "leave out --exact to simulate it")
-    if runs < 1:
-        raise EngineError("runs must be at least 1")
-    batch = simulate(system, position, runs, seed, progress, processes)
-    report = replace(_sampled_report(batch, seed), **own)
-    if (system.damage_unit and batch.attacker_damage is not None
-            and batch.defender_damage is not None):
+    tally = _Tally()
+    for batch in fight_chunks(system, position, runs, seed, progress, processes):
+        tally.add(batch)
+    report = replace(tally.report(seed), **own)
+    if system.damage_unit and tally.damage is not None:
         report.details = {**report.details, "damage": {
-            "unit": system.damage_unit, "attacker": float(batch.attacker_damage.mean()),
-            "defender": float(batch.defender_damage.mean())}}
+            "unit": system.damage_unit, "attacker": tally.damage[0] / tally.n,
+            "defender": tally.damage[1] / tally.n}}
     return report
+
+
+def _check_choices(system, attacker: Force, runs: int, retreat_at: int, damage: int,
+                   order_of_loss: str, landing: dict[str, int] | None) -> None:
+    """The calculator's own arguments, checked before any work (the CLI and the editor's
+    playtest panel both come through here)."""
+    if not 1 <= runs <= MAX_RUNS:
+        raise EngineError(f"runs must be between 1 and {MAX_RUNS:,}, not {runs:,}")
+    if retreat_at < 0:
+        raise EngineError(f"retreat at {retreat_at}: give 0 (never retreat) or a number of units")
+    if damage < 0:
+        raise EngineError(f"damage {damage}: damage already on a factory is 0 or more")
+    if order_of_loss not in ("cheapest", "weakest"):
+        names = [name.strip() for name in order_of_loss.split(",")]
+        if not all(names):
+            raise EngineError(f"order of loss {order_of_loss!r}: a name is missing between commas; "
+                              "give cheapest, weakest or unit types as 'infantry,armour,fighter'")
+        for name in names:
+            if name not in system.unit_types():
+                raise system.unknown("unit type", name, system.unit_types())
+    for unit, count in (landing or {}).items():
+        if count > attacker.units.get(unit, 0):
+            raise EngineError(f"{count} {unit} cannot land: the attacker has "
+                              f"{attacker.units.get(unit, 0)}")
 
 
 def battle_extras(scenario, pairs: Sequence[str]) -> dict:
@@ -189,30 +222,57 @@ def render_report(scenario, report: BattleReport, forces: Sequence[Force], space
 def simulate(system, position: BattlePosition, runs: int, seed: int | None,
              progress: Callable[[int, int], None] | None = None,
              processes: int | None = None) -> OutcomeBatch:
-    sizes = [CHUNK] * (runs // CHUNK) + ([runs % CHUNK] if runs % CHUNK else [])
-    seeds = np.random.SeedSequence(seed).spawn(len(sizes))
+    """`runs` battles' outcomes, in chunks of fixed size and seed (see fight_chunks)."""
+    return OutcomeBatch.concatenate(list(fight_chunks(system, position, runs, seed, progress,
+                                                      processes)))
+
+
+def fight_chunks(system, position: BattlePosition, runs: int, seed: int | None,
+                 progress: Callable[[int, int], None] | None = None,
+                 processes: int | None = None) -> Iterator[OutcomeBatch]:
+    """The outcomes of `runs` battles, one chunk at a time, in order. Chunks and their seeds
+    are made as they are needed and only a few are fought ahead, so memory does not grow with
+    `runs`; chunk i's seed is the i-th child of SeedSequence(seed), whatever the processes."""
+    chunks = _chunks(runs, seed)
     if processes is None:
         processes = (os.cpu_count() or 1) if runs >= PARALLEL_FROM else 1
-    workers = max(1, min(processes, len(sizes)))
-    batches: list[OutcomeBatch] = []
+    workers = max(1, min(processes, -(-runs // CHUNK)))
     done = 0
     if workers == 1:
-        for size, child in zip(sizes, seeds, strict=True):
-            batches.append(system.simulate(position, size, np.random.default_rng(child)))
+        for size, child in chunks:
+            yield system.simulate(position, size, np.random.default_rng(child))
             done += size
             if progress:
                 progress(done, runs)
-    else:
-        run = system.runner(position)
-        with ProcessPoolExecutor(max_workers=workers, mp_context=process_context()) as pool:
-            futures = [pool.submit(_simulate_chunk, run, size, child)
-                       for size, child in zip(sizes, seeds, strict=True)]
-            for size, future in zip(sizes, futures, strict=True):
-                batches.append(future.result())
-                done += size
-                if progress:
-                    progress(done, runs)
-    return OutcomeBatch.concatenate(batches)
+        return
+    run = system.runner(position)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=process_context()) as pool:
+        pending: deque = deque()
+        for size, child in chunks:
+            pending.append((size, pool.submit(_simulate_chunk, run, size, child)))
+            if len(pending) < 2 * workers:
+                continue
+            size, future = pending.popleft()
+            yield future.result()
+            done += size
+            if progress:
+                progress(done, runs)
+        while pending:
+            size, future = pending.popleft()
+            yield future.result()
+            done += size
+            if progress:
+                progress(done, runs)
+
+
+def _chunks(runs: int, seed: int | None) -> Iterator[tuple[int, np.random.SeedSequence]]:
+    """(size, seed) of each chunk: what SeedSequence(seed).spawn(n) gives, one at a time."""
+    parent = np.random.SeedSequence(seed)
+    full, rest = divmod(runs, CHUNK)
+    for index in range(full + (1 if rest else 0)):
+        child = np.random.SeedSequence(parent.entropy, spawn_key=parent.spawn_key + (index,),
+                                       pool_size=parent.pool_size)
+        yield (CHUNK if index < full else rest), child
 
 
 def _simulate_chunk(run, size: int, seed: np.random.SeedSequence) -> OutcomeBatch:
@@ -236,21 +296,52 @@ def _distribution(values: np.ndarray, weights: np.ndarray) -> dict[int, float]:
     return {int(k): float(p) for k, p in enumerate(totals) if p > 0}
 
 
-def _sampled_report(batch: OutcomeBatch, seed: int | None) -> BattleReport:
-    n = len(batch)
-    counts = {r: int((batch.result == r).sum()) for r in (ATTACKER_WINS, DEFENDER_WINS, DRAW)}
-    share = np.full(n, 1.0 / n)
-    return BattleReport(
-        attacker_wins=counts[ATTACKER_WINS] / n, defender_wins=counts[DEFENDER_WINS] / n,
-        draws=counts[DRAW] / n,
-        intervals={"attacker_wins": wilson(counts[ATTACKER_WINS], n),
-                   "defender_wins": wilson(counts[DEFENDER_WINS], n),
-                   "draws": wilson(counts[DRAW], n)},
-        attacker_survivors=_distribution(batch.attacker_survivors, share),
-        defender_survivors=_distribution(batch.defender_survivors, share),
-        expected_attacker_loss=float(batch.attacker_loss.mean()),
-        expected_defender_loss=float(batch.defender_loss.mean()),
-        mean_rounds=float(batch.rounds.mean()), method="monte-carlo", runs=n, seed=seed)
+class _Tally:
+    """What a report needs of simulated battles, summed chunk by chunk."""
+
+    def __init__(self):
+        self.n = 0
+        self.results = np.zeros(3, dtype=np.int64)
+        self.attacker_survivors = np.zeros(0, dtype=np.int64)
+        self.defender_survivors = np.zeros(0, dtype=np.int64)
+        self.attacker_loss = self.defender_loss = self.rounds = 0.0
+        self.damage: list[float] | None = [0.0, 0.0]   # None once a chunk did not measure it
+
+    def add(self, batch: OutcomeBatch) -> None:
+        if self.damage is not None and batch.attacker_damage is not None \
+                and batch.defender_damage is not None:
+            self.damage[0] += float(batch.attacker_damage.sum())
+            self.damage[1] += float(batch.defender_damage.sum())
+        else:
+            self.damage = None
+        self.n += len(batch)
+        self.results += np.bincount(batch.result.astype(np.int64), minlength=3)[:3]
+        self.attacker_survivors = _add_counts(self.attacker_survivors, batch.attacker_survivors)
+        self.defender_survivors = _add_counts(self.defender_survivors, batch.defender_survivors)
+        self.attacker_loss += float(batch.attacker_loss.sum())
+        self.defender_loss += float(batch.defender_loss.sum())
+        self.rounds += float(batch.rounds.sum())
+
+    def report(self, seed: int | None) -> BattleReport:
+        n = self.n
+        wins, losses, draws = (int(self.results[r]) for r in (ATTACKER_WINS, DEFENDER_WINS, DRAW))
+        return BattleReport(
+            attacker_wins=wins / n, defender_wins=losses / n, draws=draws / n,
+            intervals={"attacker_wins": wilson(wins, n), "defender_wins": wilson(losses, n),
+                       "draws": wilson(draws, n)},
+            attacker_survivors={k: c / n for k, c in enumerate(self.attacker_survivors.tolist()) if c},
+            defender_survivors={k: c / n for k, c in enumerate(self.defender_survivors.tolist()) if c},
+            expected_attacker_loss=self.attacker_loss / n,
+            expected_defender_loss=self.defender_loss / n,
+            mean_rounds=self.rounds / n, method="monte-carlo", runs=n, seed=seed)
+
+
+def _add_counts(total: np.ndarray, values: np.ndarray) -> np.ndarray:
+    counts = np.bincount(values.astype(np.int64))
+    if len(counts) > len(total):
+        total = np.concatenate([total, np.zeros(len(counts) - len(total), dtype=np.int64)])
+    total[:len(counts)] += counts
+    return total
 
 
 def _exact_report(found: ExactOutcome, seed: int | None) -> BattleReport:

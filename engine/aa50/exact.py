@@ -28,17 +28,26 @@ from . import rounds
 from .model import BattleModel, SideModel
 
 
+EXACT_COEFFICIENTS = 1000   # binomial coefficients up to comb(1000, k) fit in a float
+
+
 class TooLarge(Exception):
     """The state space is larger than the budget, or the work longer than the time limit."""
 
 
 def binomial_pmf(n: int, p: float) -> np.ndarray:
+    """P(k hits of n dice), k = 0..n."""
     k = np.arange(n + 1)
     if p >= 1:
         return (k == n).astype(float)
     if p <= 0:
         return (k == 0).astype(float)
-    return np.array([comb(n, i) for i in k], dtype=float) * p ** k * (1 - p) ** (n - k)
+    if n <= EXACT_COEFFICIENTS:
+        return np.array([comb(n, i) for i in k], dtype=float) * p ** k * (1 - p) ** (n - k)
+    # Beyond, a coefficient is larger than any float: in logarithms (log k! by a running sum).
+    log_factorial = np.concatenate(([0.0], np.cumsum(np.log(np.arange(1, n + 1)))))
+    log_comb = log_factorial[n] - log_factorial[k] - log_factorial[n - k]
+    return np.exp(log_comb + k * np.log(p) + (n - k) * np.log1p(-p))
 
 
 def hit_distributions(groups: list[rounds.FireGroup]) -> dict[object, np.ndarray]:
@@ -102,6 +111,8 @@ class SideStates:
         if cached is None:
             vector = self.vectors[state]
             caps = tuple(int(vector @ (self.side.hit_points * self.side.masks[c])) for c in classes)
+            if np.prod([c + 1 for c in caps], dtype=float) > self.budget:
+                raise TooLarge
             grid = np.indices(tuple(c + 1 for c in caps)).reshape(len(classes), -1)
             counts = np.repeat(vector[None, :], grid.shape[1], axis=0)
             after = rounds.take_hits(self.side, counts, {c: grid[n] for n, c in enumerate(classes)})
@@ -183,14 +194,22 @@ class Chain:
             atts, defs = np.array([i]), np.array([j])
         if len(atts) == 1 and len(defs) == 1:           # no submarine fired first
             (a2, pa2), (d2, pd2) = self.stage(int(atts[0]), int(defs[0]), "general", first_round)
+            self.afford(len(a2) * len(d2))
             return [(a2, d2, np.multiply.outer(pa2, pd2))]
         outcome = []
         for i1, p1 in zip(atts, pa, strict=True):
             for j1, q1 in zip(defs, pd, strict=True):
                 if p1 * q1 > 0:
                     (a2, pa2), (d2, pd2) = self.stage(int(i1), int(j1), "general", first_round)
+                    self.afford(len(a2) * len(d2))
                     outcome.append((a2, d2, p1 * q1 * np.multiply.outer(pa2, pd2)))
         return outcome
+
+    def afford(self, joint_states: int) -> None:
+        """Give up before a round's table of next states grows past the budget (two sides of
+        a hundred thousand units each would need 75 GB)."""
+        if joint_states > self.budget:
+            raise TooLarge
 
     def grow(self) -> None:
         """Make room in `mass` for every state numbered so far."""
