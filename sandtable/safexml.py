@@ -100,6 +100,9 @@ def parse_xml(data: bytes, path: Path | str, max_bytes: int = MAX_XML_BYTES) -> 
         where = Location(path, problem.lineno, problem.offset + 1)
         raise XmlRefused(error("TPL001", f"malformed XML: {message}", where,
                                hint="fix the XML at this place; the file was not imported")) from None
+    except LookupError as problem:  # an encoding Python does not know, named in the declaration
+        raise XmlRefused(error("TPL001", f"malformed XML: {problem}", Location(path, 1, 1),
+                               hint="save the file as UTF-8 and declare encoding=\"UTF-8\"")) from None
     _refuse_unresolved_entities(data, path)
     if builder.root is None:
         raise XmlRefused(error("TPL001", "malformed XML: no root element", Location(path, 1, 1)))

@@ -98,13 +98,19 @@ def test_xliff_import_is_recognised_by_its_extension(tiny, capsys):
     (["import", "{tiny}", "{files}/nothing.po"], "no such file"),
     (["import", "{tiny}", "{files}/missing-placeholder.po", "--locale", "ja"],
      "is for zh-Hans, not ja"),
-    (["import", "{tiny}", "{files}/external-entity.xlf"], "declarations inside a document are refused"),
     (["show", "{tiny}", "--locale", "zh", "--key", "spaces.leningrad.name"], "not a text of tiny"),
 ])
 def test_usage_and_file_errors_exit_2(tiny, capsys, argv, message):
     argv = [a.format(tiny=tiny, files=FILES) for a in argv]
     assert main(["i18n", *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_hostile_xliff_file_is_malformed_input_exit_1_with_its_place(tiny, capsys):
+    assert main(["i18n", "import", str(tiny), str(FILES / "external-entity.xlf")]) == 1
+    err = capsys.readouterr().err
+    assert "external-entity.xlf:2:17: error I18N009: malformed XLIFF file: the document type " \
+           "declaration of <xliff> has an internal subset" in err
 
 
 def test_show_prints_the_text_and_the_locale_it_falls_back_to(capsys):

@@ -26,7 +26,7 @@ from ..i18n.exchange import locale_by_content
 from ..i18n.tags import is_locale_tag, language_name, matching_locale
 from ..scenario import load_scenario
 from ..texts import catalog
-from ..yamlwrite import atomic_write_text
+from ..yamlwrite import SaveRefused, atomic_write_text
 from .paths import scenario_folders
 
 
@@ -122,7 +122,12 @@ def run_import(args) -> int:
     try:
         declared, incoming = (read_po if kind == "po" else read_xliff)(file)
     except ExchangeError as problem:
-        raise UsageError(str(problem)) from None
+        if not problem.diagnostics:
+            raise UsageError(str(problem)) from None
+        for d in problem.diagnostics:   # a malformed file, like malformed YAML or XML: exit 1
+            print(_diagnostic_line(d), file=sys.stderr)
+        print(f"nothing was imported: {shown_path(file)} is malformed", file=sys.stderr)
+        return EXIT_PROBLEMS
     tag = _checked_tag(scenario, _import_locale(scenario, args, declared, incoming))
     if _refuse_broken(scenario):
         return EXIT_PROBLEMS
@@ -138,8 +143,14 @@ def run_import(args) -> int:
     if not args.dry_run:
         try:
             write_import(scenario, result)
-        except (ExchangeError, OSError) as problem:
+        except SaveRefused as problem:
+            print(f"sandtable i18n import: {problem}", file=sys.stderr)
+            return EXIT_PROBLEMS
+        except ExchangeError as problem:
             raise UsageError(str(problem)) from None
+        except OSError as problem:
+            raise UsageError(f"{shown_path(result.target)}: {problem.strerror or problem}; "
+                             "nothing was written") from None
     added = sum(1 for c in result.changes if c.before is None)
     verb = "would change" if args.dry_run else "changed"
     print(f"{tag}: {added} added, {len(result.changes) - added} updated, {result.unchanged} "
@@ -177,7 +188,8 @@ def _format_of(file: Path) -> str:
         return "xliff"
     if file.suffix.lower() in (".po", ".pot"):
         return "po"
-    head = file.read_bytes()[:200].lstrip()
+    with file.open("rb") as stream:
+        head = stream.read(200).lstrip()
     return "xliff" if head.startswith(b"<") else "po"
 
 

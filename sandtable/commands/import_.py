@@ -57,7 +57,7 @@ def run(args) -> int:
     from ..safexml import XmlRefused
     from ..triplea import import_game, plain_id
     from ..triplea.mapfolder import NotAMapFolder
-    from ..yamlwrite import save_yaml
+    from ..yamlwrite import SaveRefused, atomic_write_text, kind_of_path, render_yaml
 
     game, outdir = Path(args.game), Path(args.outdir)
     if not game.is_file():
@@ -88,12 +88,19 @@ def run(args) -> int:
     if existing and not args.force:
         print(f"sandtable import: {existing[0]} exists; use --force to overwrite", file=sys.stderr)
         return EXIT_USAGE
+    schemas = Path(os.path.relpath(SCHEMA_DIR, outdir.resolve())).as_posix()
+    try:  # every file is made (and checked to read back) before the first is written
+        texts = {path: render_yaml(imported.files[kind], kind_of_path(path), None,
+                                   f"# yaml-language-server: $schema={schemas}/{OUTPUT_FILES[kind][1]}",
+                                   path)
+                 for kind, path in targets.items()}
+    except SaveRefused as problem:
+        print(f"sandtable import: {problem}", file=sys.stderr)
+        return EXIT_PROBLEMS
     try:
         outdir.mkdir(parents=True, exist_ok=True)
-        schemas = Path(os.path.relpath(SCHEMA_DIR, outdir.resolve())).as_posix()
-        for kind, path in targets.items():
-            schema = OUTPUT_FILES[kind][1]
-            save_yaml(path, imported.files[kind], f"# yaml-language-server: $schema={schemas}/{schema}")
+        for path, text in texts.items():
+            atomic_write_text(path, text)
     except OSError as problem:
         print(f"sandtable import: {outdir}: {problem.strerror or problem}", file=sys.stderr)
         return EXIT_USAGE

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, Location, error, info, warning
+from ..paths import is_inside
 from ..scenario import FILE_KINDS, LOCALE_DIR, Scenario
 from ..schemas import modeline_schemas, with_modeline
 from ..texts import fingerprint, placeholders
@@ -30,7 +31,12 @@ from .model import State, locale_entries, translation_units, where_written
 
 
 class ExchangeError(Exception):
-    """A translator's file that cannot be read or does not fit the scenario (exit 2)."""
+    """A translator's file that cannot be read or does not fit the scenario. With diagnostics,
+    the file is malformed (exit 1, as for any malformed input); without, exit 2."""
+
+    def __init__(self, message: str, diagnostics: list[Diagnostic] | None = None):
+        super().__init__(message)
+        self.diagnostics = list(diagnostics or [])
 
 
 @dataclass(frozen=True)
@@ -264,6 +270,9 @@ def write_import(scenario: Scenario, result: ImportResult) -> None:
     if not result.changes:
         return
     path = result.target
+    if not is_inside(scenario.root, path):
+        raise ExchangeError(f"{path} leads outside the scenario folder (through a link); "
+                            "nothing was written")
     if path.exists():
         try:
             doc = read_yaml_file(path)

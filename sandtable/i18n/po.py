@@ -15,9 +15,11 @@ from pathlib import Path
 import polib
 
 from .. import __version__
+from ..diagnostics import Location, error
 from ..scenario import Scenario
 from ..texts import placeholders
 from .exchange import ExchangeError, Incoming
+from .posyntax import check_po
 from .model import State, describe, source_language, translation_units, where_written
 from .tags import gettext_language, language_name, plural_forms, tag_from_gettext
 
@@ -73,10 +75,20 @@ def read_po(path: Path) -> tuple[str | None, list[Incoming]]:
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise ExchangeError(f"{path}: the file is over the limit of {MAX_FILE_BYTES:,} bytes")
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-        po = polib.pofile(str(path), wrapwidth=0)
+        raw = path.read_bytes()
+    except OSError as problem:
+        raise ExchangeError(f"{path}: {problem.strerror or problem}") from None
+    problems = check_po(raw, path)
+    if problems:
+        raise ExchangeError(f"{path}: malformed PO file", problems)
+    try:
+        lines = raw.decode("utf-8-sig").split("\n")
+        po = polib.pofile(str(path), wrapwidth=0, encoding="utf-8")
     except (OSError, UnicodeDecodeError, ValueError) as problem:
-        raise ExchangeError(f"{path}: {problem}") from None
+        found = re.search(r"line (\d+)", str(problem))
+        where = Location(path, int(found.group(1)) if found else 1, 1)
+        raise ExchangeError(f"{path}: malformed PO file", [error(
+            "I18N008", f"malformed PO file: {problem}", where)]) from None
     language = po.metadata.get("Language", "").strip()
     incoming = []
     for entry in po:

@@ -15,6 +15,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from ..diagnostics import Location, error
 from ..safexml import Element, XmlRefused, read_xml_file
 from ..scenario import Scenario
 from .exchange import ExchangeError, Incoming
@@ -77,7 +78,9 @@ def read_xliff(path: Path) -> tuple[str | None, list[Incoming]]:
         raise ExchangeError(f"{path}: {problem.strerror or problem}") from None
     except XmlRefused as refused:
         d = refused.diagnostic
-        raise ExchangeError(f"{path}:{d.line}:{d.column}: {d.message}") from None
+        raise ExchangeError(f"{path}:{d.line}:{d.column}: {d.message}", [error(
+            "I18N009", f"malformed XLIFF file: {d.message.removeprefix('malformed XML: ')}",
+            Location(path, d.line, d.column), hint=d.hint)]) from None
     if _name(root) != "xliff" or root.attrs.get("version") not in VERSIONS:
         raise ExchangeError(f"{path}: not an XLIFF 1.2 (or 1.1) file")
     languages = set()
