@@ -15,8 +15,9 @@ from pathlib import Path
 from PySide6.QtCore import QFileSystemWatcher, QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from sandtable.diagnostics import Diagnostic
+from sandtable.diagnostics import Diagnostic, Location, error
 from sandtable.merge import Tracked, identity, merge_tracked
+from sandtable.paths import is_inside
 from sandtable.scenario import (
     FILE_KINDS,
     LOCALE_DIR,
@@ -124,7 +125,8 @@ class ScenarioDocument(QObject):
     def _read_all(self) -> None:
         self.files = {}
         for kind, path in self._own_paths().items():   # scenario.yaml first: it says whether a variant
-            self.files[kind] = self._read(kind, path, "extends" in self.own("scenario"))
+            self.files[kind] = (self._read(kind, path, "extends" in self.own("scenario"))
+                                if is_inside(self.root, path) else self._refused(kind, path))
         self._parent_scenario = self._load_parent()
         self._merged.clear()
         self._watch()
@@ -137,12 +139,19 @@ class ScenarioDocument(QObject):
         try:
             doc = read_yaml_file(path)
         except YamlRefused as refused:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
             return ScenarioFile(kind, path, None, disk_text=text, problem=refused.diagnostic)
         data = doc.data if isinstance(doc.data, dict) else {}
         tracked = Tracked.from_source(doc)
         return ScenarioFile(kind, path, data, leading_comments(doc.text), doc.text,
                             tracked.origins, tracked.key_origins)
+
+    @staticmethod
+    def _refused(kind: str, path: Path) -> ScenarioFile:
+        """A file that links out of the scenario folder: shown as a problem, never written."""
+        problem = error("PATH001", f"{path.name} links to a file outside the scenario folder; "
+                        "it was not read", Location(path, 1, 1))
+        return ScenarioFile(kind, path, None, disk_text="", problem=problem)
 
     def _load_parent(self) -> Scenario | None:
         manifest = self.own("scenario")
@@ -540,7 +549,7 @@ class ScenarioDocument(QObject):
                     continue
                 path = target / file.path.relative_to(self.root)
                 path.parent.mkdir(parents=True, exist_ok=True)
-                text = save_yaml(path, file.data, file.header)
+                text = save_yaml(path, file.data, file.header, original=file.disk_text)
                 written.append(path)
                 file.disk_text, file.edited, file.path, file.disk_data = text, False, path, None
                 file.origins, file.key_origins = _positions(path, text)
