@@ -267,3 +267,55 @@ def test_cli_raid_report_speaks_of_damage(capsys):
     # 5/6 of the time the bomber gets through; min(d6, 3) has mean 5/2: 25/12 = 2.08 IPC
     assert "some bombers get through   83.33%" in text
     assert "expected damage           2.08 IPC" in text
+
+
+# -- arguments that make no battle ---------------------------------------------------------------
+@pytest.mark.parametrize("options, message", [
+    ({"--attacker": "germany: 0 infantry"}, "a count is at least 1"),
+    ({"--attacker": "germany: 12345678901234567890123456789012 infantry"}, "at most 1,000,000 units"),
+    ({"--retreat-at": "-5"}, "retreat at -5"),
+    ({"--raid": None, "--damage": "-100", "--attacker": "germany: 1 bomber",
+      "--defender": "soviet-union: 1 factory", "--at": "ukraine-ssr"}, "damage -100"),
+    ({"--order-of-loss": "zeppelin,,"}, "a name is missing between commas"),
+    ({"--order-of-loss": "zeppelin"}, "unknown unit type 'zeppelin'"),
+    ({"--landing": "5 infantry"}, "5 infantry cannot land: the attacker has 2"),
+    ({"--runs": "1000000000000", "--simulate": None}, "runs must be between 1 and 1,000,000,000"),
+    ({"--runs": "0", "--simulate": None}, "runs must be between 1 and 1,000,000,000"),
+])
+def test_cli_refuses_arguments_that_make_no_battle_with_exit_2(capsys, options, message):
+    args = {"--attacker": "germany: 2 infantry", "--defender": "soviet-union: 1 infantry",
+            "--at": "karelia-ssr", **options}
+    argv = ["playtest", "battle", str(BOARD)]
+    for option, value in args.items():
+        argv += [option] if value is None else [option, value]
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_thousand_dice_have_exact_odds(board):
+    """comb(1030, k) is beyond any float; the odds are computed in logarithms."""
+    report = run_battle(board, parse_force("germany: 1030 infantry"),
+                        parse_force("soviet-union: 4 infantry"), "karelia-ssr", exact=True)
+    assert report.method == "exact"
+    assert report.attacker_wins == pytest.approx(1.0)
+
+
+def test_a_hundred_thousand_units_switch_to_simulation_soon(board):
+    """The exact method gives up after a second (EXACT_TIME) or as soon as its tables outgrow
+    the budget; two sides of 100,000 once tried to allocate 75 GB. The bound is generous."""
+    import time
+    start = time.perf_counter()
+    report = run_battle(board, parse_force("germany: 100000 infantry"),
+                        parse_force("soviet-union: 100000 infantry"), "karelia-ssr",
+                        runs=200, seed=1)
+    assert report.method == "monte-carlo" and report.runs == 200
+    assert time.perf_counter() - start < 30
+
+
+def test_chunks_are_made_as_they_are_needed_with_the_seeds_spawn_gives():
+    chunks = calculator._chunks(10 ** 12, 7)
+    first = [next(chunks) for _ in range(3)]
+    spawned = __import__("numpy").random.SeedSequence(7).spawn(3)
+    assert [size for size, _ in first] == [calculator.CHUNK] * 3
+    assert [c.generate_state(2).tolist() for _, c in first] == \
+        [c.generate_state(2).tolist() for c in spawned]
