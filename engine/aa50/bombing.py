@@ -27,39 +27,42 @@ class Raid:
     gun_sides: int = 6       # the sides of the gun's die
 
 
+MANY_DICE = 64           # beyond, the sum of a bomber's dice is drawn by face counts
+MAX_EXACT_DICE = 20_000  # beyond, the exact distribution is left to simulation
+
+
 def simulate(raid: Raid, runs: int, rng: np.random.Generator) -> OutcomeBatch:
     shot = (rng.binomial(raid.bombers, chance(raid.anti_aircraft, raid.gun_sides), size=runs)
             if raid.anti_aircraft else np.zeros(runs, dtype=np.int64))
     over = raid.bombers - shot
-    dice = rng.integers(1, raid.sides + 1, size=(runs, raid.bombers * raid.dice_each))
-    rolled = np.where(np.arange(dice.shape[1])[None, :] < (over * raid.dice_each)[:, None], dice, 0)
-    damage = np.minimum(rolled.sum(axis=1), raid.damage_room)
+    if raid.bombers * raid.dice_each <= MANY_DICE:
+        dice = rng.integers(1, raid.sides + 1, size=(runs, raid.bombers * raid.dice_each))
+        rolled = np.where(np.arange(dice.shape[1])[None, :] < (over * raid.dice_each)[:, None],
+                          dice, 0).sum(axis=1)
+    else:  # the same distribution without a die per column: how many of each face came up
+        faces = rng.multinomial(over * raid.dice_each, np.full(raid.sides, 1 / raid.sides))
+        rolled = faces @ np.arange(1, raid.sides + 1)
+    damage = np.minimum(rolled, raid.damage_room)
     return OutcomeBatch(np.where(over > 0, ATTACKER_WINS, DEFENDER_WINS).astype(np.int8),
                         np.ones(runs, dtype=np.int64), over, np.full(runs, raid.defenders),
                         shot * raid.bomber_cost, damage.astype(float))
 
 
-def dice_sum_pmf(dice: int, sides: int = 6) -> np.ndarray:
-    """pmf of the sum of `dice` dice of `sides` sides, indexed by the sum."""
-    pmf = np.ones(1)
-    face = np.r_[0.0, np.full(sides, 1 / sides)]
-    for _ in range(dice):
-        pmf = np.convolve(pmf, face)
-    return pmf
-
-
-def exact(raid: Raid) -> ExactOutcome:
+def exact(raid: Raid) -> ExactOutcome | None:
+    """The exact distribution, or None for a raid of more than MAX_EXACT_DICE dice. Damage is
+    followed only up to what the factory can take: a sum beyond that is capped all the same."""
+    if raid.bombers * raid.dice_each > MAX_EXACT_DICE:
+        return None
     through = binomial_pmf(raid.bombers, 1 - chance(raid.anti_aircraft, raid.gun_sides))  # getting through
-    rows = []
+    room = max(raid.damage_room, 0)
+    damage = np.zeros(room + 1)
+    damage[0] = 1.0              # capped damage of the bombers through so far
+    rows: list[tuple[float, int, int]] = []
     for over, p_over in enumerate(through):
-        damage = dice_sum_pmf(over * raid.dice_each, raid.sides)
-        capped: dict[int, float] = {}
-        for total, p in enumerate(damage):
-            if p > 0:
-                capped[min(total, raid.damage_room)] = capped.get(min(total, raid.damage_room), 0) + p
-        for total, p in capped.items():
-            rows.append((p_over * p, over, total))
-    rows = [row for row in rows if row[0] > 0]
+        if over:
+            for _ in range(raid.dice_each):
+                damage = _one_die_more(damage, room, raid.sides)
+        rows += [(p_over * p, over, total) for total, p in enumerate(damage) if p_over * p > 0]
     getting_through = np.array([r[1] for r in rows])
     return ExactOutcome(
         probability=np.array([r[0] for r in rows]),
@@ -67,3 +70,10 @@ def exact(raid: Raid) -> ExactOutcome:
         attacker_survivors=getting_through, defender_survivors=np.full(len(rows), raid.defenders),
         attacker_loss=(raid.bombers - getting_through) * raid.bomber_cost,
         defender_loss=np.array([float(r[2]) for r in rows]), mean_rounds=1.0, states=len(rows))
+
+
+def _one_die_more(capped: np.ndarray, room: int, sides: int) -> np.ndarray:
+    full = np.convolve(capped, np.r_[0.0, np.full(sides, 1 / sides)])
+    found = full[:room + 1].copy()
+    found[room] += full[room + 1:].sum()
+    return found

@@ -29,6 +29,7 @@ from .model import BattleModel, SideModel
 
 
 EXACT_COEFFICIENTS = 1000   # binomial coefficients up to comb(1000, k) fit in a float
+CONVOLUTION_BUDGET = 10_000_000   # products in one convolution of hit distributions (~10 ms)
 
 
 class TooLarge(Exception):
@@ -58,7 +59,12 @@ def hit_distributions(groups: list[rounds.FireGroup]) -> dict[object, np.ndarray
         if n == 0 or p <= 0:
             continue
         pmf = binomial_pmf(n, p)
-        found[hit_class] = np.convolve(found[hit_class], pmf) if hit_class in found else pmf
+        if hit_class in found:
+            if len(found[hit_class]) * len(pmf) > CONVOLUTION_BUDGET:
+                raise TooLarge   # tens of thousands of dice: the chain would be far too large
+            found[hit_class] = np.convolve(found[hit_class], pmf)
+        else:
+            found[hit_class] = pmf
     return found
 
 
