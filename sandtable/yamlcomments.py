@@ -41,15 +41,16 @@ class Anchored:
     comment: Comment
     pointer: str | None  # the value it belongs to; None: the end of the document
     key: bool = False    # at the key of that mapping entry (else at the value itself)
+    after: bool = False  # after the last entry of the collection at `pointer`, inside it
 
 
 # -- finding comments ------------------------------------------------------------------------
 _MAYBE_COMMENTED = re.compile(r"#|\n[ \t]*\r?\n")
 
 
-def read_comments(text: str) -> list[tuple[int, Comment]]:
-    """(line from 1, comment) for each comment and blank line outside the data, in order.
-    Blank lines at the end of the file are left out: they are not the writer's to keep."""
+def read_comments(text: str) -> list[tuple[int, int, Comment]]:
+    """(line from 1, column from 0, comment) for each comment and blank line outside the data,
+    in order. Blank lines at the end of the file are left out: they are not the writer's."""
     if not _MAYBE_COMMENTED.search(text):
         return []
     hidden = StandIns.for_text(text).hide(text)
@@ -64,11 +65,12 @@ def read_comments(text: str) -> list[tuple[int, Comment]]:
             token += 1
         comment = _comment_in(line, start, spans, token)
         if comment is not None:
-            found.append((number, comment))
+            found.append((number, len(line) - len(line.lstrip(" \t")), comment))
         elif not line.strip() and not _covered(start, end, spans, token):
-            found.append((number, Comment("", True)))
+            found.append((number, 0, Comment("", True)))
         start = end + (2 if text.startswith("\r\n", end) else 1)
-    while found and found[-1][1].text == "":
+    last_data_line = hidden.count("\n", 0, spans[-1][1]) + 1 if spans else 0
+    while found and found[-1][2].text == "" and found[-1][0] > last_data_line:
         found.pop()
     return found
 
@@ -120,7 +122,9 @@ class _Starts:
         """The entry a comment on (or just before) `line` belongs to: the outermost mapping
         entry (by its key) or list entry that starts on the line."""
         here = self.on_line(line)
-        entries = [e for e in here if e[3] == 0 or e[4] not in self.keyed] or here
+        # a mapping entry by its key, a list entry by its value; the whole document (which
+        # starts where its first key does) only when nothing else starts on the line
+        entries = [e for e in here if e[3] == 0 or (e[4] not in self.keyed and e[4])] or here
         return min(entries, key=lambda e: (e[2], e[3], e[1])) if entries else None
 
 
@@ -131,7 +135,7 @@ def anchor_comments(doc: SourceDoc) -> list[Anchored]:
         return []
     starts = _Starts(doc)
     anchored = []
-    for line, comment in found:
+    for line, column, comment in found:
         if not comment.own_line:
             owner = starts.owner(line)
             if owner is not None:
@@ -139,9 +143,62 @@ def anchor_comments(doc: SourceDoc) -> list[Anchored]:
                 continue
             comment = replace(comment, own_line=True)  # after the end of a flow collection
         following = starts.next_line_after(line)
+        if comment.text and (following is None or column > _indent(doc.line_text(following))):
+            holder = _holder(doc, starts, line, column)   # indented as the entries above it
+            if holder is not None:
+                anchored.append(Anchored(comment, holder, after=True))
+                continue
+        if following is not None and following == doc.positions.get("", (0, 0))[0]:
+            anchored.append(Anchored(comment, ""))   # above the first line: stays at the top
+            continue
         owner = starts.owner(following) if following is not None else None
         anchored.append(Anchored(comment, owner[4], owner[3] == 0) if owner else Anchored(comment, None))
     return anchored
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _holder(doc: SourceDoc, starts: _Starts, line: int, column: int) -> str | None:
+    """The innermost collection that a comment on `line`, indented by `column`, ends: among
+    the collections holding the last value above it, the deepest whose entries are indented
+    no deeper than the comment."""
+    at = bisect.bisect_left(starts.lines, line) - 1
+    if at < 0:
+        return None
+    parts = starts.entries[at][4].split("/")
+    for depth in range(len(parts), 0, -1):
+        pointer = "/".join(parts[:depth])
+        indent = entry_indent(doc, pointer)
+        if indent is not None and indent <= column:
+            return pointer
+    return None
+
+
+def entry_indent(doc: SourceDoc, pointer: str) -> int | None:
+    """How far the entries of the collection at `pointer` are indented, or None if it is not a
+    collection with entries."""
+    value = value_at(doc.data, pointer)
+    if isinstance(value, dict) and value:
+        found = doc.key_positions.get(join_pointer(pointer, next(iter(value))))
+        return found[1] - 1 if found else None
+    if isinstance(value, list) and value:
+        found = doc.positions.get(join_pointer(pointer, 0))
+        return _indent(doc.line_text(found[0])) if found else None
+    return None
+
+
+def value_at(data, pointer: str):
+    for token in pointer.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(data, dict):
+            data = data.get(token)
+        elif isinstance(data, list) and token.isdigit() and int(token) < len(data):
+            data = data[int(token)]
+        else:
+            return None
+    return data
 
 
 # -- following the data through a change -----------------------------------------------------
@@ -165,7 +222,7 @@ def follow(anchored: list[Anchored], old_doc: SourceDoc, new_data) -> list[Ancho
         if item.pointer is None:
             moved.append(item)
         elif item.pointer in matched:
-            moved.append(Anchored(item.comment, matched[item.pointer], item.key))
+            moved.append(Anchored(item.comment, matched[item.pointer], item.key, item.after))
         else:
             at = index.get((item.pointer, item.key), index.get((item.pointer, not item.key)))
             next_at = surviving_after[at] if at is not None else None
@@ -241,28 +298,57 @@ def place_comments(doc: SourceDoc, anchored: list[Anchored], all_own_line: bool 
     ends_with_break = lines and lines[-1] == ""
     if ends_with_break:
         lines.pop()
-    before: dict[int, list[Comment]] = {}
+    before: dict[int, list[str]] = {}
     after: dict[int, list[Comment]] = {}
-    at_end: list[Comment] = []
+    at_end: list[str] = []
+    ends = _Ends(doc)
     for item in anchored:
+        if item.after:
+            line, indent = ends.after(item.pointer)
+            written = " " * indent + item.comment.text
+            (at_end if line is None else before.setdefault(line, [])).append(written)
+            continue
         line = _line_of(doc, item)
         if line is None or line > len(lines):
-            at_end.append(item.comment)
+            at_end.append(item.comment.text)
         elif item.comment.own_line or all_own_line or after.get(line):
-            before.setdefault(line, []).append(item.comment)
+            text = item.comment.text
+            before.setdefault(line, []).append(" " * _indent(lines[line - 1]) + text if text else "")
         else:
             after.setdefault(line, []).append(item.comment)
     out = []
     for number, text in enumerate(lines, start=1):
-        if number in before:
-            indent = text[:len(text) - len(text.lstrip(" "))]
-            out += [indent + c.text if c.text else "" for c in before[number]]
+        out += before.get(number, [])
         if number in after:
             comment = after[number][0]
             text = text + " " * comment.gap + comment.text
         out.append(text)
-    out += [c.text for c in at_end]
+    out += at_end
     return "\n".join(out) + ("\n" if out else "")
+
+
+class _Ends:
+    """Where a comment that ends a collection goes in a document: before the line of the first
+    value after the collection (None: at the end), indented as the collection's entries."""
+
+    def __init__(self, doc: SourceDoc):
+        self.doc = doc
+        self.starts: _Starts | None = None
+
+    def after(self, pointer: str) -> tuple[int | None, int]:
+        if self.starts is None:
+            self.starts = _Starts(self.doc)
+        indent = entry_indent(self.doc, pointer) or 0
+        first = self.doc.positions.get(pointer)
+        if first is None:
+            return None, indent
+        entries = self.starts.entries
+        at = bisect.bisect_left(self.starts.lines, first[0])
+        inside = pointer + "/"
+        while at < len(entries) and (entries[at][0] == first[0] or entries[at][4] == pointer
+                                     or entries[at][4].startswith(inside)):
+            at += 1
+        return (entries[at][0] if at < len(entries) else None), indent
 
 
 def _line_of(doc: SourceDoc, item: Anchored) -> int | None:
@@ -275,4 +361,4 @@ def _line_of(doc: SourceDoc, item: Anchored) -> int | None:
 
 def comment_texts(text: str) -> Counter:
     """The comments of a text (not its blank lines), to check that none was lost."""
-    return Counter(c.text for _, c in read_comments(text) if c.text)
+    return Counter(c.text for _, _, c in read_comments(text) if c.text)

@@ -16,7 +16,9 @@ class NotAValueChange(Exception):
 def patch_values(doc: SourceDoc, new_data, render_scalar) -> str:
     """`doc.text` with the values that differ from `new_data` rewritten in place.
 
-    `doc` must be parsed with spans. `render_scalar(value, style, in_flow)` writes one scalar.
+    `doc` must be parsed with spans. `render_scalar(value, style, in_flow)` writes one scalar:
+    on one line in a flow context, or as a block mapping's value (a literal block for text of
+    several lines).
     Raises NotAValueChange when the change is not one of values only, or when a changed
     value cannot be rewritten alone (it is shared through an alias, or written over lines)."""
     if doc.uses_aliases:
@@ -55,9 +57,11 @@ def _replacement(text: str, span: ScalarSpan, value, render_scalar) -> str:
         return render_scalar(value, None, True) + "\n"
     if "\n" in old or "\r" in old:
         raise NotAValueChange("the old value is written over several lines")
-    written = render_scalar(value, span.style, span.in_flow)
+    written = render_scalar(value, span.style, True)   # one line: right in any context
     if "\n" in written:
         raise NotAValueChange("the new value needs several lines")
+    if span.start == span.end and span.start > 0 and text[span.start - 1] not in " \t\n[{,":
+        written = " " + written   # an empty value right after its colon: `name:` -> `name: x`
     return written
 
 

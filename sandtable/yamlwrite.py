@@ -195,7 +195,10 @@ def render_scalar(value, style: str | None = None, in_flow: bool = True) -> str:
     dumper.serialize(root)
     dumper.close()
     text = stream.getvalue()
-    return text[1:-2] if in_flow else text[3:]
+    if in_flow:
+        return text[1:-2]
+    value_text = text[3:]
+    return value_text if value_text[:1] in ("|", ">") else value_text.rstrip("\n")
 
 
 class SaveRefused(Exception):
@@ -224,10 +227,9 @@ def render_yaml(data, kind: str | None = None, original: str | None = None, head
     if canonical_old == old.text:
         return _canonical_with_comments(data, follow(anchored, old, data), kind, path, old.text)
     try:
-        text = patch_values(old, data, render_scalar)
-    except NotAValueChange:
+        return _checked(patch_values(old, data, render_scalar), data, path, comments=old.text)
+    except (NotAValueChange, SaveRefused):
         return _canonical_with_comments(data, follow(anchored, old, data), kind, path, old.text)
-    return _checked(text, data, path, comments=old.text)
 
 
 def format_text(text: str, kind: str | None = None, path: Path = Path("<data>")) -> str:
@@ -256,9 +258,9 @@ def _holding_comments(anchored) -> frozenset[str]:
     line, so that the comment can stay beside its entry."""
     found = set()
     for item in anchored:
-        if item.pointer:
+        if item.pointer is not None:
             parts = item.pointer.split("/")
-            found.update("/".join(parts[:n]) for n in range(1, len(parts)))
+            found.update("/".join(parts[:n]) for n in range(1, len(parts) + item.after))
     return frozenset(found)
 
 

@@ -101,3 +101,66 @@ def test_any_value_of_a_valid_file_replaced_by_anything_gives_diagnostics(name, 
     data = yaml.safe_load(files[name])
     files[name] = yaml.safe_dump(_replace_somewhere(data, path, replacement), allow_unicode=True)
     _check_folder(files)
+
+
+# -- every reader and command, through tests/fuzzing.py ------------------------------------------
+# A short seeded slice of the campaign `python benchmarks/fuzz.py --minutes N` runs: each input
+# must get an answer (data or a diagnostic) within fuzzing.TIME_LIMIT seconds, and no format
+# round trip or save may change data or drop a comment.
+import fuzzing  # noqa: E402
+
+SLICE = settings(max_examples=25, deadline=None, derandomize=True, database=None,
+                 suppress_health_check=list(HealthCheck))
+
+
+def _kept(category: str, rnd) -> None:
+    outcome = fuzzing.run(category, rnd)
+    assert outcome.kept, outcome.report()
+
+
+@SLICE
+@given(st.randoms(use_true_random=False))
+def test_fuzz_yaml_reader_format_and_saves(rnd):
+    _kept("yaml", rnd)
+
+
+@SLICE
+@given(st.randoms(use_true_random=False))
+def test_fuzz_scenario_load_validate_format_report(rnd):
+    _kept("scenario", rnd)
+
+
+@SLICE
+@given(st.randoms(use_true_random=False))
+def test_fuzz_triplea_import(rnd):
+    _kept("triplea", rnd)
+
+
+@SLICE
+@given(st.randoms(use_true_random=False))
+def test_fuzz_i18n_import_of_po_files(rnd):
+    _kept("po", rnd)
+
+
+@SLICE
+@given(st.randoms(use_true_random=False))
+def test_fuzz_i18n_import_of_xliff_files(rnd):
+    _kept("xliff", rnd)
+
+
+@SLICE
+@given(st.randoms(use_true_random=False))
+def test_fuzz_playtest_arguments(rnd):
+    _kept("playtest", rnd)
+
+
+def test_the_fuzzer_notices_a_traceback_a_hang_and_a_changed_round_trip(monkeypatch):
+    """The slice above can fail: each broken promise is told apart."""
+    import random
+    monkeypatch.setitem(fuzzing.CATEGORIES, "boom", (lambda rnd: "x", lambda made: 1 / 0))
+    monkeypatch.setitem(fuzzing.CATEGORIES, "slow", (lambda rnd: "x", lambda made: __import__("time").sleep(5)))
+    monkeypatch.setitem(fuzzing.CATEGORIES, "bent", (
+        lambda rnd: "x", lambda made: (_ for _ in ()).throw(fuzzing.Broken("changed", "data changed"))))
+    assert fuzzing.run("boom", random.Random(1)).verdict == "traceback"
+    assert fuzzing.run("slow", random.Random(1), limit=0.5).verdict == "hang"
+    assert fuzzing.run("bent", random.Random(1)).verdict == "changed"
