@@ -5,6 +5,11 @@ position-keeping reader against plain `yaml.safe_load` of the same files, the ba
 time of the checks after loading. Targets: checks under 50 ms for a 200-space map, and growth
 no worse than linear (time per space at 2,000 spaces within 2x of that at 200).
 
+Then the inputs that once took quadratic time, each at n and 4n: a file of n aliases and one of
+n keys (read and checked, against `yaml.safe_load`), and n diagnostics in the text report
+(against a plain loop printing one line each). Target: time per item at 4n within 2x of that
+at n (quadratic time would be 4x).
+
     python benchmarks/validate.py
 Exit status 1 when a target is missed.
 """
@@ -17,7 +22,7 @@ from pathlib import Path
 
 import yaml
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 from sandtable.scenario import load_scenario  # noqa: E402
 from validators import validate  # noqa: E402
 
@@ -81,7 +86,59 @@ def main() -> int:
           f"{'ok' if ok_growth else 'MISSED'}")
     print(f"1,000-space grid: {rows[1]['borders']} borders, load {rows[1]['load_ms']:.0f} ms, "
           f"checks {rows[1]['check_ms']:.0f} ms")
-    return 0 if ok_speed and ok_growth else 1
+    ok_linear = linear_growth()
+    return 0 if ok_speed and ok_growth and ok_linear else 1
+
+
+def _aliases(n: int) -> str:
+    return ("base: &unit {attack: 1, defense: [2, 3]}\nunits:\n" + "- *unit\n" * n
+            + "".join(f"k{i}: {i}\n" for i in range(n)))
+
+
+def _keys(n: int) -> str:
+    return "".join(f"unknown{i}: {i}\n" for i in range(n))
+
+
+def _time_file(folder: Path, text: str, name: str) -> tuple[float, float]:
+    """(ms to read and check the scenario with `text` as its file `name`, ms to safe_load it)."""
+    (folder / name).write_text(text, encoding="utf-8")
+    ours = best_of(lambda: validate(load_scenario(folder)), 3)
+    baseline = best_of(lambda: yaml.safe_load(text), 3)
+    return ours, baseline
+
+
+def _time_report(n: int) -> tuple[float, float]:
+    """(ms for the text report of n diagnostics, ms for a plain loop printing them)."""
+    from sandtable.diagnostics import Location, error
+    from validators.reporters import Result, render_text
+    path = Path("map.yaml")
+    lines = [f"unknown{i}: {i}" for i in range(n)]
+    found = [error("SCH001", f"unknown key 'unknown{i}'", Location(path, i + 1, 1)) for i in range(n)]
+    ours = best_of(lambda: render_text([Result(Path("."), found, lambda f, line: lines[line - 1])]), 3)
+    baseline = best_of(lambda: "\n".join(f"{d.file}:{d.line}:{d.column}: {d.code} {d.message}"
+                                           for d in found), 3)
+    return ours, baseline
+
+
+def linear_growth(n: int = 4000) -> bool:
+    print(f"\ntime per item at {4 * n:,} against {n:,} items (linear x1, quadratic x4; target < x2):")
+    print(f"{'input':<24}{'ms at n':>9}{'base ms':>9}{'ms at 4n':>10}{'base ms':>9}{'growth':>8}")
+    ok = True
+    with tempfile.TemporaryDirectory() as temp:
+        folder = Path(temp) / "scenario"
+        folder.mkdir()
+        (folder / "scenario.yaml").write_text("id: scenario\nname: S\nsystem: generic\n")
+        cases = [("aliases (read, check)", lambda k: _time_file(folder, _aliases(k), "units.yaml")),
+                 ("keys (read, check)", lambda k: _time_file(folder, _keys(k), "map.yaml")),
+                 ("diagnostics (report)", _time_report)]
+        for name, timed in cases:
+            small, small_base = timed(n)
+            large, large_base = timed(4 * n)
+            growth = (large / (4 * n)) / (small / n)
+            ok = ok and growth < 2.0
+            print(f"{name:<24}{small:>9.0f}{small_base:>9.0f}{large:>10.0f}{large_base:>9.0f}"
+                  f"{growth:>7.2f}x{'' if growth < 2.0 else '  MISSED'}")
+    return ok
 
 
 if __name__ == "__main__":

@@ -54,8 +54,7 @@ def read_comments(text: str) -> list[tuple[int, int, Comment]]:
     if not _MAYBE_COMMENTED.search(text):
         return []
     hidden = StandIns.for_text(text).hide(text)
-    spans = [(t.start_mark.index, t.end_mark.index) for t in yaml.scan(hidden, Loader=yaml.SafeLoader)
-             if t.end_mark.index > t.start_mark.index]
+    spans = _token_spans(hidden)
     found: list[tuple[int, Comment]] = []
     token = 0
     start = 0
@@ -73,6 +72,35 @@ def read_comments(text: str) -> list[tuple[int, int, Comment]]:
     while found and found[-1][2].text == "" and found[-1][0] > last_data_line:
         found.pop()
     return found
+
+
+def _token_spans(text: str) -> list[tuple[int, int]]:
+    """Where the tokens of a YAML text are. libyaml's scanner when it is installed (ten times
+    quicker; positions count characters, as PyYAML's do), PyYAML's own otherwise."""
+    for loader in (getattr(yaml, "CSafeLoader", None), yaml.SafeLoader):
+        if loader is None:
+            continue
+        try:
+            return [(t.start_mark.index, t.end_mark.index) for t in yaml.scan(text, Loader=loader)
+                    if t.end_mark.index > t.start_mark.index]
+        except yaml.YAMLError:
+            if loader is yaml.SafeLoader:
+                raise
+    return []
+
+
+def without_comments(text: str, found: list[tuple[int, int, Comment]]) -> str:
+    """The text with its comments and blank lines taken out (lines joined by \\n)."""
+    own = {line for line, _, c in found if c.own_line}
+    ends = {line: c for line, _, c in found if not c.own_line}
+    kept = []
+    for number, line in enumerate(LINE_BREAK.split(text), start=1):
+        if number in own:
+            continue
+        if number in ends:
+            line = line.rstrip()[:-len(ends[number].text)].rstrip()
+        kept.append(line)
+    return "\n".join(kept)
 
 
 def _comment_in(line: str, start: int, spans, token: int) -> Comment | None:
@@ -128,9 +156,10 @@ class _Starts:
         return min(entries, key=lambda e: (e[2], e[3], e[1])) if entries else None
 
 
-def anchor_comments(doc: SourceDoc) -> list[Anchored]:
-    """The comments of a parsed document, each anchored to the value it belongs to."""
-    found = read_comments(doc.text)
+def anchor_comments(doc: SourceDoc, found: list | None = None) -> list[Anchored]:
+    """The comments of a parsed document (`found` by read_comments, if already), each anchored
+    to the value it belongs to."""
+    found = read_comments(doc.text) if found is None else found
     if not found:
         return []
     starts = _Starts(doc)
@@ -359,6 +388,7 @@ def _line_of(doc: SourceDoc, item: Anchored) -> int | None:
     return found[0] if found else None
 
 
-def comment_texts(text: str) -> Counter:
+def comment_texts(text: str, found: list | None = None) -> Counter:
     """The comments of a text (not its blank lines), to check that none was lost."""
-    return Counter(c.text for _, _, c in read_comments(text) if c.text)
+    found = read_comments(text) if found is None else found
+    return Counter(c.text for _, _, c in found if c.text)

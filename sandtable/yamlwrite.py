@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections import Counter
 import os
 import re
 import secrets
@@ -21,7 +22,8 @@ from pathlib import Path
 import yaml
 
 from .schemas import SchemaNode, root_node
-from .yamlcomments import anchor_comments, comment_texts, follow, place_comments
+from .yamlcomments import (anchor_comments, comment_texts, follow, place_comments, read_comments,
+                           without_comments)
 from .yamlpatch import NotAValueChange, patch_values, same_value
 from .yamlsource import (MAX_FILE_BYTES, SourceDoc, YamlRefused, join_pointer, parse_yaml,
                          reads_back_as_text)
@@ -219,17 +221,19 @@ def render_yaml(data, kind: str | None = None, original: str | None = None, head
     """
     old = _parse_original(original, path)
     if old is None:
-        return _checked(dump_canonical(data, header, kind), data, path, comments="")
+        return _checked(dump_canonical(data, header, kind), data, path)
     if same_value(old.data, data):
         return old.text
-    anchored = anchor_comments(old)
-    canonical_old = _with_comments(old.data, anchored, kind, path)
-    if canonical_old == old.text:
-        return _canonical_with_comments(data, follow(anchored, old, data), kind, path, old.text)
+    found = read_comments(old.text)
+    anchored = anchor_comments(old, found)
+    comments = comment_texts(old.text, found)
+    bare = without_comments(old.text, found)
+    if bare + "\n" == dump_canonical(old.data, "", kind, _holding_comments(anchored)):
+        return _canonical_with_comments(data, follow(anchored, old, data), kind, path, comments)
     try:
-        return _checked(patch_values(old, data, render_scalar), data, path, comments=old.text)
+        return _checked(patch_values(old, data, render_scalar), data, path, comments)
     except (NotAValueChange, SaveRefused):
-        return _canonical_with_comments(data, follow(anchored, old, data), kind, path, old.text)
+        return _canonical_with_comments(data, follow(anchored, old, data), kind, path, comments)
 
 
 def format_text(text: str, kind: str | None = None, path: Path = Path("<data>")) -> str:
@@ -238,7 +242,9 @@ def format_text(text: str, kind: str | None = None, path: Path = Path("<data>"))
     SaveRefused when the result would not read back as the same data."""
     doc = parse_yaml(text, path)
     data = doc.data if doc.data is not None else {}
-    return _canonical_with_comments(data, anchor_comments(doc), kind, path, text)
+    found = read_comments(text)
+    return _canonical_with_comments(data, anchor_comments(doc, found), kind, path,
+                                    comment_texts(text, found))
 
 
 def _parse_original(original: str | None, path: Path) -> SourceDoc | None:
@@ -264,24 +270,19 @@ def _holding_comments(anchored) -> frozenset[str]:
     return frozenset(found)
 
 
-def _with_comments(data, anchored, kind, path) -> str:
+def _canonical_with_comments(data, anchored, kind, path, comments: Counter) -> str:
     text = dump_canonical(data, "", kind, _holding_comments(anchored))
     if not anchored:
-        return text
-    return place_comments(parse_yaml(text, path), anchored)
-
-
-def _canonical_with_comments(data, anchored, kind, path, original: str) -> str:
-    text = dump_canonical(data, "", kind, _holding_comments(anchored))
+        return _checked(text, data, path, comments)
+    if all(a.pointer == "" and a.comment.own_line and not a.after for a in anchored):
+        # only a leading block (such as the schema line): no positions needed to put it back
+        return _checked("".join(a.comment.text + "\n" for a in anchored) + text, data, path, comments)
     doc = _reread(text, data, path)
-    if not anchored:
-        return _checked(text, data, path, comments=original)
     try:
-        return _checked(place_comments(doc, anchored), data, path, comments=original)
+        return _checked(place_comments(doc, anchored), data, path, comments)
     except SaveRefused:
         # an end-of-line comment that would change a value: every comment on its own line
-        return _checked(place_comments(doc, anchored, all_own_line=True), data, path,
-                        comments=original)
+        return _checked(place_comments(doc, anchored, all_own_line=True), data, path, comments)
 
 
 def _reread(text: str, data, path: Path) -> SourceDoc:
@@ -295,15 +296,15 @@ def _reread(text: str, data, path: Path) -> SourceDoc:
     return doc
 
 
-def _checked(text: str, data, path: Path, comments: str) -> str:
-    """`text`, once it is known to read back as `data`, to keep every comment of `comments`
-    (the original text), and to fit the reader's size limit."""
+def _checked(text: str, data, path: Path, comments: Counter | None = None) -> str:
+    """`text`, once it is known to read back as `data`, to hold every comment counted in
+    `comments` (those of the original text), and to fit the reader's size limit."""
     size = len(text.encode("utf-8"))
     if size > MAX_FILE_BYTES:
         raise SaveRefused(f"{path}: the file would be {size:,} bytes, over the limit of "
                           f"{MAX_FILE_BYTES:,} that scenario files are read with; nothing was written")
     _reread(text, data, path)
-    if comments and comment_texts(text) != comment_texts(comments):
+    if comments and comment_texts(text) != comments:
         raise SaveRefused(f"{path}: the comments could not all be kept; nothing was written")
     return text
 

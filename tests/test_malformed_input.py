@@ -114,3 +114,19 @@ def test_the_text_report_of_many_diagnostics_takes_linear_time(tmp_path):
     text = render_text([Result(tmp_path, diagnostics, lambda file, line: doc.line_text(line))])
     assert time.perf_counter() - start < 10
     assert "40000 | unknown39999: 39999" in text
+
+
+@pytest.mark.parametrize("command", ["validate", "format"])
+def test_a_number_beyond_any_float_in_an_aa50_map_is_a_diagnostic_not_a_traceback(tmp_path, capsys,
+                                                                                   command):
+    """`1` and 309 zeros once overflowed the AA50 checks (validate) and the line fitting of
+    format; the reader refuses it at its place."""
+    folder = tmp_path / "board"
+    shutil.copytree(FIXTURES / "engine" / "aa50-combat", folder)
+    text = (folder / "map.yaml").read_text(encoding="utf-8")
+    (folder / "map.yaml").write_text(text.replace("value: 2}", "value: 1" + "0" * 309 + "}", 1),
+                                     encoding="utf-8")
+    assert main([command, str(folder)]) == 1
+    captured = capsys.readouterr()
+    assert "map.yaml:3:62: error YAML010: the integer 100000000000...000000 (310 characters) is " \
+           "beyond" in captured.out + captured.err
