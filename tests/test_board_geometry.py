@@ -158,13 +158,15 @@ def test_command_keeps_a_board_picture_and_its_size(tmp_path):
     assert load_scenario(out).doc("map")["board"] == {"image": "board.png", "width": 1000, "height": 500}
 
 
-def test_command_refuses_what_it_would_spoil(tmp_path, capsys):
+def test_command_keeps_the_comments_and_refuses_what_it_would_spoil(tmp_path, capsys):
     out = _small_scenario(tmp_path)
     canonical = (out / "map.yaml").read_text(encoding="utf-8")
-    (out / "map.yaml").write_text(canonical + "# a note at the end\n", encoding="utf-8")
-    assert main(["import", "triplea-map", str(MAP_FOLDER), str(out)]) == 2
-    assert "not in canonical form" in capsys.readouterr().err
-    assert (out / "map.yaml").read_text(encoding="utf-8") == canonical + "# a note at the end\n"
+    (out / "map.yaml").write_text(canonical.replace("spaces:\n", "spaces:  # the board\n", 1)
+                                  + "# a note at the end\n", encoding="utf-8")
+    assert main(["import", "triplea-map", str(MAP_FOLDER), str(out), "--quiet"]) == 0
+    written = (out / "map.yaml").read_text(encoding="utf-8")
+    assert "spaces:  # the board\n" in written and written.endswith("# a note at the end\n")
+    assert any("shape" in s for s in load_scenario(out).doc("map")["spaces"])
     (out / "map.yaml").write_text(canonical, encoding="utf-8")
     assert main(["import", "triplea-map", str(tmp_path / "nowhere"), str(out)]) == 2
     assert "no centers.txt or polygons.txt" in capsys.readouterr().err

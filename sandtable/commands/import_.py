@@ -131,7 +131,7 @@ def run_map(args) -> int:
     from ..triplea import territory_id
     from ..triplea.mapfolder import NotAMapFolder, apply_board, board_extent, read_board
     from ..yamlsource import YamlRefused, read_yaml_file
-    from ..yamlwrite import dump_canonical, leading_comments, save_yaml
+    from ..yamlwrite import SaveRefused, leading_comments, save_yaml
 
     folder = Path(args.scenario)
     map_path = folder / "map.yaml"
@@ -150,10 +150,6 @@ def run_map(args) -> int:
         return EXIT_USAGE
     data = doc.data if isinstance(doc.data, dict) else {}
     header = leading_comments(doc.text)
-    if dump_canonical(data, header, "map") != doc.text:
-        print(f"sandtable import: {map_path} is not in canonical form (comments inside it would be "
-              "lost); run `sandtable format` on it first", file=sys.stderr)
-        return EXIT_USAGE
     tolerance = DEFAULT_TOLERANCE if args.tolerance is None else args.tolerance
     if tolerance < 0:
         print("sandtable import: --tolerance must not be negative", file=sys.stderr)
@@ -173,8 +169,11 @@ def run_map(args) -> int:
     for diagnostic in diagnostics:
         if not (args.quiet and diagnostic.severity.value == "info"):
             print_diagnostic(diagnostic)
-    try:
-        save_yaml(map_path, data, header, "map")
+    try:  # over the text read: its comments are kept
+        save_yaml(map_path, data, header, "map", original=doc.text)
+    except SaveRefused as problem:
+        print(f"sandtable import: {problem}", file=sys.stderr)
+        return EXIT_PROBLEMS
     except OSError as problem:
         print(f"sandtable import: {map_path}: {problem.strerror or problem}", file=sys.stderr)
         return EXIT_USAGE
