@@ -254,7 +254,7 @@ def _take_if_inside(root: Path, kind: str, path: Path, files: list, refused: lis
 
 def _kind_of_refused(folder: Path, refused: Diagnostic) -> str:
     """The file kind a refused file would have been (locales/ itself for the folder)."""
-    path = Path(refused.file)
+    path = Path(refused.file or folder)
     if path.parent.name == LOCALE_DIR and path.parent.parent == folder:
         return locale_kind(path.stem)
     for kind, name in FILE_KINDS.items():

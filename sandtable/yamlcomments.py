@@ -55,7 +55,7 @@ def read_comments(text: str) -> list[tuple[int, int, Comment]]:
         return []
     hidden = StandIns.for_text(text).hide(text)
     spans = _token_spans(hidden)
-    found: list[tuple[int, Comment]] = []
+    found: list[tuple[int, int, Comment]] = []
     token = 0
     start = 0
     for number, line in enumerate(LINE_BREAK.split(text), start=1):
@@ -240,8 +240,8 @@ def follow(anchored: list[Anchored], old_doc: SourceDoc, new_data) -> list[Ancho
     starts = _Starts(old_doc)
     order = [e[4] for e in starts.entries]
     keys = [e[3] == 0 for e in starts.entries]
-    index = {}
-    for at, (pointer, key) in enumerate(zip(order, keys)):
+    index: dict[tuple[str, bool], int] = {}
+    for at, (pointer, key) in enumerate(zip(order, keys, strict=True)):
         index.setdefault((pointer, key), at)
     surviving_after: list[int | None] = [None] * (len(order) + 1)
     for at in range(len(order) - 1, -1, -1):
@@ -253,8 +253,8 @@ def follow(anchored: list[Anchored], old_doc: SourceDoc, new_data) -> list[Ancho
         elif item.pointer in matched:
             moved.append(Anchored(item.comment, matched[item.pointer], item.key, item.after))
         else:
-            at = index.get((item.pointer, item.key), index.get((item.pointer, not item.key)))
-            next_at = surviving_after[at] if at is not None else None
+            found = index.get((item.pointer, item.key), index.get((item.pointer, not item.key)))
+            next_at = surviving_after[found] if found is not None else None
             comment = replace(item.comment, own_line=True)
             if next_at is None:
                 moved.append(Anchored(comment, None))
@@ -299,7 +299,7 @@ def pair_entries(before: list, after: list) -> list[tuple[int, int]]:
     pairs = [(i, i) for i in range(head)]
     middle_old, middle_new = old_keys[head:len(old_keys) - tail], new_keys[head:len(new_keys) - tail]
     if len(middle_old) + len(middle_new) > SEQUENCE_MATCH_LIMIT:
-        by_key = {}
+        by_key: dict[tuple, int] = {}
         for j, key in enumerate(middle_new):
             by_key.setdefault(key, j)
         pairs += [(head + i, head + by_key[key]) for i, key in enumerate(middle_old)
@@ -332,7 +332,7 @@ def place_comments(doc: SourceDoc, anchored: list[Anchored], all_own_line: bool 
     at_end: list[str] = []
     ends = _Ends(doc)
     for item in anchored:
-        if item.after:
+        if item.after and item.pointer is not None:
             line, indent = ends.after(item.pointer)
             written = " " * indent + item.comment.text
             (at_end if line is None else before.setdefault(line, [])).append(written)

@@ -34,7 +34,7 @@ def patch_values(doc: SourceDoc, new_data, render_scalar) -> str:
         elif isinstance(old, list) and isinstance(new, list):
             if len(old) != len(new):
                 raise NotAValueChange(f"{pointer or '/'}: entries added or removed")
-            work += [(o, n, join_pointer(pointer, i)) for i, (o, n) in enumerate(zip(old, new))]
+            work += [(o, n, join_pointer(pointer, i)) for i, (o, n) in enumerate(zip(old, new, strict=True))]
         elif isinstance(old, (dict, list)) or isinstance(new, (dict, list)):
             raise NotAValueChange(f"{pointer or '/'}: a value changed its kind")
         elif not same_value(old, new):
@@ -88,5 +88,5 @@ def same_value(a, b) -> bool:
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
     if isinstance(a, list):
-        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
     return a == b

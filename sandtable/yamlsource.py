@@ -123,7 +123,7 @@ class SourceDoc:
     positions: dict[str, tuple[int, int]] = field(default_factory=dict)
     key_positions: dict[str, tuple[int, int]] = field(default_factory=dict)
     # Only when asked for (parse_yaml(..., spans=True)), for rewriting values in place:
-    spans: dict[str, "ScalarSpan"] = field(default_factory=dict)
+    spans: dict[str, ScalarSpan] = field(default_factory=dict)
     uses_aliases: bool = False
 
     def locate(self, pointer: str, key: bool = False) -> Location:
@@ -248,12 +248,12 @@ class StandIns:
         self.active = bool(pairs)
 
     @classmethod
-    def for_text(cls, text: str) -> "StandIns":
+    def for_text(cls, text: str) -> StandIns:
         wanted = [ch for ch in _OTHER_BREAKS if ch in text]
         if not wanted:
             return cls({})
         free = (chr(c) for c in range(0xFDD0, 0xFDF0) if chr(c) not in text)
-        return cls(dict(zip(wanted, free)))
+        return cls(dict(zip(wanted, free, strict=False)))
 
     def hide(self, text: str) -> str:
         return text.translate(self.hidden) if self.active else text

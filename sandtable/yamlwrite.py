@@ -13,20 +13,18 @@ from __future__ import annotations
 
 import io
 import json
-from collections import Counter
 import os
 import re
 import secrets
+from collections import Counter
 from pathlib import Path
 
 import yaml
 
 from .schemas import SchemaNode, root_node
-from .yamlcomments import (anchor_comments, comment_texts, follow, place_comments, read_comments,
-                           without_comments)
+from .yamlcomments import anchor_comments, comment_texts, follow, place_comments, read_comments, without_comments
 from .yamlpatch import NotAValueChange, patch_values, same_value
-from .yamlsource import (MAX_FILE_BYTES, SourceDoc, YamlRefused, join_pointer, parse_yaml,
-                         reads_back_as_text)
+from .yamlsource import MAX_FILE_BYTES, SourceDoc, YamlRefused, join_pointer, parse_yaml, reads_back_as_text
 
 # With no schema to follow, these keys lead a mapping and the rest follow alphabetically.
 LEADING_KEYS = ("locale", "id", "space", "between", "op", "kind", "name", "short_name", "title")
@@ -262,7 +260,7 @@ def _parse_original(original: str | None, path: Path) -> SourceDoc | None:
 def _holding_comments(anchored) -> frozenset[str]:
     """The collections that hold a comment inside: they stay in block style, one entry a
     line, so that the comment can stay beside its entry."""
-    found = set()
+    found: set[str] = set()
     for item in anchored:
         if item.pointer is not None:
             parts = item.pointer.split("/")

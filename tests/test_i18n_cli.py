@@ -109,7 +109,7 @@ def test_usage_and_file_errors_exit_2(tiny, capsys, argv, message):
 def test_a_hostile_xliff_file_is_malformed_input_exit_1_with_its_place(tiny, capsys):
     assert main(["i18n", "import", str(tiny), str(FILES / "external-entity.xlf")]) == 1
     err = capsys.readouterr().err
-    assert "external-entity.xlf:2:17: error I18N009: malformed XLIFF file: the document type " \
+    assert "external-entity.xlf:2:17: error I18N012: malformed XLIFF file: the document type " \
            "declaration of <xliff> has an internal subset" in err
 
 

@@ -47,14 +47,14 @@ def test_a_malformed_po_file_is_refused_with_its_place(tiny, tmp_path, capsys, b
     path = po_file(tmp_path, body)
     assert main(["i18n", "import", str(tiny), str(path)]) == 1
     err = capsys.readouterr().err
-    assert f"de.po:{line}:{column}: error I18N008: malformed PO file: {message}" in err
+    assert f"de.po:{line}:{column}: error I18N011: malformed PO file: {message}" in err
     assert not (tiny / "locales" / "de.yaml").exists()
 
 
 def test_a_po_file_in_another_charset_is_refused(tiny, tmp_path, capsys):
     path = po_file(tmp_path, ENTRY, HEADER.replace("UTF-8", "ISO-8859-1"))
     assert main(["i18n", "import", str(tiny), str(path)]) == 1
-    assert "de.po:4:28: error I18N008: the file says its charset is ISO-8859-1" in capsys.readouterr().err
+    assert "de.po:4:28: error I18N011: the file says its charset is ISO-8859-1" in capsys.readouterr().err
 
 
 def test_a_missing_po_file_is_a_usage_error(tiny, tmp_path, capsys):
@@ -80,7 +80,7 @@ def test_an_unknown_xml_encoding_is_malformed_input(tiny, tmp_path, capsys, comm
     assert main(argv) == 1
     err = capsys.readouterr().err
     assert "game.xlf:1:1: error" in err and "unknown encoding: klingon" in err
-    assert ("TPL001" if command[0] == "import" else "I18N009") in err
+    assert ("TPL001" if command[0] == "import" else "I18N012") in err
 
 
 def test_import_writes_nothing_the_loader_would_refuse_for_size(tmp_path, monkeypatch, capsys):

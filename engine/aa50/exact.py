@@ -27,7 +27,6 @@ from ..system import ExactOutcome
 from . import rounds
 from .model import BattleModel, SideModel
 
-
 EXACT_COEFFICIENTS = 1000   # binomial coefficients up to comb(1000, k) fit in a float
 CONVOLUTION_BUDGET = 10_000_000   # products in one convolution of hit distributions (~10 ms)
 

@@ -19,8 +19,8 @@ from ..diagnostics import Location, error
 from ..scenario import Scenario
 from ..texts import placeholders
 from .exchange import ExchangeError, Incoming
-from .posyntax import check_po
 from .model import State, describe, source_language, translation_units, where_written
+from .posyntax import check_po
 from .tags import gettext_language, language_name, plural_forms, tag_from_gettext
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -88,7 +88,7 @@ def read_po(path: Path) -> tuple[str | None, list[Incoming]]:
         found = re.search(r"line (\d+)", str(problem))
         where = Location(path, int(found.group(1)) if found else 1, 1)
         raise ExchangeError(f"{path}: malformed PO file", [error(
-            "I18N008", f"malformed PO file: {problem}", where)]) from None
+            "I18N011", f"malformed PO file: {problem}", where)]) from None
     language = po.metadata.get("Language", "").strip()
     incoming = []
     for entry in po:

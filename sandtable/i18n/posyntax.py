@@ -3,7 +3,7 @@
 polib is lenient: it reads an unterminated string, an escape it does not know (kept as a
 backslash and a letter), a NUL byte or a file in another charset without a word, and the text
 that reaches the scenario is not the one the translator wrote. Each of these is refused here at
-its line and column (I18N008), as a malformed YAML or XML file is.
+its line and column (I18N011), as a malformed YAML or XML file is.
 """
 from __future__ import annotations
 
@@ -30,18 +30,18 @@ def check_po(raw: bytes, path: Path) -> list[Diagnostic]:
                     "save the file as UTF-8")]
     problems = []
     for number, line in enumerate(text.split("\n"), start=1):
-        problem = _line_problem(line.rstrip("\r"))
-        if problem:
-            column, message = problem
-            problems.append(error("I18N008", f"malformed PO file: {message}",
+        wrong = _line_problem(line.rstrip("\r"))
+        if wrong:
+            column, message = wrong
+            problems.append(error("I18N011", f"malformed PO file: {message}",
                                   Location(path, number, column)))
     found = _CHARSET.search(text)
     if found and not _is_utf8(found.group(1)):
-        line = text.count("\n", 0, found.start()) + 1
-        column = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
+        at = found.start()
+        place = Location(path, text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1)
         problems.append(error(
-            "I18N008", f"the file says its charset is {found.group(1)}; PO files are read as "
-            "UTF-8", Location(path, line, column),
+            "I18N011", f"the file says its charset is {found.group(1)}; PO files are read as "
+            "UTF-8", place,
             hint="save the file as UTF-8 and set charset=UTF-8 in its Content-Type header"))
     return problems
 
@@ -95,4 +95,4 @@ def _at(raw: bytes, index: int, path: Path, message: str) -> Diagnostic:
     before = raw[:index]
     line = before.count(b"\n") + 1
     column = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
-    return error("I18N008", f"malformed PO file: {message}", Location(path, line, column))
+    return error("I18N011", f"malformed PO file: {message}", Location(path, line, column))

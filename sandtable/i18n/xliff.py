@@ -79,7 +79,7 @@ def read_xliff(path: Path) -> tuple[str | None, list[Incoming]]:
     except XmlRefused as refused:
         d = refused.diagnostic
         raise ExchangeError(f"{path}:{d.line}:{d.column}: {d.message}", [error(
-            "I18N009", f"malformed XLIFF file: {d.message.removeprefix('malformed XML: ')}",
+            "I18N012", f"malformed XLIFF file: {d.message.removeprefix('malformed XML: ')}",
             Location(path, d.line, d.column), hint=d.hint)]) from None
     if _name(root) != "xliff" or root.attrs.get("version") not in VERSIONS:
         raise ExchangeError(f"{path}: not an XLIFF 1.2 (or 1.1) file")
