@@ -29,6 +29,7 @@ FILE_KINDS = {
 LOCALE_DIR = "locales"
 LOCALE_TAG = re.compile(r"^[a-z]{2,3}(?:-[A-Z][a-z]{3})?(?:-(?:[A-Z]{2}|[0-9]{3}))?$")
 MAX_LINEAGE = 16
+SYSTEM_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 
 def locale_kind(tag: str) -> str:
@@ -62,8 +63,10 @@ class Scenario:
 
     @property
     def system(self) -> str | None:
+        """The game system's name; None unless it is a plain id (the schema check reports
+        any other value), as it names files and modules."""
         value = self.manifest.get("system")
-        return value if isinstance(value, str) else None
+        return value if isinstance(value, str) and SYSTEM_NAME.match(value) else None
 
     @property
     def is_variant(self) -> bool:

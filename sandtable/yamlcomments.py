@@ -45,7 +45,7 @@ class Anchored:
 
 
 # -- finding comments ------------------------------------------------------------------------
-_MAYBE_COMMENTED = re.compile(r"#|\n[ \t]*\r?\n")
+_MAYBE_COMMENTED = re.compile(r"#|(?:^|[\r\n])[ \t]*[\r\n]")  # a comment, or a blank line
 
 
 def read_comments(text: str) -> list[tuple[int, int, Comment]]:
@@ -352,6 +352,8 @@ def place_comments(doc: SourceDoc, anchored: list[Anchored], all_own_line: bool 
             comment = after[number][0]
             text = text + " " * comment.gap + comment.text
         out.append(text)
+    while at_end and not at_end[-1].strip():
+        at_end.pop()   # blank lines at the end are not kept (read_comments leaves them out too)
     out += at_end
     return "\n".join(out) + ("\n" if out else "")
 

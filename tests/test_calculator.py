@@ -319,3 +319,15 @@ def test_chunks_are_made_as_they_are_needed_with_the_seeds_spawn_gives():
     assert [size for size, _ in first] == [calculator.CHUNK] * 3
     assert [c.generate_state(2).tolist() for _, c in first] == \
         [c.generate_state(2).tolist() for c in spawned]
+
+
+def test_a_huge_submarine_surprise_strike_switches_to_simulation_soon(board):
+    """The surprise strike's outcomes times the defender's were looped over before the budget
+    was asked: 100,000 submarines against 3,000 battleships ran for minutes."""
+    import time
+    start = time.perf_counter()
+    report = run_battle(board, parse_force("germany: 100000 submarine, 2 battleship, 30 carrier"),
+                        parse_force("united-kingdom: 2 submarine, 3000 battleship"), "sz-5",
+                        runs=20, seed=35)
+    assert report.method == "monte-carlo"
+    assert time.perf_counter() - start < 30

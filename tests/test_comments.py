@@ -144,3 +144,11 @@ def test_a_comment_is_only_a_comment_outside_the_data():
     text = "a: 'x # not a comment'\nb: |\n  # text, not a comment\n  more\nc: 1 # a comment\n"
     assert comment_texts(text) == {"# a comment": 1}
     assert format_text(text) == text
+
+
+@pytest.mark.parametrize("text", ["\nkey: 1\n", "\rname\n", "a: |+\n  x\n\n\n# c\n", "# c\n\n- x\n\n"])
+def test_format_of_odd_layouts_is_stable(text):
+    """Found by the fuzzer: a blank first line, a lone CR, a kept block at the end."""
+    once = format_text(text)
+    assert data_of(once) == (data_of(text) if data_of(text) is not None else {})
+    assert format_text(once) == once

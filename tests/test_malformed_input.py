@@ -130,3 +130,17 @@ def test_a_number_beyond_any_float_in_an_aa50_map_is_a_diagnostic_not_a_tracebac
     captured = capsys.readouterr()
     assert "map.yaml:3:62: error YAML010: the integer 100000000000...000000 (310 characters) is " \
            "beyond" in captured.out + captured.err
+
+
+def test_a_system_name_that_is_no_id_is_a_schema_error_not_a_file_name(tmp_path, capsys):
+    """`system:` names a schema file and an engine module; 300 characters once failed the
+    file lookup with 'File name too long'."""
+    folder = tmp_path / "board"
+    shutil.copytree(FIXTURES / "engine" / "aa50-combat", folder)
+    text = (folder / "scenario.yaml").read_text(encoding="utf-8")
+    (folder / "scenario.yaml").write_text(text.replace("system: aa50", "system: aa" + "1" * 300),
+                                          encoding="utf-8")
+    assert main(["validate", str(folder)]) == 1
+    assert "scenario.yaml:4:9: error SCH004: 'aa111" in capsys.readouterr().out
+    assert main(["playtest", "battle", str(folder), "--attacker", "germany: 1 infantry",
+                 "--defender", "soviet-union: 1 infantry", "--at", "karelia-ssr"]) == 2

@@ -201,14 +201,20 @@ class Chain:
             (a2, pa2), (d2, pd2) = self.stage(int(atts[0]), int(defs[0]), "general", first_round)
             self.afford(len(a2) * len(d2))
             return [(a2, d2, np.multiply.outer(pa2, pd2))]
+        self.afford(len(atts) * len(defs))
         outcome = []
         for i1, p1 in zip(atts, pa, strict=True):
+            self.on_time()
             for j1, q1 in zip(defs, pd, strict=True):
                 if p1 * q1 > 0:
                     (a2, pa2), (d2, pd2) = self.stage(int(i1), int(j1), "general", first_round)
                     self.afford(len(a2) * len(d2))
                     outcome.append((a2, d2, p1 * q1 * np.multiply.outer(pa2, pd2)))
         return outcome
+
+    def on_time(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise TooLarge
 
     def afford(self, joint_states: int) -> None:
         """Give up before a round's table of next states grows past the budget (two sides of
@@ -276,8 +282,7 @@ class Chain:
     def level(self, states: list[tuple[int, int]], masses: np.ndarray, first_round: bool) -> None:
         """Process states of equal potential: the checks before the round, then the round."""
         self.visited += len(states)
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise TooLarge
+        self.on_time()
         a = np.array([self.att.vectors[i] for i, _ in states])
         d = np.array([self.dfd.vectors[j] for _, j in states])
         a, d, results = rounds.start_of_round(self.model, a, d, first_round)
