@@ -155,6 +155,21 @@ class _Starts:
         entries = [e for e in here if e[3] == 0 or (e[4] not in self.keyed and e[4])] or here
         return min(entries, key=lambda e: (e[2], e[3], e[1])) if entries else None
 
+    def line_owner(self, line: int):
+        """The entry a comment at the end of `line` belongs to: a list entry written on this
+        line alone, else the outermost mapping entry whose key is on the line (so that the entry
+        holding it stays one field a line, as it was written)."""
+        found = self.owner(line)
+        if found is None or found[3] == 0 or not self._goes_on(found[4], line):
+            return found
+        keys = [e for e in self.on_line(line) if e[3] == 0 and e[4].startswith(found[4] + "/")]
+        return min(keys, key=lambda e: (e[2], e[1])) if keys else found
+
+    def _goes_on(self, pointer: str, line: int) -> bool:
+        """Whether the value at `pointer`, which starts on `line`, goes on after it."""
+        at = bisect.bisect_right(self.lines, line)
+        return at < len(self.entries) and self.entries[at][4].startswith(pointer + "/")
+
 
 def anchor_comments(doc: SourceDoc, found: list | None = None) -> list[Anchored]:
     """The comments of a parsed document (`found` by read_comments, if already), each anchored
@@ -166,7 +181,7 @@ def anchor_comments(doc: SourceDoc, found: list | None = None) -> list[Anchored]
     anchored = []
     for line, column, comment in found:
         if not comment.own_line:
-            owner = starts.owner(line)
+            owner = starts.line_owner(line)
             if owner is not None:
                 anchored.append(Anchored(comment, owner[4], owner[3] == 0))
                 continue

@@ -44,7 +44,8 @@ def test_format_keeps_every_comment_beside_its_data_and_a_second_format_changes_
     assert lines[lines.index("  # no value: seas earn nothing") - 1] == "  kind: sea"
     # entries without comments take their canonical form; those with comments stay in block
     assert "- {id: sea-b, name: Sea B, kind: sea}" in lines
-    assert "- {between: [red-capital, red-coast], kind: land}  # the only land border" in lines
+    assert lines[lines.index("- between: [red-capital, red-coast]  # the only land border") + 1] \
+        == "  kind: land"
     assert lines[-3:] == ["  - sea-b  # east", "  kind: sea", "# the end of the borders"]
     assert lines[:4] == [
         "# yaml-language-server: $schema=../../../schemas/map.schema.json",

@@ -144,3 +144,17 @@ def test_a_system_name_that_is_no_id_is_a_schema_error_not_a_file_name(tmp_path,
     assert "scenario.yaml:4:9: error SCH004: 'aa111" in capsys.readouterr().out
     assert main(["playtest", "battle", str(folder), "--attacker", "germany: 1 infantry",
                  "--defender", "soviet-union: 1 infantry", "--at", "karelia-ssr"]) == 2
+
+
+def test_two_nations_with_one_impassable_capital_are_both_told(tmp_path, capsys):
+    """Found by the fuzzer: the second nation's capital tag was removed twice (a traceback)."""
+    game = tmp_path / "game.xml"
+    game.write_text(
+        '<?xml version="1.0"?>\n<game>\n  <map>\n    <territory name="Mongolia"/>\n  </map>\n'
+        '  <playerList>\n    <player name="Chinese"/>\n    <player name="Mongols"/>\n  </playerList>\n'
+        '  <attachmentList>\n    <attachment name="territoryAttachment" attachTo="Mongolia" type="territory">\n'
+        '      <option name="isImpassable" value="true"/>\n      <option name="capital" value="Chinese"/>\n'
+        '      <option name="capital" value="Mongols"/>\n    </attachment>\n  </attachmentList>\n</game>\n',
+        encoding="utf-8")
+    assert main(["import", "triplea", str(game), str(tmp_path / "out")]) == 0
+    assert capsys.readouterr().err.count("warning TPL009") == 2
