@@ -148,13 +148,11 @@ def test_a_system_name_that_is_no_id_is_a_schema_error_not_a_file_name(tmp_path,
 
 def test_two_nations_with_one_impassable_capital_are_both_told(tmp_path, capsys):
     """Found by the fuzzer: the second nation's capital tag was removed twice (a traceback)."""
+    text = (FIXTURES / "triplea" / "impassable-capital.xml").read_text(encoding="utf-8")
+    text = text.replace('<player name="Chinese"/>', '<player name="Chinese"/><player name="Mongols"/>')
+    text = text.replace('<option name="capital" value="Chinese"/>',
+                        '<option name="capital" value="Chinese"/><option name="capital" value="Mongols"/>')
     game = tmp_path / "game.xml"
-    game.write_text(
-        '<?xml version="1.0"?>\n<game>\n  <map>\n    <territory name="Mongolia"/>\n  </map>\n'
-        '  <playerList>\n    <player name="Chinese"/>\n    <player name="Mongols"/>\n  </playerList>\n'
-        '  <attachmentList>\n    <attachment name="territoryAttachment" attachTo="Mongolia" type="territory">\n'
-        '      <option name="isImpassable" value="true"/>\n      <option name="capital" value="Chinese"/>\n'
-        '      <option name="capital" value="Mongols"/>\n    </attachment>\n  </attachmentList>\n</game>\n',
-        encoding="utf-8")
+    game.write_text(text, encoding="utf-8")
     assert main(["import", "triplea", str(game), str(tmp_path / "out")]) == 0
     assert capsys.readouterr().err.count("warning TPL009") == 2

@@ -630,8 +630,8 @@ class _Translator:
         for capital in capitals:
             if capital in impassable_ids:
                 space = next(s for s in self.spaces.values() if s["id"] == capital)
-if "capital" in space["tags"]:   # two nations may name the same one
-    space["tags"].remove("capital")
+                if "capital" in space["tags"]:   # two nations may name the same one
+                    space["tags"].remove("capital")
                 self.report.warning("TPL009", f"the capital of {player}, {capital!r}, is an impassable territory; "
                                     "it was not translated", self._capital_option(capital),
                                     hint="TripleA uses such a capital as a technical marker; give the nation "
