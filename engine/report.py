@@ -67,6 +67,7 @@ def summarise(records, meta: dict) -> dict:
         "captures": _captures(finished, played),
         "battles": _battles(finished, played),
         "payouts": _payouts(finished, played),
+        "outcomes": outcome_codes(records, sides),
         "errors": [{"game": r["index"], "seed": r["seed"], "error": r["error"],
                     "replay": r.get("replay")} for r in failed],
         "seconds": {"total": sum(r["seconds"] for r in records),
@@ -74,6 +75,25 @@ def summarise(records, meta: dict) -> dict:
                     else 0.0},
     }
     return report
+
+
+OUTCOME_CODES = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def outcome_codes(records: list[dict], sides: list[str]) -> str:
+    """Each game's end in game order, one character a game: the winner's place in `sides`
+    (0, 1, ...), '-' for no winner, '!' for a rules error. Two reports of the same seed can
+    then be compared game by game (engine/compare.py)."""
+    codes = []
+    for record in sorted(records, key=lambda r: r["index"]):
+        result = record.get("result")
+        if not result:
+            codes.append("!")
+        elif result["winner"] in sides[:len(OUTCOME_CODES)]:
+            codes.append(OUTCOME_CODES[sides.index(result["winner"])])
+        else:
+            codes.append("-")
+    return "".join(codes)
 
 
 def _ahead(finished: list[dict]) -> dict:
@@ -330,4 +350,4 @@ def display_names(scenario) -> dict[str, str]:
     return names
 
 
-__all__ = ["summarise", "render_text", "quartiles", "display_names"]
+__all__ = ["summarise", "render_text", "quartiles", "display_names", "outcome_codes"]
