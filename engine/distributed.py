@@ -66,7 +66,7 @@ class DaskExecutor:
             from .processes import available_cores
             self.cluster = distributed.LocalCluster(
                 n_workers=self.workers or available_cores(), threads_per_worker=1,
-                processes=True, dashboard_address=None, silence_logs=logging.ERROR)
+                processes=True, dashboard_address=":0", silence_logs=logging.ERROR)
             self.client = distributed.Client(self.cluster)
         return self
 

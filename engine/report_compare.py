@@ -155,9 +155,13 @@ def render_fair_text(answer: dict, names: dict | None = None) -> str:
     names = names or {}
     side = names.get(answer["side"], answer["side"])
     knob = answer["knob"]
-    counted = "decided games" if answer["count"] == "decided" else "games"
+    counted = {"decided": "decided games", "all": "games",
+               "adjudicated": "adjudicated games"}[answer["count"]]
     lines = [f"{answer['scenario']}: the value of {knob['pointer']} ({knob['label']}, now "
              f"{knob['value']:g}) at which {side} wins {100 * answer['target']:g}% of {counted}",
+             *(["(adjudicated: a game stopped at the round limit goes to the side ahead in "
+                "victory cities; level ones do not count)"] if answer["count"] == "adjudicated"
+               else []),
              f"searched {answer['range'][0]:g} to {answer['range'][1]:g} with {answer['games']} "
              f"games, seed {answer['seed']}, " + ", ".join(
                  f"{names.get(s, s)} {spec}" for s, spec in answer["players"].items())]
@@ -276,10 +280,9 @@ def render_comparison_markdown(comparison: dict, names: dict | None = None,
 def render_fair_markdown(answer: dict, names: dict | None = None) -> str:
     names = names or {}
     text = render_fair_text(answer, names).splitlines()
-    head = [f"### Fair value of `{answer['knob']['pointer']}` in {answer['scenario']}", "",
-            text[0], "", text[1], ""]
+    blank = text.index("")
     curve_at = next(i for i, line in enumerate(text) if line.startswith("win-rate curve"))
-    body = [line.strip() for line in text[3:curve_at] if line.strip()]
+    body = [line.strip() for line in text[blank + 1:curve_at] if line.strip()]
     rows = ["| value | games | counted | wins | share | 95% interval | fitted |",
             "|---:|---:|---:|---:|---:|---|---:|"]
     for point in answer["curve"]:
@@ -287,7 +290,9 @@ def render_fair_markdown(answer: dict, names: dict | None = None) -> str:
         rows.append(f"| {point['value']:g} | {point['games']} | {point['counted']} | "
                     f"{point['wins']} | {rate} | {_interval(point['interval'])} | "
                     f"{_pct(point['fitted']).strip()} |")
-    return "\n".join(head + [f"**{body[0]}**"] + body[1:] + ["", text[curve_at], ""] + rows) + "\n"
+    head = [f"### Fair value of `{answer['knob']['pointer']}` in {answer['scenario']}", ""]
+    return "\n".join(head + [line + "  " for line in text[:blank]] + ["", f"**{body[0]}**"]
+                     + body[1:] + ["", text[curve_at], ""] + rows) + "\n"
 
 
 __all__ = ["render_comparison_text", "render_comparison_markdown", "render_ablation_text",

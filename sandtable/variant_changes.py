@@ -66,7 +66,7 @@ def variant_changes(scenario: Scenario, parent: Scenario) -> list[Change]:
             continue
         walker = _Walker(kind, name, source)
         walker.mapping(parent.doc(kind), source.data, "", lambda value: value, top=True)
-        found.extend(change for change in walker.changes if _changes_play(parent, change))
+        found.extend(change for change in walker.changes if _changes_play(change))
     return found
 
 
@@ -75,25 +75,55 @@ def apply_changes(parent: Scenario, changes: list[Change]) -> Scenario:
     engine.study.portable); the parent is left as it was."""
     documents = {kind: Tracked(tracked.data) for kind, tracked in parent.documents.items()
                  if not kind.startswith("locale:")}
-    for change in changes:
-        base = documents.get(change.kind) or Tracked({})
-        merged, _ = merge_tracked(base, Tracked(copy.deepcopy(change.patch)))
-        documents[change.kind] = Tracked(merged.data)
+    patches: dict[str, dict] = {}
+    for change in changes:                 # one patch a file kind: one merge of each file
+        patches[change.kind] = _combine(patches.get(change.kind, {}), change.patch)
+    for kind, patch in patches.items():
+        base = documents.get(kind) or Tracked({})
+        merged, _ = merge_tracked(base, Tracked(copy.deepcopy(patch)))
+        documents[kind] = Tracked(merged.data)
     return Scenario(root=parent.root, documents=documents, lineage=list(parent.lineage))
 
 
-def _changes_play(parent: Scenario, change: Change) -> bool:
-    """Does the change alter anything besides notes and sources?"""
-    before = parent.doc(change.kind)
-    after = apply_changes(parent, [change]).doc(change.kind)
-    return _without_documentation(before) != _without_documentation(after)
+def _combine(first, second):
+    """Two patches of one file as one: mappings key by key, lists of entities one after the
+    other (the changes never touch the same entity or value)."""
+    if isinstance(first, dict) and isinstance(second, dict):
+        combined = dict(first)
+        for key, value in second.items():
+            combined[key] = _combine(first[key], value) if key in first else value
+        return combined
+    if isinstance(first, list) and isinstance(second, list):
+        return first + second
+    return second
 
 
-def _without_documentation(value):
+def _changes_play(change: Change) -> bool:
+    """Does the change touch anything besides notes and sources (and the identity of the
+    entity it names)?"""
+    def emptied(old, new) -> bool:            # something that was not empty, emptied
+        return new in ({}, []) and old not in ({}, [])
+
+    def bare(value):
+        if isinstance(value, dict):
+            kept = {k: bare(v) for k, v in value.items() if k not in DOCUMENTING_KEYS}
+            kept = {k: v for k, v in kept.items() if not emptied(value[k], v)}
+            return {} if identity(value) and set(kept) <= _IDENTITY_KEYS else kept
+        if isinstance(value, list):
+            return [b for b in (bare(v) for v in value) if b not in ({}, [])]
+        return value
+
+    return bare(change.patch) not in ({}, [])
+
+
+_IDENTITY_KEYS = frozenset({"id", "between", "space"})
+
+
+def without_documentation(value):
     if isinstance(value, dict):
-        return {k: _without_documentation(v) for k, v in value.items() if k not in DOCUMENTING_KEYS}
+        return {k: without_documentation(v) for k, v in value.items() if k not in DOCUMENTING_KEYS}
     if isinstance(value, list):
-        return [_without_documentation(v) for v in value]
+        return [without_documentation(v) for v in value]
     return value
 
 
@@ -151,4 +181,4 @@ def _entity_list(value) -> bool:
     return isinstance(value, list) and bool(value) and all(identity(i) for i in value)
 
 
-__all__ = ["Change", "parent_of", "variant_changes", "apply_changes"]
+__all__ = ["Change", "parent_of", "variant_changes", "apply_changes", "without_documentation"]

@@ -56,9 +56,12 @@ def register(kinds) -> None:
                          help="the side whose win rate is tuned (default: the first side)")
     balance.add_argument("--range", default=None, metavar="LOW:HIGH",
                          help="the values to search (default: 0 to twice the scenario's value)")
-    balance.add_argument("--count", choices=("decided", "all"), default="decided",
-                         help="share of decided games (default; games with no winner do not "
-                         "count) or of all games")
+    balance.add_argument("--count", choices=("decided", "adjudicated", "all"),
+                         default="decided",
+                         help="share of decided games (default: games with no winner do not "
+                         "count); adjudicated: a game stopped at the round limit goes to the "
+                         "side ahead in victory cities, as tournaments judge unfinished games "
+                         "(level ones do not count); or all games")
     balance.add_argument("--batch", type=int, default=None, metavar="N",
                          help="games per step of the search (default: a tenth of --games)")
     balance.add_argument("--tolerance", type=float, default=0.0, metavar="WIDTH",
@@ -359,9 +362,10 @@ def run_balance(args) -> int:
         records = executor.run(study)
         finished = [r.result for r in records if r.result]
         failed.extend(r.error for r in records if not r.result)
-        wins = sum(1 for result in finished if result["winner"] == side)
+        winners = [_winner(result, args.count) for result in finished]
+        wins = sum(1 for winner in winners if winner == side)
         counted = len(finished) if args.count == "all" else \
-            sum(1 for result in finished if result["winner"] is not None)
+            sum(1 for winner in winners if winner is not None)
         return wins, counted
 
     with _progress(args.games, quiet=args.format != "text") as show:
@@ -392,6 +396,18 @@ def run_balance(args) -> int:
             print(f"\n{len(failed)} game(s) stopped by a rules error, not counted: "
                   f"{failed[0].splitlines()[0]}")
     return EXIT_OK if answer["found"] else EXIT_PROBLEMS
+
+
+def _winner(result: dict, count: str) -> str | None:
+    """Who a game counts for: its winner, or with `adjudicated`, the side ahead in victory
+    cities when it stopped at the round limit (None when level)."""
+    if result["winner"] is not None or count != "adjudicated" or \
+            result["reason"] != "round-limit":
+        return result["winner"]
+    standing = result.get("victory_cities") or {}
+    best = max(standing.values(), default=None)
+    leaders = [side for side, value in standing.items() if value == best]
+    return leaders[0] if len(leaders) == 1 else None
 
 
 def _range(text: str | None, knob) -> tuple[float, float]:
