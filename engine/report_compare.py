@@ -134,7 +134,8 @@ def render_ablation_text(ablation: dict, names: dict | None = None) -> str:
     if ablation.get("note"):
         lines.append(ablation["note"])
     label_width = min(66, max(len(item["label"]) for item in ablation["changes"]) + 2)
-    lines.append(f"  {'':<{label_width}}" + "".join(f"{names.get(s, s)[:22]:<30}" for s in sides))
+    lines.append((f"  {'':<{label_width}}" + "".join(f"{names.get(s, s)[:22]:<30}"
+                                                     for s in sides)).rstrip())
     for item in ablation["changes"]:
         if item.get("error"):
             lines.append(f"  {item['label'][:label_width - 2]:<{label_width}}{item['error']}")

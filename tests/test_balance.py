@@ -312,3 +312,18 @@ def test_the_search_finds_a_known_crossing():
     assert answer["interval"][1] - answer["interval"][0] < 4
     fit = fit_logistic([0, 1, 2], [0, 5, 10], [10, 10, 10])     # separated data stays finite
     assert math.isfinite(fit.slope) and fit.root(0.5) == pytest.approx(1.0, abs=1e-6)
+
+
+def test_the_examples_in_the_docs_are_what_the_commands_print(capsys, monkeypatch):
+    """docs/balance.md shows commands on the duel with their output; they must not drift."""
+    import re
+    import shlex
+    monkeypatch.chdir(REPO)
+    page = (REPO / "docs" / "balance.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```console\n(.*?)```", page, re.S)
+    examples = [part.split("\n", 1) for block in blocks for part in block.split("$ sandtable ")
+                if part]
+    assert len(examples) == 5
+    for command, shown in examples:
+        code, out, err = run(capsys, *shlex.split(command)[1:])
+        assert code in (0, 1, 2) and out + err == shown, command
