@@ -140,14 +140,20 @@ def _answer(points: dict, low: float, high: float, target: float, integer: bool,
     # the fitted curve in the knob's units: rate = 1 / (1 + exp(-(intercept + slope * value)))
     slope = fit.slope / width
     intercept = fit.intercept - slope * low
-    if not fitted["clear"]:
+    rates = [p.wins / p.counted for p in points.values() if p.counted]
+    if not fitted["clear"] and rates and (min(rates) > target or max(rates) < target):
+        why = (f"the side wins {'more' if min(rates) > target else 'less'} than "
+               f"{100 * target:g}% at every value played: the fair value lies outside the "
+               "range; widen it")
+    elif not fitted["clear"]:
         why = "the win rate does not change clearly over the range: more games, or a wider range"
     elif not low <= root <= high:
         why = (f"the win rate meets {100 * target:g}% outside the range, near "
                f"{root:.3g}: widen the range")
     else:
         why = ""
-    return {"found": found, "why": why, "value": root if math.isfinite(root) else None,
+    return {"found": found, "why": why, "slope_clear": bool(fitted["clear"]),
+            "value": root if math.isfinite(root) else None,
             "interval": list(interval) if interval else None,
             "whole": int(round(root)) if integer and found else None,
             "target": target, "range": [low, high], "integer": integer, "games": spent,

@@ -176,7 +176,7 @@ def render_fair_text(answer: dict, names: dict | None = None) -> str:
                      f"{knob['value']:g}")
     else:
         lines.append("no fair value found: " + answer["why"])
-        if answer["value"] is not None:
+        if answer["value"] is not None and answer["slope_clear"]:
             lines.append(f"  the fitted curve meets the target near {answer['value']:.3g}")
     fit = answer["fit"]
     lines += ["", f"win-rate curve found ({side}'s share of {counted}); fitted: "

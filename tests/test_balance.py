@@ -274,7 +274,8 @@ def test_a_range_that_misses_the_fair_value_exits_1(capsys):
     code, out, _ = run(capsys, "balance", DUEL, "--knob", "/setup/spaces/2/units/0/count",
                        "--range", "7:9", "--games", 60, *GAME)
     assert code == 1
-    assert "no fair value found" in out
+    assert ("no fair value found: the side wins more than 50% at every value played: the fair "
+            "value lies outside the range; widen it") in out
 
 
 # -- the statistics ------------------------------------------------------------------------------
