@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from .report import OUTCOME_CODES
+from .report import AHEAD_CODES, OUTCOME_CODES
 from .stats import independent_shift, mean_shift, paired_shift
 from .calculator import wilson
 
@@ -34,25 +34,19 @@ def paired(old: dict, new: dict) -> bool:
 
 def compare_reports(old: dict, new: dict) -> dict:
     """The comparison's JSON form: per side the two win rates with their 95% intervals, the
-    shift with its interval and p-value, then game length and the per-round curves."""
+    shift with its interval and p-value (and the same for games won or ahead at the round
+    limit, when games reached it), then game length and the per-round curves."""
     pairs = paired(old, new)
     sides = [s for s in new["sides"] if s in old["sides"]]
-    shifts = {}
-    for side in sides:
-        if pairs:
-            shift = _paired_side(old, new, side)
-        else:
-            shift = independent_shift(old["sides"][side]["wins"], old["finished"],
-                                      new["sides"][side]["wins"], new["finished"])
-        found = shift.as_dict()
-        found["old_interval"] = list(wilson(old["sides"][side]["wins"], old["finished"]))
-        found["new_interval"] = list(wilson(new["sides"][side]["wins"], new["finished"]))
-        shifts[side] = found
+    shifts = {side: _shift(old, new, side, pairs, False) for side in sides}
+    stopped = old["round_limit"]["count"] + new["round_limit"]["count"]
+    adjudicated = {side: _shift(old, new, side, pairs, True) for side in sides} if stopped else {}
     return {
         "format": "sandtable-playtest-comparison", "version": FORMAT_VERSION,
         "old": _about(old), "new": _about(new),
         "paired": pairs, "test": PAIRED_TEST if pairs else UNPAIRED_TEST,
         "sides": shifts,
+        "adjudicated": adjudicated,
         "round_limit": {"old": old["round_limit"]["rate"], "new": new["round_limit"]["rate"]},
         "length": dict(mean_shift(old["length"].get("histogram") or {},
                                   new["length"].get("histogram") or {}),
@@ -69,18 +63,40 @@ def _about(report: dict) -> dict:
             "options": meta.get("options"), "max_rounds": meta.get("max_rounds")}
 
 
-def _paired_side(old: dict, new: dict, side: str):
-    """Games that ended in both studies, each side's win or not, game by game."""
-    old_code = _code(old, side)
-    new_code = _code(new, side)
-    pairs = [(a == old_code, b == new_code) for a, b in zip(old["outcomes"], new["outcomes"])
+def _shift(old: dict, new: dict, side: str, pairs: bool, adjudicated: bool) -> dict:
+    """A side's shift in games won, or with `adjudicated`, in games won or stopped at the round
+    limit with the side ahead in victory cities (as tournaments judge unfinished games)."""
+    old_count, new_count = _count(old, side, adjudicated), _count(new, side, adjudicated)
+    if pairs:
+        shift = _paired_side(old, new, side, adjudicated)
+    else:
+        shift = independent_shift(old_count, old["finished"], new_count, new["finished"])
+    found = shift.as_dict()
+    found["old_interval"] = list(wilson(old_count, old["finished"]))
+    found["new_interval"] = list(wilson(new_count, new["finished"]))
+    return found
+
+
+def _count(report: dict, side: str, adjudicated: bool) -> int:
+    wins = report["sides"][side]["wins"]
+    return wins + (report.get("ahead_at_limit") or {}).get(side, 0) if adjudicated else wins
+
+
+def _paired_side(old: dict, new: dict, side: str, adjudicated: bool):
+    """Games that ended in both studies, each side's win (or lead) or not, game by game."""
+    old_codes = _codes(old, side, adjudicated)
+    new_codes = _codes(new, side, adjudicated)
+    pairs = [(a in old_codes, b in new_codes) for a, b in zip(old["outcomes"], new["outcomes"])
              if a != "!" and b != "!"]
     return paired_shift([a for a, _ in pairs], [b for _, b in pairs])
 
 
-def _code(report: dict, side: str) -> str:
+def _codes(report: dict, side: str, adjudicated: bool) -> str:
     sides = list(report["meta"].get("sides") or report["sides"])
-    return OUTCOME_CODES[sides.index(side)] if side in sides else "?"
+    if side not in sides:
+        return ""
+    place = sides.index(side)
+    return OUTCOME_CODES[place] + (AHEAD_CODES[place] if adjudicated else "")
 
 
 def _series_shift(old: dict, new: dict) -> dict:

@@ -50,19 +50,17 @@ def render_comparison_text(comparison: dict, names: dict | None = None,
     names = names or {}
     old, new = comparison["old"]["scenario"], comparison["new"]["scenario"]
     lines = _title(comparison, names) + [""]
-    width = max(14, len(old) + 2, len(new) + 2)
-    lines.append(f"{'who wins':<16}{old:<{width + 8}}{new:<{width + 8}}{'shift (points)':<24}p")
-    for side, found in comparison["sides"].items():
-        lines.append(
-            f"  {names.get(side, side):<14}"
-            f"{_pct(found['old']).strip() + ' (' + _interval(found['old_interval']) + ')':<{width + 8}}"
-            f"{_pct(found['new']).strip() + ' (' + _interval(found['new_interval']) + ')':<{width + 8}}"
-            f"{_pts(found['shift']) + ' (' + _shift_interval(found['interval']) + ')':<24}"
-            f"{_p(found['p_value'])}{' *' if found['significant'] else ''}")
+    width = max(14, len(old) + 2, len(new) + 2) + 8
+    lines.append(f"{'who wins':<16}{old:<{width}}{new:<{width}}{'shift (points)':<24}p")
+    lines += _shift_rows(comparison["sides"], names, width)
     limit = comparison["round_limit"]
     if limit["old"] or limit["new"]:
-        lines.append(f"  {'round limit':<14}{_pct(limit['old']).strip():<{width + 8}}"
-                     f"{_pct(limit['new']).strip():<{width + 8}}{_pts(limit['new'] - limit['old'])}")
+        lines.append(f"  {'round limit':<14}{_pct(limit['old']).strip():<{width}}"
+                     f"{_pct(limit['new']).strip():<{width}}{_pts(limit['new'] - limit['old'])}")
+    if has_leads(comparison):
+        lines += ["", "won, or ahead in victory cities when the round limit stopped the game "
+                  "(as tournaments judge unfinished games)"]
+        lines += _shift_rows(comparison["adjudicated"], names, width)
     lines += ["", comparison_verdict(comparison, names)]
     length = comparison["length"]
     if length["shift"] is not None and not math.isnan(length["shift"]):
@@ -77,13 +75,36 @@ def render_comparison_text(comparison: dict, names: dict | None = None,
     return "\n".join(lines)
 
 
+def _shift_rows(shifts: dict, names: dict, width: int) -> list[str]:
+    return [f"  {names.get(side, side):<14}"
+            f"{_pct(found['old']).strip() + ' (' + _interval(found['old_interval']) + ')':<{width}}"
+            f"{_pct(found['new']).strip() + ' (' + _interval(found['new_interval']) + ')':<{width}}"
+            f"{_pts(found['shift']) + ' (' + _shift_interval(found['interval']) + ')':<24}"
+            f"{_p(found['p_value'])}{' *' if found['significant'] else ''}"
+            for side, found in shifts.items()]
+
+
+def has_leads(comparison: dict) -> bool:
+    """Did a side lead when the round limit stopped a game, in either study?"""
+    return any(found["old"] != comparison["sides"][side]["old"]
+               or found["new"] != comparison["sides"][side]["new"]
+               for side, found in (comparison.get("adjudicated") or {}).items())
+
+
 def comparison_verdict(comparison: dict, names: dict) -> str:
-    moved = [f"{names.get(side, side)} {'up' if f['shift'] > 0 else 'down'} "
-             f"{abs(100 * f['shift']):.1f} points"
-             for side, f in comparison["sides"].items() if f["significant"]]
-    if not moved:
-        return "verdict: no side's win rate moved significantly"
-    return "verdict: the balance moved: " + ", ".join(moved)
+    def moved(shifts):
+        return [f"{names.get(side, side)} {'up' if f['shift'] > 0 else 'down'} "
+                f"{abs(100 * f['shift']):.1f} points"
+                for side, f in shifts.items() if f["significant"]]
+
+    verdict = ("verdict: the balance moved: " + ", ".join(moved(comparison["sides"]))
+               if moved(comparison["sides"]) else
+               "verdict: no side's win rate moved significantly")
+    if has_leads(comparison):
+        judged = moved(comparison["adjudicated"])
+        verdict += ("; won or ahead at the round limit: " + ", ".join(judged) if judged else
+                    "; nor did the share of games won or ahead at the round limit")
+    return verdict
 
 
 def _series_text(name: str, by_who: dict, names: dict, old: str, new: str) -> list[str]:
@@ -256,8 +277,12 @@ def render_comparison_markdown(comparison: dict, names: dict | None = None,
     names = names or {}
     old, new = comparison["old"]["scenario"], comparison["new"]["scenario"]
     lines = [f"### {new} against {old}", "", _title(comparison, names)[0], "",
-             _comparison_table_markdown(comparison, names, old, new), "",
-             f"**{comparison_verdict(comparison, names)}**"]
+             _comparison_table_markdown(comparison, names, old, new)]
+    if has_leads(comparison):
+        lines += ["", "Won, or ahead in victory cities when the round limit stopped the game:",
+                  "", _comparison_table_markdown(dict(comparison, sides=comparison["adjudicated"]),
+                                                 names, old, new).split("\n", 2)[2]]
+    lines += ["", f"**{comparison_verdict(comparison, names)}**"]
     length = comparison["length"]
     if length["shift"] is not None and not math.isnan(length["shift"]):
         lines += ["", f"Game length: mean {length['old']:.2f} → {length['new']:.2f} rounds "
