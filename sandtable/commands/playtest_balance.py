@@ -401,13 +401,11 @@ def run_balance(args) -> int:
 def _winner(result: dict, count: str) -> str | None:
     """Who a game counts for: its winner, or with `adjudicated`, the side ahead in victory
     cities when it stopped at the round limit (None when level)."""
-    if result["winner"] is not None or count != "adjudicated" or \
-            result["reason"] != "round-limit":
+    from engine.report import leader_at_limit
+    if result["winner"] is not None or count != "adjudicated":
         return result["winner"]
-    standing = result.get("victory_cities") or {}
-    best = max(standing.values(), default=None)
-    leaders = [side for side, value in standing.items() if value == best]
-    return leaders[0] if len(leaders) == 1 else None
+    leader = leader_at_limit(result)
+    return None if leader == "level" else leader
 
 
 def _range(text: str | None, knob) -> tuple[float, float]:
