@@ -43,7 +43,7 @@ def test_a_local_cluster_plays_the_games_local_processes_play(cluster):
 
 
 def test_a_worker_killed_mid_study_loses_no_game(cluster):
-    study = Study(load_scenario(DUEL), {}, PLAYERS, 2400, 4, max_rounds=1)
+    study = Study(load_scenario(DUEL), {}, PLAYERS, 1200, 4, max_rounds=1)
     pids = cluster.client.run(os.getpid)
     victim = sorted(pids.values())[0]
     killed = []
@@ -56,15 +56,15 @@ def test_a_worker_killed_mid_study_loses_no_game(cluster):
     records = cluster.run(study, kill_once)
     assert killed and killed[0] < study.games
     assert essence(records) == essence(run_study(study, 1))
-    assert cluster.last["games_counted"] == cluster.last["games_asked"] == 2400
+    assert cluster.last["games_counted"] == cluster.last["games_asked"] == 1200
     assert cluster.last["workers_lost"] == 1
     assert cluster.last["chunks_rerun"] >= 1
     from engine.executors import describe_executor
-    assert describe_executor(cluster.last).endswith("2400 of 2400 games counted, none lost")
+    assert describe_executor(cluster.last).endswith("1200 of 1200 games counted, none lost")
 
 
 def test_the_cli_report_on_dask_is_the_report_of_local_processes(capsys):
-    argv = ["playtest", "games", str(DUEL), "--games", "300", "--max-rounds", "1", "--json",
+    argv = ["playtest", "games", str(DUEL), "--games", "200", "--max-rounds", "1", "--json",
             "--workers", "2"]
     assert main(argv) == 0
     local = json.loads(capsys.readouterr().out)
