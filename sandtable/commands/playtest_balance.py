@@ -127,7 +127,9 @@ def enter_executor(executor):
 class _Settings:
     """What a study of a scenario is played with, checked against the scenario's system."""
 
-    def __init__(self, args, scenario):
+    def __init__(self, args, scenario, known_only: bool = False):
+        """`known_only`: of the --option settings, take those the scenario has (the other
+        scenario of a comparison may lack some)."""
         from engine import EngineError
         from engine.options import SettingError, resolve
         from engine.players import assign
@@ -138,8 +140,12 @@ class _Settings:
             raise UsageError(str(problem)) from None
         self.sides = _sides(scenario)
         settings = self.system.game_settings()
+        chosen = args.option
+        if known_only:
+            names = {s.name for s in settings}
+            chosen = [text for text in chosen if text.partition("=")[0].strip() in names]
         try:
-            self.options = {s.key: s.default for s in settings} | resolve(args.option, settings)
+            self.options = {s.key: s.default for s in settings} | resolve(chosen, settings)
             self.players = assign(args.players, self.sides, self.system)
         except SettingError as problem:
             raise UsageError(str(problem)) from None
@@ -176,7 +182,6 @@ def run_compare(args) -> int:
     from engine.compare import compare_reports
     from engine.report import display_names, summarise
     from engine.study import Study
-    from sandtable.variant_changes import parent_of
 
     scenario = _checked_scenario(args.scenario)
     if scenario is None:
@@ -189,7 +194,7 @@ def run_compare(args) -> int:
     if other is None:
         return EXIT_PROBLEMS
     settings = _Settings(args, scenario)
-    other_settings = _Settings(_with_options(args, other), other)
+    other_settings = _Settings(args, other, known_only=True)
     if other_settings.sides != settings.sides:
         raise UsageError(f"{other.id} has the sides {', '.join(other_settings.sides)} and "
                          f"{scenario.id} has {', '.join(settings.sides)}: only scenarios of the "
@@ -203,7 +208,7 @@ def run_compare(args) -> int:
         _writable_folder(args.report, "--report")
     is_parent = len(scenario.lineage) > 1 and \
         Path(other_folder).resolve() == Path(scenario.lineage[1]).resolve()
-    plan = _ablation_plan(args, scenario, parent_of(scenario) if is_parent else None)
+    plan = _ablation_plan(args, scenario, other if is_parent else None)
     executor = open_executor_for(args, args.games)
     total = 2 * args.games + ablation_games * len(plan["items"])
     with _progress(total, quiet=args.format != "text") as show:
@@ -238,19 +243,6 @@ def run_compare(args) -> int:
         print(render_comparison_text(comparison, names, ablation))
         print("\n" + describe_executor(reports["new"]["meta"]["executor"]))
     return EXIT_OK
-
-
-def _with_options(args, scenario):
-    """The arguments for the other scenario: the options it knows of the ones chosen."""
-    import argparse
-    from engine import EngineError
-    from engine.system import load_system
-    try:
-        known = {s.name for s in load_system(scenario).game_settings()}
-    except EngineError as problem:
-        raise UsageError(str(problem)) from None
-    kept = [text for text in args.option if text.partition("=")[0].strip() in known]
-    return argparse.Namespace(**{**vars(args), "option": kept})
 
 
 def _ablation_plan(args, scenario, parent) -> dict:
