@@ -248,14 +248,18 @@ def test_balance_usage_errors_exit_2(capsys):
     assert code == 2 and "give LOW:HIGH" in err
 
 
-def test_the_fair_fleet_is_the_equal_one(capsys):
+def test_the_fair_fleet_is_the_equal_one(capsys, tmp_path):
     """The duel is fair when the fleets are equal (symmetry): the search finds 4 cruisers."""
     axis, allies = exact_odds(4, 4)
     assert axis == pytest.approx(allies)
     code, out, _ = run(capsys, "balance", DUEL, "--knob", "/setup/spaces/2/units/0/count",
-                       "--range", "1:8", "--games", 400, *GAME, "--format", "json")
+                       "--range", "1:8", "--games", 400, *GAME, "--format", "json",
+                       "--report", tmp_path)
     assert code == 0
     answer = json.loads(out)
+    assert json.loads((tmp_path / "fair-value.json").read_text(encoding="utf-8")) == answer
+    assert (tmp_path / "curve.png").is_file()
+    assert "fair value: 4.0" in (tmp_path / "index.html").read_text(encoding="utf-8")
     assert answer["found"] and answer["whole"] == 4
     low, high = answer["interval"]
     assert low <= 4 <= high and high - low < 1
