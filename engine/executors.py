@@ -30,7 +30,9 @@ class LocalProcesses:
         return run_study(study, workers, progress)
 
     def describe(self) -> dict:
-        return {"kind": "processes", "workers": self.workers or 1}
+        """The kind only: the report's meta already says how many workers played (and the
+        same seed gives the same report for any number of them)."""
+        return {"kind": "processes"}
 
 
 def open_executor(kind: str = "processes", scheduler: str | None = None,
@@ -44,10 +46,10 @@ def open_executor(kind: str = "processes", scheduler: str | None = None,
     return LocalProcesses(workers)
 
 
-def describe_executor(info: dict) -> str:
+def describe_executor(info: dict, workers: int | None = None) -> str:
     """One line for people: where the games were played, and that none was lost."""
     if info.get("kind") != "dask":
-        workers = info.get("workers", 1)
+        workers = workers or 1
         return f"played in {workers} local process{'es' if workers != 1 else ''}"
     text = (f"played on Dask ({info.get('scheduler')}, {info.get('workers')} workers) in "
             f"{info.get('chunks')} chunks")

@@ -118,12 +118,12 @@ def _series_text(name: str, by_who: dict, names: dict, old: str, new: str) -> li
         cells = []
         for r in shown:
             shift = by_round.get(r, {}).get("shift")
-            cells.append(f"{shift:>+6g}" if shift is not None else f"{'':>6}")
+            cells.append(f"{shift:>+7g}" if shift is not None else f"{'':>7}")
         lines.append(f"  {names.get(who, who)[:16]:<16}" + "".join(cells))
     if not lines:
         return []
     return ["", f"{name} by round: median in {new} minus median in {old}",
-            f"  {'':<16}" + "".join(f"{r:>6}" for r in shown)] + lines
+            f"  {'':<16}" + "".join(f"{r:>7}" for r in shown)] + lines
 
 
 def render_gate_text(comparison: dict, names: dict, max_shift: float | None,

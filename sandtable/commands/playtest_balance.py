@@ -158,7 +158,9 @@ class _Settings:
         return {"scenario": scenario.id, "folder": str(scenario.root),
                 "system": self.system.system, "sides": self.sides, "players": self.players,
                 "options": self.options, "seed": args.seed, "games": games,
-                "max_rounds": args.max_rounds, "executor": executor.describe()}
+                "max_rounds": args.max_rounds,
+                "workers": executor.describe().get("workers", executor.workers),
+                "executor": executor.describe()}
 
 
 class _Bar:
@@ -241,7 +243,8 @@ def run_compare(args) -> int:
         from engine.executors import describe_executor
         from engine.report_compare import render_comparison_text
         print(render_comparison_text(comparison, names, ablation))
-        print("\n" + describe_executor(reports["new"]["meta"]["executor"]))
+        print("\n" + describe_executor(reports["new"]["meta"]["executor"],
+                                        reports["new"]["meta"]["workers"]))
     return EXIT_OK
 
 
