@@ -94,13 +94,18 @@ class DaskExecutor:
         seen_workers = set(client.scheduler_info()["workers"])
         records: list[GameRecord] = []
         looked = time.monotonic()
-        for future in distributed.as_completed(futures):
-            records.extend(future.result())
-            if progress:
-                progress(len(records), study.games)
-            if time.monotonic() - looked > 0.5:         # note every worker that took part
-                seen_workers |= set(client.scheduler_info()["workers"])
-                looked = time.monotonic()
+        try:
+            for future in distributed.as_completed(futures):
+                records.extend(future.result())
+                if progress:
+                    progress(len(records), study.games)
+                if time.monotonic() - looked > 0.5:         # note every worker that took part
+                    seen_workers |= set(client.scheduler_info()["workers"])
+                    looked = time.monotonic()
+        except Exception as problem:      # a chunk that failed every try, or no worker left
+            client.cancel(futures + [shared])
+            raise EngineError(f"the study failed on Dask: {type(problem).__name__}: "
+                              f"{problem}") from None
         rerun = _chunks_rerun(client, [f.key for f in futures])
         lost = len(seen_workers - set(client.scheduler_info()["workers"]))
         client.cancel(futures + [shared])

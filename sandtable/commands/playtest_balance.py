@@ -115,6 +115,16 @@ def open_executor_for(args, games: int):
         raise UsageError(str(problem)) from None
 
 
+def run_on(executor, study, progress=None):
+    """The study's records; a study the executor could not finish is an error of the
+    environment (exit 2), as a scheduler out of reach is."""
+    from engine import EngineError
+    try:
+        return executor.run(study, progress)
+    except EngineError as problem:
+        raise UsageError(str(problem)) from None
+
+
 def enter_executor(executor):
     """Enter an executor; a scheduler that cannot be reached is a usage error (exit 2)."""
     from engine import EngineError
@@ -220,7 +230,7 @@ def run_compare(args) -> int:
             for key, which, chosen in (("old", other, other_settings), ("new", scenario, settings)):
                 study = Study(which, chosen.options, settings.players, args.games, args.seed,
                               args.max_rounds)
-                records = executor.run(study, bar.study())
+                records = run_on(executor, study, bar.study())
                 reports[key] = summarise(records, chosen.meta(which, args, args.games, executor))
             comparison = compare_reports(reports["old"], reports["new"])
             ablation = _run_ablation(plan, args, other_settings, settings.players, executor,
@@ -294,7 +304,7 @@ def _run_ablation(plan, args, parent_settings, players, executor, parent_report,
     if games != args.games:                     # the parent again, with the ablation's games
         study = Study(plan["parent"], parent_settings.options, players, games, args.seed,
                       args.max_rounds)
-        baseline = summarise(executor.run(study, bar.study()), parent_settings.meta(
+        baseline = summarise(run_on(executor, study, bar.study()), parent_settings.meta(
             plan["parent"], args, games, executor))
     for label, changes in plan["items"]:
         item = {"label": label, "changes": [c.as_dict() for c in changes]}
@@ -311,7 +321,7 @@ def _run_ablation(plan, args, parent_settings, players, executor, parent_report,
             continue
         study = Study(scenario, parent_settings.options, players, games, args.seed,
                       args.max_rounds)
-        report = summarise(executor.run(study, bar.study()),
+        report = summarise(run_on(executor, study, bar.study()),
                            parent_settings.meta(scenario, args, games, executor))
         if not report["finished"]:
             item["error"] = "no game could be played: " + report["errors"][0]["error"]
@@ -354,7 +364,7 @@ def run_balance(args) -> int:
     def play(value: float, games: int, number: int) -> tuple[int, int]:
         study = Study(with_knob(scenario, knob, value), settings.options, settings.players,
                       games, game_seed(args.seed, number), args.max_rounds)
-        records = executor.run(study)
+        records = run_on(executor, study)
         finished = [r.result for r in records if r.result]
         failed.extend(r.error for r in records if not r.result)
         winners = [_winner(result, args.count) for result in finished]

@@ -72,7 +72,7 @@ def run_games(args) -> int:
     from engine.report import display_names, render_text, summarise
     from engine.study import Study
     from engine.system import load_system
-    from .playtest_balance import enter_executor, open_executor_for
+    from .playtest_balance import enter_executor, open_executor_for, run_on
 
     scenario = _checked_scenario(args.scenario)
     if scenario is None:
@@ -114,7 +114,7 @@ def run_games(args) -> int:
     executor = open_executor_for(args, args.games)
     with _progress(args.games, quiet=args.format != "text") as show:
         with enter_executor(executor):
-            records = executor.run(study, show)
+            records = run_on(executor, study, show)
     meta = {"scenario": scenario.id, "folder": str(scenario.root), "system": system.system,
             "sides": sides, "players": players, "options": options, "seed": args.seed,
             "games": args.games, "max_rounds": args.max_rounds, "workers": workers,
