@@ -17,7 +17,7 @@ def register(kinds) -> None:
     compare = kinds.add_parser(
         "compare", help="did a variant move the balance, and which change did it",
         description="Play a scenario and another (by default the scenario it extends) with the "
-        "same seeds and players, and report each side's win rate in both with 95%% intervals, "
+        "same seeds and players, and report each side's win rate in both with 95% intervals, "
         "the shift and whether it is significant (McNemar's exact test on the games paired by "
         "seed), and the shift in game length, income and victory cities by round. For a "
         "variant, an ablation: each change it makes to its parent, applied alone to the "
@@ -43,7 +43,7 @@ def register(kinds) -> None:
         "JSON pointer: /setup/resources/0/amount is the first nation's starting money) at "
         "which a side wins the target share of games. Games are played where the answer is "
         "still uncertain: a logistic curve of the win rate is fitted over the knob and the "
-        "next games go to its crossing of the target. Reports the value with its 95%% "
+        "next games go to its crossing of the target. Reports the value with its 95% "
         "interval and the win-rate curve found. Exit 0 when a value was found in the range, "
         "1 when none was.")
     balance.add_argument("scenario", metavar="SCENARIO", help="a scenario folder")
