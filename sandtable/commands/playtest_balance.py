@@ -222,7 +222,8 @@ def run_compare(args) -> int:
         Path(other_folder).resolve() == Path(scenario.lineage[1]).resolve()
     plan = _ablation_plan(args, scenario, other if is_parent else None)
     executor = open_executor_for(args, args.games)
-    total = 2 * args.games + ablation_games * len(plan["items"])
+    total = 2 * args.games + ablation_games * len(plan["items"]) + \
+        (ablation_games if plan["items"] and ablation_games != args.games else 0)
     with _progress(total, quiet=args.format != "text") as show:
         bar = _Bar(show, total)
         with enter_executor(executor):
