@@ -144,15 +144,15 @@ def dask_section(study: Study) -> None:
         result = work()
         return time.perf_counter() - start, result
 
-    print(f"\n{study.games} heuristic games (wall time){'':<14}{'seconds':>9}{'games/s':>9}")
+    print(f"\n{f'{study.games} heuristic games (wall time)':<44}{'seconds':>9}{'games/s':>9}")
     expected = None
     rates = {}
     for workers in (1, 2):
         seconds, records = timed(lambda: run_study(study, workers))
         expected = expected or essence(records)
         rates[f"processes {workers}"] = study.games / seconds
-        print(f"  local processes, {workers} worker{'s' if workers > 1 else ''}{'':<17}"
-              f"{seconds:9.1f}{study.games / seconds:9.2f}")
+        label = f"local processes, {workers} worker{'s' if workers > 1 else ''}"
+        print(f"  {label:<42}{seconds:9.1f}{study.games / seconds:9.2f}")
     overhead = None
     for workers in (1, 2):
         with DaskExecutor(workers=workers) as executor:
@@ -161,8 +161,8 @@ def dask_section(study: Study) -> None:
             if essence(records) != expected:
                 raise SystemExit("Dask played other games than local processes")
             rates[f"dask {workers}"] = study.games / seconds
-            print(f"  Dask local cluster, {workers} worker{'s' if workers > 1 else ''}{'':<14}"
-                  f"{seconds:9.1f}{study.games / seconds:9.2f}")
+            label = f"Dask local cluster, {workers} worker{'s' if workers > 1 else ''}"
+            print(f"  {label:<42}{seconds:9.1f}{study.games / seconds:9.2f}")
             if workers == 1:
                 overhead = empty_tasks(executor.client, study, play_chunk)
     speedup = rates["dask 2"] / rates["dask 1"]
