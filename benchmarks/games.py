@@ -148,7 +148,7 @@ def dask_section(study: Study) -> None:
     expected = None
     rates = {}
     for workers in (1, 2):
-        seconds, records = timed(lambda: run_study(study, workers))
+        seconds, records = timed(lambda workers=workers: run_study(study, workers))
         expected = expected or essence(records)
         rates[f"processes {workers}"] = study.games / seconds
         label = f"local processes, {workers} worker{'s' if workers > 1 else ''}"
@@ -157,7 +157,7 @@ def dask_section(study: Study) -> None:
     for workers in (1, 2):
         with DaskExecutor(workers=workers) as executor:
             executor.run(replace(study, games=workers, max_rounds=1))    # warm the workers up
-            seconds, records = timed(lambda: executor.run(study))
+            seconds, records = timed(lambda executor=executor: executor.run(study))
             if essence(records) != expected:
                 raise SystemExit("Dask played other games than local processes")
             rates[f"dask {workers}"] = study.games / seconds

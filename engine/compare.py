@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import math
 
+from .calculator import wilson
 from .report import AHEAD_CODES, OUTCOME_CODES
 from .stats import independent_shift, mean_shift, paired_shift
-from .calculator import wilson
 
 FORMAT_VERSION = 1
 PAIRED_TEST = "McNemar's exact test, games paired by seed"
@@ -86,7 +86,7 @@ def _paired_side(old: dict, new: dict, side: str, adjudicated: bool):
     """Games that ended in both studies, each side's win (or lead) or not, game by game."""
     old_codes = _codes(old, side, adjudicated)
     new_codes = _codes(new, side, adjudicated)
-    pairs = [(a in old_codes, b in new_codes) for a, b in zip(old["outcomes"], new["outcomes"])
+    pairs = [(a in old_codes, b in new_codes) for a, b in zip(old["outcomes"], new["outcomes"], strict=True)
              if a != "!" and b != "!"]
     return paired_shift([a for a, _ in pairs], [b for _, b in pairs])
 

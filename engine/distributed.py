@@ -21,6 +21,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import replace
+from typing import Any
 
 from .study import GameRecord, Study, chunks, play_games_locally, portable
 from .system import EngineError, load_system
@@ -51,10 +52,11 @@ class DaskExecutor:
 
     def __init__(self, scheduler: str | None = None, workers: int | None = None):
         self.scheduler, self.workers = scheduler, workers
-        self.client = self.cluster = None
+        self.client: Any = None          # a distributed.Client once entered
+        self.cluster: Any = None
         self.last: dict = {}
 
-    def __enter__(self) -> "DaskExecutor":
+    def __enter__(self) -> DaskExecutor:
         distributed = _dask()
         if self.scheduler:
             try:
@@ -70,13 +72,12 @@ class DaskExecutor:
             self.client = distributed.Client(self.cluster)
         return self
 
-    def __exit__(self, *exc) -> bool:
+    def __exit__(self, *exc) -> None:
         if self.client is not None:
             self.client.close()
         if self.cluster is not None:
             self.cluster.close()
         self.client = self.cluster = None
-        return False
 
     def threads(self) -> int:
         return max(1, sum(self.client.nthreads().values()))

@@ -19,11 +19,11 @@ class LocalProcesses:
     def __init__(self, workers: int | None = None):
         self.workers = workers
 
-    def __enter__(self) -> "LocalProcesses":
+    def __enter__(self) -> LocalProcesses:
         return self
 
-    def __exit__(self, *exc) -> bool:
-        return False
+    def __exit__(self, *exc) -> None:
+        return None
 
     def run(self, study: Study, progress=None) -> list[GameRecord]:
         workers = max(1, min(self.workers or 1, study.games))

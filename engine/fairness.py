@@ -22,8 +22,8 @@ chance that one answer points the right way, which a batch of games does not kno
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -63,7 +63,7 @@ def find_fair_value(play: Play, low: float, high: float, target: float = 0.5, ga
         nonlocal spent, number
         left = games - spent
         size = min(batch, left)
-        for value, share in zip(values, shares):
+        for value, share in zip(values, shares, strict=True):
             n = max(1, round(size * share))
             n = min(n, games - spent)
             if n <= 0:
@@ -105,7 +105,7 @@ def _snap(value: float, low: float, high: float, integer: bool) -> float:
 
 def _widest_gap(points: dict, low: float, high: float) -> float:
     values = sorted(set(points) | {low, high})
-    gaps = [(b - a, (a + b) / 2) for a, b in zip(values, values[1:])]
+    gaps = [(b - a, (a + b) / 2) for a, b in zip(values, values[1:], strict=False)]
     return max(gaps)[1] if gaps else (low + high) / 2
 
 

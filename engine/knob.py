@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sandtable.merge import Tracked
@@ -46,7 +47,8 @@ def find_knob(scenario: Scenario, text: str) -> Knob:
         hint = (f"did you mean {' or '.join(guesses)}?" if guesses else
                 "the first token names the file: " + ", ".join(FILE_KINDS))
         raise KnobError(f"{text} names no file of the scenario: {hint}")
-    value, parent, tokens = scenario.doc(head), None, []
+    value, parent = scenario.doc(head), None
+    tokens: list[str | int] = []
     for token in raw[1:]:
         step = _step(value, token)
         if step is _MISSING:
@@ -111,7 +113,8 @@ def _choices(value, token: str, where: str) -> str:
 
 
 def _numbers_under(value, where: str) -> list[str]:
-    found = []
+    found: list[str] = []
+    items: Iterable[tuple[object, object]]
     if isinstance(value, dict):
         items = value.items()
     elif isinstance(value, list):

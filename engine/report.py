@@ -93,8 +93,8 @@ def outcome_codes(records: list[dict], sides: list[str]) -> str:
             codes.append("!")
         elif result["winner"] in sides[:len(OUTCOME_CODES)]:
             codes.append(OUTCOME_CODES[sides.index(result["winner"])])
-        elif leader_at_limit(result) in sides[:len(AHEAD_CODES)]:
-            codes.append(AHEAD_CODES[sides.index(leader_at_limit(result))])
+        elif (leader := leader_at_limit(result)) in sides[:len(AHEAD_CODES)]:
+            codes.append(AHEAD_CODES[sides.index(str(leader))])
         else:
             codes.append("-")
     return "".join(codes)

@@ -102,9 +102,9 @@ def paired_shift(old: list[bool], new: list[bool]) -> Shift:
     if len(old) != len(new):
         raise ValueError("paired studies must have the same games")
     n = len(old)
-    both = sum(1 for a, b in zip(old, new) if a and b)
-    only_new = sum(1 for a, b in zip(old, new) if b and not a)
-    only_old = sum(1 for a, b in zip(old, new) if a and not b)
+    both = sum(1 for a, b in zip(old, new, strict=True) if a and b)
+    only_new = sum(1 for a, b in zip(old, new, strict=True) if b and not a)
+    only_old = sum(1 for a, b in zip(old, new, strict=True) if a and not b)
     neither = n - both - only_new - only_old
     if n == 0:
         return Shift(0.0, 0.0, 0.0, (-1.0, 1.0), 1.0, "mcnemar", (0, 0))

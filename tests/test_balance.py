@@ -21,8 +21,7 @@ from engine.knob import KnobError, find_knob, with_knob
 from engine.stats import binomial_two_sided, fit_logistic, mcnemar, paired_shift
 from sandtable.cli import main
 from sandtable.scenario import load_scenario
-from sandtable.variant_changes import (apply_changes, parent_of, variant_changes,
-                                       without_documentation)
+from sandtable.variant_changes import apply_changes, parent_of, variant_changes, without_documentation
 from tests.helpers import FIXTURES, REPO
 
 DUEL = FIXTURES / "balance" / "duel"

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 from ..cli import EXIT_OK, EXIT_PROBLEMS, UsageError
-from .playtest_games import MAX_GAMES, _checked_scenario, _progress, _sides, _writable_folder
+from .playtest_games import (MAX_GAMES, _checked_scenario, _needs_matplotlib, _progress, _sides,
+                             _writable_folder)
 
 FORMATS = ("text", "json", "markdown")
 
@@ -218,6 +219,7 @@ def run_compare(args) -> int:
         raise UsageError(f"--ablation-games must be between 1 and {MAX_GAMES:,}")
     if args.report:
         _writable_folder(args.report, "--report")
+        _needs_matplotlib()
     is_parent = len(scenario.lineage) > 1 and \
         Path(other_folder).resolve() == Path(scenario.lineage[1]).resolve()
     plan = _ablation_plan(args, scenario, other if is_parent else None)
@@ -359,8 +361,9 @@ def run_balance(args) -> int:
         raise UsageError("--batch must be between 1 and --games")
     if args.report:
         _writable_folder(args.report, "--report")
+        _needs_matplotlib()
     executor = open_executor_for(args, args.batch or args.games)
-    failed = []
+    failed: list[str] = []
 
     def play(value: float, games: int, number: int) -> tuple[int, int]:
         study = Study(with_knob(scenario, knob, value), settings.options, settings.players,

@@ -72,6 +72,7 @@ def run_games(args) -> int:
     from engine.report import display_names, render_text, summarise
     from engine.study import Study
     from engine.system import load_system
+
     from .playtest_balance import enter_executor, open_executor_for, run_on
 
     scenario = _checked_scenario(args.scenario)
