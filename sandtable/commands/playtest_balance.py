@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 
 from ..cli import EXIT_OK, EXIT_PROBLEMS, UsageError
-from .playtest_games import (MAX_GAMES, _checked_scenario, _needs_matplotlib, _progress, _sides,
-                             _writable_folder)
+from .playtest_games import MAX_GAMES, _checked_scenario, _needs_matplotlib, _progress, _sides, _writable_folder
 
 FORMATS = ("text", "json", "markdown")
 
