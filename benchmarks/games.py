@@ -144,7 +144,10 @@ def dask_section(study: Study) -> None:
         result = work()
         return time.perf_counter() - start, result
 
-    print(f"\n{f'{study.games} heuristic games (wall time)':<44}{'seconds':>9}{'games/s':>9}")
+    import os
+    print(f"\nDask: load average {', '.join(f'{x:.1f}' for x in os.getloadavg())} before "
+          "(speed-ups need free cores)")
+    print(f"{f'{study.games} heuristic games (wall time)':<44}{'seconds':>9}{'games/s':>9}")
     expected = None
     rates = {}
     for workers in (1, 2):
