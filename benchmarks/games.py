@@ -8,9 +8,13 @@ baseline measured in the same run: the same heuristic player weighing each plann
 the battle calculator itself (`heuristic:judge=calculator`, exact where small, otherwise 500
 simulated battles), which is what a player built on the calculator alone would do. Then games
 per minute on every core, the time 1,000 games would take, and the memory of a worker.
+Last, on Dask distributed (engine/distributed.py): games per second with a local cluster of one
+worker process and of two, against local processes (1 and 2) in the same run, which must give
+the same records; and the overhead of a Dask task, timed with chunks that hold no game.
 
 Targets: a heuristic game under 1 s median on one core; 1,000 games on two cores in under
-10 minutes; under 500 MB per worker.
+10 minutes; under 500 MB per worker; two Dask workers at least 1.8x the games per second of
+one, on two free cores.
 
 GJ69 Southern Operation (`--gj69-games N`, `--campaign N`): the same figures for a whole GJ69
 game (8 turns) against the same kind of baseline (`heuristic:judge=calculator`, which weighs
@@ -38,13 +42,14 @@ import resource
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.processes import available_cores  # noqa: E402
-from engine.study import Study, play_game, run_study  # noqa: E402
+from engine.study import Study, play_game, portable, run_study  # noqa: E402
 from engine.system import load_system  # noqa: E402
 from sandtable.scenario import load_scenario  # noqa: E402
 
@@ -123,6 +128,69 @@ def allies_vs_axis(args) -> None:
           f"{1000 * slowest:.1f} ms (target: under 50 ms: {'met' if slowest < 0.05 else 'NOT met'})")
 
 
+def dask_section(study: Study) -> None:
+    """Games per second on a local Dask cluster of 1 and 2 workers, against local processes."""
+    try:
+        from engine.distributed import DaskExecutor, play_chunk
+    except ImportError:
+        print("\nDask: not installed (pip install 'sandtable[distributed]')")
+        return
+
+    def essence(records):
+        return [(r.index, r.seed, r.result, r.actions, r.error) for r in records]
+
+    def timed(work):
+        start = time.perf_counter()
+        result = work()
+        return time.perf_counter() - start, result
+
+    import os
+    print(f"\nDask: load average {', '.join(f'{x:.1f}' for x in os.getloadavg())} before "
+          "(speed-ups need free cores)")
+    print(f"{f'{study.games} heuristic games (wall time)':<44}{'seconds':>9}{'games/s':>9}")
+    expected = None
+    rates = {}
+    for workers in (1, 2):
+        seconds, records = timed(lambda workers=workers: run_study(study, workers))
+        expected = expected or essence(records)
+        rates[f"processes {workers}"] = study.games / seconds
+        label = f"local processes, {workers} worker{'s' if workers > 1 else ''}"
+        print(f"  {label:<42}{seconds:9.1f}{study.games / seconds:9.2f}")
+    overhead = None
+    for workers in (1, 2):
+        with DaskExecutor(workers=workers) as executor:
+            executor.run(replace(study, games=workers, max_rounds=1))    # warm the workers up
+            seconds, records = timed(lambda executor=executor: executor.run(study))
+            if essence(records) != expected:
+                raise SystemExit("Dask played other games than local processes")
+            rates[f"dask {workers}"] = study.games / seconds
+            label = f"Dask local cluster, {workers} worker{'s' if workers > 1 else ''}"
+            print(f"  {label:<42}{seconds:9.1f}{study.games / seconds:9.2f}")
+            if workers == 1:
+                overhead = empty_tasks(executor.client, study, play_chunk)
+    speedup = rates["dask 2"] / rates["dask 1"]
+    print(f"  two Dask workers: {speedup:.2f}x one (target: at least 1.8x on two free cores: "
+          f"{'met' if speedup >= 1.8 else 'NOT met'}); Dask against local processes: "
+          f"{rates['dask 2'] / rates['processes 2']:.2f}x with two workers")
+    print(f"  overhead per Dask task: {1000 * overhead:.1f} ms ({EMPTY_TASKS} chunks of no game "
+          "on one worker; a chunk holds up to 16 games)")
+
+
+EMPTY_TASKS = 200
+
+
+def empty_tasks(client, study: Study, play_chunk) -> float:
+    """Seconds per task of EMPTY_TASKS chunks of no game: scheduling, the round trip and the
+    worker's look-up of its game system."""
+    shared = client.scatter(replace(study, scenario=portable(study.scenario)), broadcast=True,
+                            hash=False)
+    client.submit(play_chunk, shared, 0, 0, pure=False).result()      # the system, built once
+    start = time.perf_counter()
+    client.gather([client.submit(play_chunk, shared, 0, 0, pure=False)
+                   for _ in range(EMPTY_TASKS)])
+    return (time.perf_counter() - start) / EMPTY_TASKS
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="games per measurement (20)")
@@ -166,6 +234,7 @@ def aa50(args) -> None:
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"memory: {worker:.0f} MB at most per worker, {own:.0f} MB in this process "
           "(target: under 500 MB per worker)")
+    dask_section(replace(study, games=max(8, args.games // 2), seed=13))
 
 
 def war_at_sea(args) -> None:

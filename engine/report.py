@@ -67,6 +67,7 @@ def summarise(records, meta: dict) -> dict:
         "captures": _captures(finished, played),
         "battles": _battles(finished, played),
         "payouts": _payouts(finished, played),
+        "outcomes": outcome_codes(records, sides),
         "errors": [{"game": r["index"], "seed": r["seed"], "error": r["error"],
                     "replay": r.get("replay")} for r in failed],
         "seconds": {"total": sum(r["seconds"] for r in records),
@@ -76,19 +77,46 @@ def summarise(records, meta: dict) -> dict:
     return report
 
 
+OUTCOME_CODES = "0123456789abcdefghijklmnopqrstuvwxyz"
+AHEAD_CODES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def outcome_codes(records: list[dict], sides: list[str]) -> str:
+    """Each game's end in game order, one character a game: the winner's place in `sides`
+    (0, 1, ...); for a game stopped at the round limit, the place of the side ahead in victory
+    cities as a capital letter (A, B, ...); '-' for no winner and none ahead, '!' for a rules
+    error. Two reports of the same seed can then be compared game by game (engine/compare.py)."""
+    codes = []
+    for record in sorted(records, key=lambda r: r["index"]):
+        result = record.get("result")
+        if not result:
+            codes.append("!")
+        elif result["winner"] in sides[:len(OUTCOME_CODES)]:
+            codes.append(OUTCOME_CODES[sides.index(result["winner"])])
+        elif (leader := leader_at_limit(result)) in sides[:len(AHEAD_CODES)]:
+            codes.append(AHEAD_CODES[sides.index(str(leader))])
+        else:
+            codes.append("-")
+    return "".join(codes)
+
+
+def leader_at_limit(result: dict) -> str | None:
+    """The side ahead in victory cities in a game the round limit stopped; "level" when two
+    lead; None for a game with a winner, another end, or no victory cities."""
+    if result["winner"] is not None or result["reason"] != "round-limit":
+        return None
+    standing = result.get("victory_cities") or {}
+    if not standing:
+        return None
+    best = max(standing.values())
+    leaders = [side for side, value in standing.items() if value == best]
+    return leaders[0] if len(leaders) == 1 else "level"
+
+
 def _ahead(finished: list[dict]) -> dict:
     """Of the games stopped at the round limit: which side led in victory cities (or score)."""
-    ahead: Counter = Counter()
-    for record in finished:
-        result = record["result"]
-        if result["winner"] is not None or result["reason"] != "round-limit":
-            continue
-        standing = result.get("victory_cities") or {}
-        if not standing:
-            continue
-        best = max(standing.values())
-        leaders = [side for side, value in standing.items() if value == best]
-        ahead[leaders[0] if len(leaders) == 1 else "level"] += 1
+    ahead: Counter = Counter(leader_at_limit(record["result"]) for record in finished)
+    ahead.pop(None, None)
     return dict(ahead.most_common())
 
 
@@ -330,4 +358,5 @@ def display_names(scenario) -> dict[str, str]:
     return names
 
 
-__all__ = ["summarise", "render_text", "quartiles", "display_names"]
+__all__ = ["summarise", "render_text", "quartiles", "display_names", "outcome_codes",
+           "leader_at_limit"]

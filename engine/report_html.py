@@ -116,10 +116,11 @@ def _series_plot(report, scenario, names, colours, path, name) -> bool:
     series = report["series"].get(title)
     if not series:
         return False
+    drawn = {who: rows for who, rows in series.items() if any(row["median"] for row in rows)}
+    if not drawn:                       # nobody ever had any: nothing to show
+        return False
     figure, axes = _figure(7, 3.6)
-    for index, (who, rows) in enumerate(series.items()):
-        if not any(row["median"] for row in rows):
-            continue
+    for index, (who, rows) in enumerate(drawn.items()):
         rounds = [row["round"] for row in rows]
         colour = colours.get(who, SIDE_COLOURS[index % len(SIDE_COLOURS)])
         axes.plot(rounds, [row["median"] for row in rows], label=names.get(who, who),

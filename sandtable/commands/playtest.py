@@ -58,6 +58,8 @@ def register(commands) -> None:
     playtest_games.register(kinds)
     from . import playtest_chart
     playtest_chart.register(kinds)
+    from . import playtest_balance
+    playtest_balance.register(kinds)
 
 
 def run(args) -> int:

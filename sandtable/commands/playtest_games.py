@@ -38,7 +38,18 @@ def register(kinds) -> None:
                        help="write every game's replay (JSON Lines) into DIR")
     games.add_argument("--check", action="store_true",
                        help="check the rules' invariants after every action (slower)")
-    games.add_argument("--json", action="store_true", help="print the report as JSON")
+    from .playtest_balance import FORMATS, add_executor_arguments
+    add_executor_arguments(games)
+    games.add_argument("--baseline", metavar="REPORT.json", default=None,
+                       help="compare with an earlier report (written by --format json or "
+                       "--report): each side's shift in win rate and its significance")
+    games.add_argument("--max-shift", type=float, default=None, metavar="SHARE",
+                       help="with --baseline: exit 1 when a side's win rate moved by more than "
+                       "this share (0.05 is 5 points) with significance")
+    games.add_argument("--format", choices=FORMATS, default="text",
+                       help="text (default), json, or markdown (for $GITHUB_STEP_SUMMARY)")
+    games.add_argument("--json", dest="format", action="store_const", const="json",
+                       help="print the report as JSON (the same as --format json)")
     games.set_defaults(run=run_games)
 
     replay = kinds.add_parser(
@@ -59,8 +70,10 @@ def run_games(args) -> int:
     from engine.players import assign, available
     from engine.processes import available_cores
     from engine.report import display_names, render_text, summarise
-    from engine.study import Study, run_study
+    from engine.study import Study
     from engine.system import load_system
+
+    from .playtest_balance import enter_executor, open_executor_for, run_on
 
     scenario = _checked_scenario(args.scenario)
     if scenario is None:
@@ -95,24 +108,66 @@ def run_games(args) -> int:
     if args.report:
         _writable_folder(args.report, "--report")
         _needs_matplotlib()
+    baseline = _baseline(args)
     study = Study(scenario, options, players, args.games, args.seed, args.max_rounds,
                   check=args.check, replays=args.replays)
     workers = args.workers or min(available_cores(), args.games)
-    with _progress(args.games, quiet=args.json) as show:
-        records = run_study(study, workers, show)
+    executor = open_executor_for(args, args.games)
+    with _progress(args.games, quiet=args.format != "text") as show:
+        with enter_executor(executor):
+            records = run_on(executor, study, show)
     meta = {"scenario": scenario.id, "folder": str(scenario.root), "system": system.system,
             "sides": sides, "players": players, "options": options, "seed": args.seed,
-            "games": args.games, "max_rounds": args.max_rounds, "workers": workers}
+            "games": args.games, "max_rounds": args.max_rounds, "workers": workers,
+            "executor": executor.describe()}
     report = summarise(records, meta)
+    failures, comparison = [], None
+    if baseline is not None:
+        from engine.compare import compare_reports, gate
+        comparison = compare_reports(baseline, report)
+        failures = gate(comparison, args.max_shift) if args.max_shift is not None else []
+        report["baseline"] = dict(comparison, file=args.baseline, max_shift=args.max_shift,
+                                  failures=failures)
+    names = display_names(scenario)
     if args.report:
         from engine.report_html import write_report
         page = write_report(report, scenario, Path(args.report))
         print(f"report: {page}", file=sys.stderr)
-    if args.json:
+    if args.format == "json":
         print(json.dumps(report, indent=2, ensure_ascii=False))
+    elif args.format == "markdown":
+        from engine.report_compare import render_report_markdown
+        print(render_report_markdown(report, names, comparison, args.max_shift, failures), end="")
     else:
-        print(render_text(report, display_names(scenario)))
-    return EXIT_OK
+        print(render_text(report, names))
+        if comparison is not None:
+            from engine.report_compare import render_gate_text
+            print("\n" + render_gate_text(comparison, names, args.max_shift, failures))
+        if executor.kind == "dask":
+            from engine.executors import describe_executor
+            print("\n" + describe_executor(meta["executor"]))
+    return EXIT_PROBLEMS if failures else EXIT_OK
+
+
+def _baseline(args) -> dict | None:
+    """The baseline report of --baseline, read before any game is played."""
+    from engine.compare import is_report
+    if args.max_shift is not None and args.baseline is None:
+        raise UsageError("--max-shift needs --baseline REPORT.json to measure the shift from")
+    if args.max_shift is not None and not 0 < args.max_shift < 1:
+        raise UsageError("--max-shift is a share between 0 and 1, as 0.05")
+    if args.baseline is None:
+        return None
+    try:
+        data = json.loads(Path(args.baseline).read_text(encoding="utf-8"))
+    except OSError as problem:
+        raise UsageError(f"--baseline {args.baseline}: cannot read it ({problem.strerror})") from None
+    except (ValueError, UnicodeDecodeError) as problem:
+        raise UsageError(f"--baseline {args.baseline}: not JSON ({problem})") from None
+    if not is_report(data):
+        raise UsageError(f"--baseline {args.baseline} is not a playtest report: write one with "
+                         "`playtest games ... --format json` or --report DIR (its report.json)")
+    return data
 
 
 def _checked_scenario(folder: str):
