@@ -342,6 +342,8 @@ def _lean(a: str, b: str, count: int, total: int, names: dict[str, str], verb: s
 
 
 def _plain(value) -> str:
+    if value is None:
+        return "none"
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)

@@ -298,6 +298,10 @@ class GameSystem(ABC):
         latest after `max_rounds` rounds, or the scenario's last turn."""
         raise EngineError(f"the engine cannot play whole games of {self.system} yet")
 
+    def plays_games(self) -> bool:
+        """Whether the system plays whole games (it overrides `new_game`)."""
+        return type(self).new_game is not GameSystem.new_game
+
     def players(self) -> dict[str, type]:
         """The system's own players by name (engine.players.Player subclasses), beside the
         players every system has (random)."""

@@ -159,3 +159,9 @@ def test_report_without_matplotlib_says_what_to_install(capsys, tmp_path, monkey
     code, out, err = run(capsys, "playtest", "games", str(SCENARIOS / "aa50-1941"), "--games", "1",
                          "--report", str(tmp_path / "r"))
     assert code == 2 and 'pip install "sandtable[report]"' in err and not out
+
+
+@pytest.mark.parametrize("command", ["games", "compare"])
+def test_a_system_without_whole_games_is_refused_plainly(capsys, command):
+    code, out, err = run(capsys, "playtest", command, str(SCENARIOS / "ocs-charts-demo"), "--games", "1")
+    assert code == 2 and "the engine plays no whole game of ocs" in err and not out

@@ -140,14 +140,11 @@ class _Settings:
     def __init__(self, args, scenario, known_only: bool = False):
         """`known_only`: of the --option settings, take those the scenario has (the other
         scenario of a comparison may lack some)."""
-        from engine import EngineError
         from engine.options import SettingError, resolve
         from engine.players import assign
-        from engine.system import load_system
-        try:
-            self.system = load_system(scenario)
-        except EngineError as problem:
-            raise UsageError(str(problem)) from None
+
+        from .playtest_games import game_system
+        self.system = game_system(scenario)
         self.sides = _sides(scenario)
         settings = self.system.game_settings()
         chosen = args.option

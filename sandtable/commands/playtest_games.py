@@ -65,23 +65,18 @@ def register(kinds) -> None:
 
 # -- games ---------------------------------------------------------------------------------------
 def run_games(args) -> int:
-    from engine import EngineError
     from engine.options import SettingError, resolve
     from engine.players import assign, available
     from engine.processes import available_cores
     from engine.report import display_names, render_text, summarise
     from engine.study import Study
-    from engine.system import load_system
 
     from .playtest_balance import enter_executor, open_executor_for, run_on
 
     scenario = _checked_scenario(args.scenario)
     if scenario is None:
         return EXIT_PROBLEMS
-    try:
-        system = load_system(scenario)
-    except EngineError as problem:
-        raise UsageError(str(problem)) from None
+    system = game_system(scenario)
     settings = system.game_settings()
     if args.option == ["list"]:
         print("\n".join(s.describe() for s in settings) or "this game has no settings")
@@ -168,6 +163,21 @@ def _baseline(args) -> dict | None:
         raise UsageError(f"--baseline {args.baseline} is not a playtest report: write one with "
                          "`playtest games ... --format json` or --report DIR (its report.json)")
     return data
+
+
+def game_system(scenario):
+    """The scenario's game system, or UsageError when it has none or plays no whole game."""
+    from engine import EngineError
+    from engine.system import load_system
+    try:
+        system = load_system(scenario)
+    except EngineError as problem:
+        raise UsageError(str(problem)) from None
+    if not system.plays_games():
+        raise UsageError(f"the engine plays no whole game of {system.system} (its scenario "
+                         "gives no board to play on); `sandtable playtest battle` and "
+                         "`playtest chart` resolve its fights and charts")
+    return system
 
 
 def _checked_scenario(folder: str):
