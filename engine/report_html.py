@@ -186,9 +186,24 @@ def _map(report, scenario, names, colours, path, _name) -> bool:
     if patches or _has_board_y_down(scenario) or _stored_positions(spaces):
         axes.invert_yaxis()           # board coordinates count y downward, as pictures do
     axes.set_axis_off()
+    _shade_scale(figure, axes, cmap, hottest)
     axes.set_title("Where the fighting was: shade = changes of hands per game, "
                    "circles = battles per game", fontsize=9)
     return _save(figure, path)
+
+
+def _shade_scale(figure, axes, cmap, hottest: float) -> None:
+    """The key to the shades: the part of the colour map the spaces were drawn with, 0 to the
+    most changes of hands in one space."""
+    import numpy as np
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import ListedColormap, Normalize
+    used = ListedColormap(cmap(np.linspace(0.08, 1.0, 256)))
+    scale = ScalarMappable(norm=Normalize(0, max(hottest, 1e-9)), cmap=used)
+    bar = figure.colorbar(scale, ax=axes, orientation="horizontal", fraction=0.035, pad=0.02,
+                          shrink=0.4)
+    bar.set_label("changes of hands per game", fontsize=7)
+    bar.ax.tick_params(labelsize=6)
 
 
 def _has_board_y_down(scenario) -> bool:
