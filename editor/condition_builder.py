@@ -84,7 +84,8 @@ class ConditionModel(QAbstractItemModel):
     def index(self, row, column, parent=QModelIndex()):
         if not self.hasIndex(row, column, parent):
             return QModelIndex()
-        siblings = self.node(parent).children if parent.isValid() else self._roots
+        above = self.node(parent)
+        siblings = above.children if above is not None else self._roots
         return self.createIndex(row, column, siblings[row])
 
     def parent(self, index=QModelIndex()):

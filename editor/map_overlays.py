@@ -41,9 +41,11 @@ class Legend(QFrame):
             return
         self.entries = names
         while self.grid.count():
-            widget = self.grid.takeAt(0).widget()
-            widget.hide()
-            widget.deleteLater()
+            item = self.grid.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.hide()
+                widget.deleteLater()
         rows = (len(entries) + 1) // 2 if len(entries) > 6 else len(entries)   # two columns when long
         for number, (colour, ring, name) in enumerate(entries):
             row, column = number % rows, 2 * (number // rows)

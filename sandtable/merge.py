@@ -93,9 +93,15 @@ class _Merger:
             return self._merge_entities(old, old_ptr, new, new_ptr, dst)
         return self.copy(new, self.child, new_ptr, dst)
 
+    def _origin_from(self, dst: str, new_ptr: str, old_ptr: str) -> None:
+        """The merged node's place: the variant's when it names the node, else the parent's."""
+        found = self.child.origins.get(new_ptr) or self.parent.origins.get(old_ptr)
+        if found is not None:
+            self.out.origins[dst] = found
+
     def _merge_mappings(self, old, old_ptr, new, new_ptr, dst):
-        self.out.origins[dst] = self.child.origins.get(new_ptr) or self.parent.origins.get(old_ptr)
-        result = {}
+        self._origin_from(dst, new_ptr, old_ptr)
+        result: dict = {}
         for key in list(old) + [k for k in new if k not in old]:
             d = join_pointer(dst, key)
             in_new = key in new
@@ -112,14 +118,15 @@ class _Merger:
         return result
 
     def _merge_entities(self, old, old_ptr, new, new_ptr, dst):
-        self.out.origins[dst] = self.child.origins.get(new_ptr) or self.parent.origins.get(old_ptr)
-        changes, repeated = {}, []
+        self._origin_from(dst, new_ptr, old_ptr)
+        changes: dict = {}
+        repeated: list[int] = []
         for index, item in enumerate(new):
             if identity(item) in changes:
                 repeated.append(index)  # kept, so the duplicate is reported rather than lost
             changes.setdefault(identity(item), (index, item))
         old_ids = {identity(item) for item in old}
-        result = []
+        result: list = []
 
         def place(value, side, src):
             d = join_pointer(dst, len(result))

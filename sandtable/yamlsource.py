@@ -350,7 +350,8 @@ class _Builder:
         if top.is_map:
             key = top.pending_key
             top.value[key] = value
-            self.key_positions[pointer] = top.pending_key_mark
+            if top.pending_key_mark is not None:
+                self.key_positions[pointer] = top.pending_key_mark
             self.key_position_order.append(pointer)
             top.pending_key = None
         else:

@@ -112,7 +112,7 @@ class Rules:
     def __post_init__(self):
         self._by_op: dict[str, list[dict]] = {}
         for change in self.changes:
-            self._by_op.setdefault(change.get("op"), []).append(change)
+            self._by_op.setdefault(str(change.get("op")), []).append(change)
         self._immune = {c["type"] for c in self.of_op("supply_leader") if c.get("immune_to_air_damage")}
 
     def of_op(self, op: str) -> list[dict]:

@@ -244,6 +244,7 @@ class GJ69(GameSystem):
         if found.counter_card and not self.cards[found.counter_card].reaction:
             raise EngineError(f"counter-card {found.counter_card} is not a reaction card (★, §5.2(3))")
         for effect in self.card_effects(found.card, {"attack"}):
+            assert found.card is not None       # effects come only from a card played
             domain = effect.get("domain")
             wrong = sorted({u for c in found.attackers for u in c.units
                             if domain and self.profiles[u].domain != domain})

@@ -347,7 +347,7 @@ class WaSHeuristic(Player):
         def make():
             if not self.options["uboats"]:
                 return [END]
-            areas = {a: [] for a in state.board.sea_areas}
+            areas: dict[str, list] = {a: [] for a in state.board.sea_areas}
             axis_at = set()
             for ship in state.vessels.values():
                 if ship.at in areas:

@@ -112,12 +112,12 @@ class WarAtSea(GameSystem):
         if kind != "sea" and (kind != "port" or self.board.port_side.get(space) is None):
             raise EngineError(f"{space}: battles are fought in sea areas; a port only "
                               "takes air strikes, and never a neutral one (§15.5)")
-        sides = {}
+        sides: dict[str, str] = {}
         for role, contingents in (("attacker", position.attackers), ("defender", position.defenders)):
             found = {self.index.side_of(c.owner) for c in contingents if c.total()}
-            if len(found) != 1:
+            if len(found) != 1 or None in found:
                 raise EngineError(f"the {role}s must be ships of one side")
-            sides[role] = found.pop()
+            sides[role] = str(found.pop())
         if sides["attacker"] == sides["defender"]:
             raise EngineError("attackers and defenders must be on opposite sides")
         ships: dict[str, list[Ship]] = {side: [] for side in self.order}
@@ -125,6 +125,8 @@ class WarAtSea(GameSystem):
         counts: dict[str, int] = {}
         for contingent in position.attackers + position.defenders:
             side = self.index.side_of(contingent.owner)
+            if side is None:        # an empty contingent (one with units and no side is refused above)
+                continue
             for unit, count in contingent.units.items():
                 kind_of = types[unit]
                 counts[unit] = counts.get(unit, 0) + count

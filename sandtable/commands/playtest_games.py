@@ -4,8 +4,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..cli import EXIT_OK, EXIT_PROBLEMS, UsageError
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 MAX_GAMES = 1_000_000
 
@@ -235,7 +239,8 @@ class _progress:
     """A progress bar on a terminal (rich); nothing when the output is not one."""
 
     def __init__(self, total: int, quiet: bool = False):
-        self.total, self.bar = total, None
+        self.total = total
+        self.bar: Progress | None = None
         self.active = sys.stderr.isatty() and not quiet
 
     def __enter__(self):
