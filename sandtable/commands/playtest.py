@@ -15,7 +15,7 @@ def register(commands) -> None:
         "battle", help="the odds of one battle",
         description="Attacker, defender and draw probabilities, survivors, expected losses "
         "in the game system's own terms (IPC, VP, ships sunk ...) and their swing, and rounds "
-        "of one battle. Exact where the state space allows; otherwise simulated, with 95%% "
+        "of one battle. Exact where the state space allows; otherwise simulated, with 95% "
         "intervals.")
     battle.add_argument("scenario", metavar="SCENARIO", help="a scenario folder")
     battle.add_argument("--attacker", required=True, action="append", metavar="FORCE",

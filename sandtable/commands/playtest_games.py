@@ -18,7 +18,7 @@ def register(kinds) -> None:
     games = kinds.add_parser(
         "games", help="play whole games, AI against AI, and report who wins",
         description="Play whole games of a scenario, AI against AI, and report the balance: "
-        "each side's win rate with its 95%% interval, game length, income and victory cities "
+        "each side's win rate with its 95% interval, game length, income and victory cities "
         "by round, where the fighting was, objective payouts. The same seed gives the same "
         "report for any number of workers.")
     games.add_argument("scenario", metavar="SCENARIO", help="a scenario folder")
