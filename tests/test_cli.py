@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 from sandtable.cli import main
 
-from helpers import FIXTURES
+from helpers import FIXTURES, REPO
 
 CORE = FIXTURES / "core"
 
@@ -111,3 +111,21 @@ def test_every_command_help_reads_as_written():
     pages = [p.format_help() for p in _every_parser(build_parser())]
     assert len(pages) > 20
     assert not [page.splitlines()[0] for page in pages if "%%" in page]
+
+
+def test_a_reader_that_stops_early_gets_no_traceback():
+    """`sandtable ... | head -1`: the reader has gone when the command writes; the command
+    stops quietly with 141, as Unix tools do."""
+    import os
+    import subprocess
+    import sys
+    command = [sys.executable, "-m", "sandtable", "i18n", "export",
+               str(REPO / "scenarios" / "gj69-southern-operation"), "--locale", "zh-Hans",
+               "--format", "xliff"]
+    reading, writing = os.pipe()
+    os.close(reading)                          # the reader is gone before the first byte
+    try:
+        done = subprocess.run(command, stdout=writing, stderr=subprocess.PIPE, timeout=60)
+    finally:
+        os.close(writing)
+    assert (done.returncode, done.stderr.decode()) == (141, "")

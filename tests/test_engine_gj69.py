@@ -346,3 +346,23 @@ def test_playtest_battle_reaches_every_setting_and_counts_vp(tmp_path):
     typo = run("--attacker", "japan: 2 ija-14a-infantry", "--defender", "united-states: 1 us-infantry",
                "--at", "luzon", "--option", "combine=true")
     assert typo.returncode == 2 and "did you mean combined" in typo.stderr
+
+
+def test_battle_report_says_where_each_unit_ends_11_3(gj69, capsys):
+    """Two Japanese tank units (attack 4: a hit on 1-4, §11.1) attack one ready US infantry
+    (durability 2) in Luzon: two hits (4/9) turn it to its used face, one hit or none does
+    nothing (§11.4). The report gives those expected numbers, not a 'draw'."""
+    from sandtable.cli import main
+    details = gj69.battle_details(GJ69Position(
+        "luzon", (Contingent("japan", {"ija-14a-armour": 2}),),
+        (Contingent("united-states", {"us-infantry": 1}),)))
+    assert details["fates"]["defender"]["us-infantry"] == pytest.approx(
+        {READY: 5 / 9, USED: 4 / 9, "retreated": 0.0, "eliminated": 0.0})
+    assert details["fates"]["attacker"]["ija-14a-armour"][READY] == 2.0
+    code = main(["playtest", "battle", str(SCENARIO), "--attacker", "japan: 2 ija-14a-armour",
+                 "--defender", "united-states: 1 us-infantry", "--at", "luzon"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "area cleared of defenders     0.00%" in out
+    assert [line.split() for line in out.splitlines() if line.startswith("  def ")] == [
+        ["def", "us-infantry", "0.56", "0.44", "0.00", "0.00"]]

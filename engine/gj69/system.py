@@ -22,6 +22,9 @@ from .position import GJ69Position, extras
 from .settings import Rules, game_settings
 from .units import read_profiles
 
+FATES = (READY, USED, "retreated", "eliminated")       # where a unit ends an attack (§11.3)
+FATE_BUDGET = 200_000                                 # states worked out for the fates table
+
 
 class GJ69(GameSystem):
     system = "gj69"
@@ -290,6 +293,46 @@ class GJ69(GameSystem):
                             np.array(columns[2], dtype=np.int64), np.array(columns[3], dtype=np.int64),
                             np.array(columns[4], dtype=float), np.array(columns[5], dtype=float),
                             mean_rounds=float(len(attack.strikes)), states=len(rows))
+
+    def battle_details(self, position: BattlePosition) -> dict:
+        """Where each unit ends an attack (§11.3): still in the area on its ready or used face,
+        retreated, or in the replacement pool, as expected numbers per unit type and side; {}
+        when the attack is too large to work out exactly."""
+        attack, attacker, defender, _ = self.compile(position)
+        states = attack.exact(attacker, defender, FATE_BUDGET)
+        if states is None:
+            return {}
+        fates: dict[str, dict[str, dict[str, float]]] = {"attacker": {}, "defender": {}}
+        for (a, d), p in states.items():
+            for role, state in (("attacker", a), ("defender", d)):
+                for (unit, face, place), n in state:
+                    fate = face if place == IN else ("retreated" if place == "out" else "eliminated")
+                    row = fates[role].setdefault(unit, dict.fromkeys(FATES, 0.0))
+                    row[fate] += float(p) * n
+        return {"fates": fates}
+
+    def render_battle(self, report, forces: list[str], space: str) -> str | None:
+        """The report in GJ69's terms: an attack is one exchange of damage points (§11), so what
+        matters is where each unit ends it, and whether the area is cleared of defenders."""
+        fates = report.details.get("fates")
+        if not fates:
+            return None
+        method = ("exact" if report.method == "exact" else f"Monte Carlo, {report.runs} attacks"
+                  + (f", seed {report.seed}" if report.seed is not None else ""))
+        lines = [f"Attack on {space} ({method})", f"  attacker  {forces[0]}"]
+        lines += [f"  defender  {force}" for force in forces[1:]]
+        lines += ["", f"  area cleared of defenders   {100 * report.attacker_wins:6.2f}%",
+                  f"  attackers driven out        {100 * report.defender_wins:6.2f}%",
+                  f"  both still in the area      {100 * report.draws:6.2f}%", "",
+                  f"  VP for losses  attacker {report.expected_attacker_loss:.2f}, "
+                  f"defender {report.expected_defender_loss:.2f}", "",
+                  "  where the units end, in expected numbers (faces after the damage; attackers",
+                  "  then turn to their used face for having acted, §8.0(6))",
+                  f"  {'':<42}" + "".join(f"{fate:>11}" for fate in FATES)]
+        for role in ("attacker", "defender"):
+            for unit, row in fates[role].items():
+                lines.append(f"  {role[:3]} {unit:<38}" + "".join(f"{row[f]:>11.2f}" for f in FATES))
+        return "\n".join(lines)
 
     def distribution(self, position: BattlePosition) -> dict[tuple, Fraction] | None:
         """(attacker state, defender state) -> exact probability, as Fractions."""
