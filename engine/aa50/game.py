@@ -66,12 +66,17 @@ class AA50Game(GameState):
         self.decided: set[int] = set()         # pieces whose move is decided this phase
         self.battle_queue: list[str] = []
         self.placed: Counter = Counter()        # factory territory -> units placed this turn
+        self.first_new_uid = 0                  # the first piece placed in this mobilization
         self.step = ""                          # where the current phase stands
         self.outcome: GameResult | None = None
         self._profiles: dict[str, dict] = {}
         self._start_turn()
 
     # -- set-up --------------------------------------------------------------------------------
+    def next_uid(self) -> int:
+        """The id the next new piece gets: ids grow, so pieces placed since are told apart."""
+        return self._uid + 1
+
     def new_piece(self, owner: str, type_: str, space: str, aboard: Piece | None = None) -> Piece:
         self._uid += 1
         piece = Piece(self._uid, owner, type_, space)
@@ -311,7 +316,7 @@ class AA50Game(GameState):
         best: Piece | None = None
         best_key: tuple | None = None
         for piece in self._candidates:
-            if piece.owner != self.seat or not self.movable(piece):
+            if not self.movable(piece):
                 continue
             key = (movement.rank(self, piece), piece.space, piece.type, self.group_tag(piece))
             if best_key is None or key < best_key:
