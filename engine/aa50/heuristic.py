@@ -15,7 +15,9 @@ questions from it:
   coast; sends idle bombers on raids;
 - conduct combat: presses on while the odds hold, retreats early when they fall;
 - noncombat move: moves land units toward the front, to the territories most threatened,
-  ships toward the troops they carry, aircraft to the safest landing near the front;
+  ships toward the troops they carry, aircraft to the safest landing near the front; an
+  empty transport sails to troops waiting by the sea within its move, takes them aboard where
+  it stops and goes on toward the front with what is left of its move (§7.3.6);
 - mobilize: places at the factory nearest the enemy, the capital first when threatened.
 
 Settings restrict it for balance questions: `naval=false` (never buys ships),

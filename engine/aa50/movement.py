@@ -1,8 +1,11 @@
 """Where a group of pieces may go: combat move (§5.4) and noncombat move (§5.6).
 
 A *group* is the pieces of one nation in one space of one type, with one tag: a transport's
-tag is its cargo ('infantry+armour'), an aircraft's in the noncombat move the spaces it may
-still fly ('4'). The functions here answer `destinations(game, group) -> {to: (distance,
+tag is its cargo ('infantry+armour', an ally's units named with their owner), then '/N' once it
+has sailed N zones and may go on, and '/loaded' when troops it took aboard in the combat move
+must assault; an aircraft's in the noncombat move the spaces it may still fly ('4'). In a
+power's turn an ally's transport carrying the power's troops is a group of the power too: it
+does not move, the power only lands its troops from it (§5.5.4.2). The functions here answer `destinations(game, group) -> {to: (distance,
 via, targets)}`: `via` is the space a two-space move passes through (a tank's blitz, §5.4.7),
 `targets` the choices a move carries (a transport's assault target, a bomber's raid).
 
@@ -11,7 +14,13 @@ Readings and simplifications, also in docs/engine-systems.md:
   of its nation in an adjacent sea zone (§5.4, §5.4.8); a transport that carries cargo in the
   combat move takes it to an amphibious assault on an enemy territory next to where it stops
   (§5.4.3); warships may stop in a sea zone next to an enemy territory to support an assault;
-- transports load in the sea zone where they start; cargo is the nation's own land units;
+- a transport sails in one or more moves within its 2 zones and loads in every friendly zone
+  it stops in (§5.4.8, §7.3.6: load, move, load, move, unload); in the combat move only while
+  an assault stays in reach, and what it loads then must assault; a transport that sails in
+  the combat move and loads nothing just stops;
+- land units board an ally's transport in their noncombat move, ride it in the ally's turn and
+  land in their own next turn, where it lies (§5.5.4.2); the ally cannot land them;
+- a transport lands all of its nation's cargo at once, in one territory;
 - neutral territories (§2.2) are entered and flown over by nobody; canals are open to a side's
   ships when the side held the canal's territories at the start of the turn (§2.6);
 - aircraft attack only where there is something to fight, and keep the range to land on a
