@@ -791,10 +791,9 @@ class NoncombatPlan:
                 if invasion is not None and invasion != space:
                     self.moves[(space, type_)].append((invasion, len(group), ""))
                     sailing[space] = invasion
-            elif self._waiting(reach, space) is not None:
-                zone = self._waiting(reach, space)
-                self.moves[(space, type_)].append((zone, 1, ""))
-                sailing[space] = zone
+            elif (waiting := self._waiting(reach, space)) is not None:
+                self.moves[(space, type_)].append((waiting, 1, ""))
+                sailing[space] = waiting
             elif factories and space not in factories:
                 home = min(reach, key=lambda z: (min(board.distance(z, f) for f in factories), z))
                 if home != space:

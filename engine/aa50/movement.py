@@ -5,11 +5,12 @@ tag is its cargo ('infantry+armour', an ally's units named with their owner), th
 has sailed N zones and may go on, and '/loaded' when troops it took aboard in the combat move
 must assault; an aircraft's in the noncombat move the spaces it may still fly ('4'). In a
 power's turn an ally's transport carrying the power's troops is a group of the power too: it
-does not move, the power only lands its troops from it (§5.5.4.2). The functions here answer `destinations(game, group) -> {to: (distance,
-via, targets)}`: `via` is the space a two-space move passes through (a tank's blitz, §5.4.7),
-`targets` the choices a move carries (a transport's assault target, a bomber's raid).
+does not move, the power only lands its troops from it (§5.5.4.2). The functions here
+answer `destinations(game, group) -> {to: (distance, via, targets)}`: `via` is the space a
+two-space move passes through (a tank's blitz, §5.4.7), `targets` the choices a move carries
+(a transport's assault target, a bomber's raid).
 
-Readings and simplifications, also in docs/engine-systems.md:
+Readings and simplifications, also in docs/engine.md ("The AA50 game"):
 - a land unit moving in the combat move must end in an enemy territory, or board a transport
   of its nation in an adjacent sea zone (§5.4, §5.4.8); a transport that carries cargo in the
   combat move takes it to an amphibious assault on an enemy territory next to where it stops
