@@ -251,6 +251,129 @@ def test_an_amphibious_assault_lands_its_cargo_and_takes_the_coast(system41):
     assert not transport.cargo
 
 
+def group_of(game, space, type_):
+    """Hold every group before the one of `type_` in `space`, and return that one."""
+    group = game.current_group()
+    while group and (group[0].space, group[0].type) != (space, type_):
+        game.apply(("hold", group[0].space, group[0].type, game.group_tag(group[0])))
+        group = game.current_group()
+    assert group, f"no group of {type_} in {space} to move"
+    return group
+
+
+def load(game, zone, territory, type_, count=1):
+    group = group_of(game, zone, "transport")
+    action = ("load", zone, "transport", game.group_tag(group[0]), territory, type_, count)
+    assert game.is_legal(action), f"{action} is not legal; legal: {game.legal_actions()[:12]}"
+    game.apply(action)
+    return group[0]
+
+
+def test_new_fighters_go_on_new_and_old_carriers_next_to_the_factory(system41):
+    """§5.7.1 and note 54: new fighters may be placed on the nation's carriers, new or there
+    before, in a sea zone next to a factory held since the start of the turn; two a carrier
+    (§7.3.2), never on an ally's carrier."""
+    game = until(new_game(system41), "germany", "purchase")
+    game.money["germany"] = 100
+    game.apply(("buy", "carrier", 1))
+    game.apply(("buy", "fighter", 4))
+    until(game, "germany", "mobilize")
+    put(game, "sz-5", "italy", "carrier")                 # an ally's carrier takes none
+    assert not game.is_legal(("place", "fighter", "sz-5", 1))
+    game.apply(("place", "carrier", "sz-5", 1))
+    assert ("place", "fighter", "sz-5", 1) in game.legal_actions()
+    assert not game.is_legal(("place", "fighter", "sz-5", 3))
+    game.apply(("place", "fighter", "sz-5", 2))
+    assert not game.is_legal(("place", "fighter", "sz-5", 1))     # the carrier is full
+    assert sum(p.type == "fighter" for p in game.pieces["sz-5"]) == 2
+    assert game.placed["germany"] == 3                    # they count against Germany's 10
+    (old,) = put(game, "sz-5", "germany", "carrier")     # one there before the turn
+    game.apply(("place", "fighter", "sz-5", 2))
+    assert not game.is_legal(("place", "fighter", "sz-5", 1))
+    assert old.space == "sz-5" and game.invariants() == []
+
+
+def test_a_transport_loads_in_two_zones_and_unloads(system41):
+    """§7.3.6 Loading and Offloading: a transport takes one unit aboard, moves one zone, takes
+    another, moves one more zone and puts both ashore; its cargo counts as moved (§7.3.6)."""
+    game = until(new_game(system41), "germany", "noncombat-move")
+    clear(game, "sz-12", "morocco-algeria")
+    put(game, "morocco-algeria", "germany", "armour")
+    transport = load(game, "sz-13", "france", "infantry")
+    assert transport.space == "sz-13" and [c.type for c in transport.cargo] == ["infantry"]
+    move(game, "sz-13", "transport", "sz-12")                  # one zone: it may go on
+    assert transport.space == "sz-12" and game.group_tag(transport) == "infantry/1"
+    load(game, "sz-12", "morocco-algeria", "armour")
+    move(game, "sz-12", "transport", "sz-7", 1, "northwestern-europe")
+    landed = [p for p in game.pieces["northwestern-europe"] if p.uid in {
+        c.uid for c in game.pieces["northwestern-europe"]} and p.type in ("infantry", "armour")
+        and p.came_from == "sz-7"]
+    assert sorted(p.type for p in landed) == ["armour", "infantry"]
+    assert transport.space == "sz-7" and not transport.cargo and transport.done
+    assert not game.pieces["morocco-algeria"] and game.invariants() == []
+    assert not game.movable(transport)                     # unloaded: it moves no more
+
+
+def test_a_full_transport_takes_nothing_more_aboard(system41):
+    """§7.3.6 Carry Land Units: one land unit of any kind plus one infantry, no more."""
+    game = until(new_game(system41), "germany", "noncombat-move")
+    clear(game, "sz-12", "morocco-algeria")
+    put(game, "morocco-algeria", "germany", "armour", 2)
+    put(game, "morocco-algeria", "germany", "infantry")
+    load(game, "sz-13", "france", "armour")
+    tag = game.group_tag(game.current_group()[0])
+    assert not game.is_legal(("load", "sz-13", "transport", tag, "france", "armour", 1))
+    move(game, "sz-13", "transport", "sz-12")
+    assert not game.is_legal(("load", "sz-12", "transport", "armour/1", "morocco-algeria",
+                              "armour", 1))
+    assert not game.is_legal(("load", "sz-12", "transport", "armour/1", "morocco-algeria",
+                              "infantry", 2))
+    load(game, "sz-12", "morocco-algeria", "infantry")
+    loads = [a for a in game.legal_actions() if a[0] == "load"]
+    assert loads == [] and game.room_on(game.current_group()[0]) == 0
+
+
+def test_a_transport_picks_up_on_its_way_to_an_amphibious_assault(system41):
+    """§5.4.8: a transport may load where it starts, move one zone into a friendly zone and
+    load again; troops loaded in the combat move must land in an assault (note 62)."""
+    game = until(new_game(system41), "germany", "combat-move")
+    clear(game, "sz-12", "gibraltar", "morocco-algeria")
+    put(game, "morocco-algeria", "germany", "armour")
+    transport = load(game, "sz-13", "france", "infantry")
+    tag = game.group_tag(transport)
+    assert tag == "infantry/loaded"
+    assert ("hold", "sz-13", "transport", tag) not in game.legal_actions()
+    move(game, "sz-13", "transport", "sz-12")
+    load(game, "sz-12", "morocco-algeria", "armour")
+    move(game, "sz-12", "transport", "sz-12", 1, "gibraltar")
+    until(game, "germany", "noncombat-move")
+    assert game.control["gibraltar"] == "germany"
+    assert sorted(p.type for p in game.pieces["gibraltar"]) == ["armour", "infantry"]
+    assert game.invariants() == []
+
+
+def test_allied_troops_ride_an_allied_transport_over_two_turns(system41):
+    """§5.5.4.2 and §7.3.6: American infantry boards a British transport in the American
+    turn; the British move it in theirs and may not land it; the Americans land it in
+    their next turn."""
+    game = until(new_game(system41), "united-states", "noncombat-move")
+    (british,) = put(game, "sz-10", "united-kingdom", "transport")
+    move(game, "eastern-united-states", "infantry", "sz-10", 1, "board:united-kingdom")
+    (rider,) = british.cargo
+    assert rider.owner == "united-states" and rider.aboard is british
+    assert not game.movable(british)                      # not before the next American turn
+    until(game, "united-kingdom", "noncombat-move")
+    group = group_of(game, "sz-10", "transport")
+    assert group == [british] and game.group_tag(british) == "united-states:infantry"
+    assert {t for _, _, targets in game.group_destinations(group).values()
+            for t in targets} == {""}                     # the British cannot land it
+    move(game, "sz-10", "transport", "sz-8", 1)
+    until(game, "united-states", "noncombat-move")
+    move(game, "sz-8", "transport", "sz-8", 1, "united-kingdom")
+    assert rider.space == "united-kingdom" and rider in game.pieces["united-kingdom"]
+    assert british.space == "sz-8" and not british.cargo and game.invariants() == []
+
+
 def test_transport_room_is_one_unit_and_one_infantry(system41):
     """§7.3.6: a transport carries one land unit of any kind plus one infantry."""
     game = until(new_game(system41), "germany", "combat-move")

@@ -68,9 +68,15 @@ def _attackers(game: AA50Game, space: str) -> list[Piece]:
 
 
 def _landing(game: AA50Game, territory: str) -> list[Piece]:
-    """Transports of the attacker that carry an assault on `territory` (§5.4.3)."""
+    """Transports (the attacker's, or an ally's, §5.5.4.2) that carry an assault of the
+    attacker on `territory` (§5.4.3)."""
     return [p for sea in game.data.board.coasts.get(territory, ()) for p in game.pieces[sea]
-            if p.owner == game.seat and p.target == territory and p.cargo]
+            if _assault_troops(game, p, territory)]
+
+
+def _assault_troops(game: AA50Game, transport: Piece, territory: str) -> list[Piece]:
+    return [c for c in transport.cargo if c.owner == game.seat and c.target == territory
+            and _on_board(game, c)]
 
 
 def _needs_decision(game: AA50Game, space: str) -> bool:
@@ -78,7 +84,8 @@ def _needs_decision(game: AA50Game, space: str) -> bool:
     defenders = [p for p in enemies_in(game, space, nation) if _on_board(game, p)]
     attackers = _attackers(game, space)
     if space in game.data.board.land:
-        attackers = attackers + [c for t in _landing(game, space) for c in t.cargo]
+        attackers = attackers + [c for t in _landing(game, space)
+                                 for c in _assault_troops(game, t, space)]
     return bool(defenders) and bool(attackers) and bool(retreat_space(game, space))
 
 
@@ -205,7 +212,7 @@ def _unload_assault(game: AA50Game, territory: str) -> list[Piece]:
     for transport in _landing(game, territory):
         if hostile_sea(game, transport.space, game.seat):
             continue
-        for cargo in [c for c in transport.cargo if _on_board(game, c)]:
+        for cargo in _assault_troops(game, transport, territory):
             transport.cargo.remove(cargo)
             cargo.aboard = None
             cargo.space = territory
@@ -213,7 +220,8 @@ def _unload_assault(game: AA50Game, territory: str) -> list[Piece]:
             cargo.done = True
             game.pieces[territory].append(cargo)
             landed.append(cargo)
-        transport.fought = True
+        if transport.owner == game.seat:
+            transport.fought = True
     return landed
 
 

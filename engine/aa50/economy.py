@@ -198,6 +198,7 @@ def purchase_apply(game: AA50Game, action: tuple) -> None:
 # -- mobilize (§5.7) -----------------------------------------------------------------------------
 def enter_mobilize(game: AA50Game) -> None:
     game.step = "placing"
+    game.first_new_uid = game.next_uid()
 
 
 def mobilize_done(game: AA50Game) -> bool:
@@ -233,7 +234,32 @@ def placement_spaces(game: AA50Game, nation: str, type_: str) -> list[str]:
     factories = _factories(game, nation)
     if kind.domain == "sea":
         return sorted({sea for space in factories for sea in game.data.board.coasts[space]})
+    if kind.domain == "air" and kind.carrier_size:
+        return sorted(set(factories) | {sea for space in factories
+                                        for sea in game.data.board.coasts[space]
+                                        if carrier_room_for_new(game, nation, sea) >= kind.carrier_size})
     return sorted(factories)
+
+
+def carrier_room_for_new(game: AA50Game, nation: str, sea: str) -> int:
+    """Room for new fighters on the nation's own carriers in `sea`, new or there before
+    (§5.7.1, note 54; never on an ally's carrier), with the fighters placed before them and
+    every other fighter of the side there kept aboard some carrier of the side (two a
+    carrier, §7.3.2)."""
+    types = game.data.types
+    own = side = taken = 0
+    for piece in game.pieces[sea]:
+        if game.side(piece.owner) != game.side(nation):
+            continue
+        kind = types[piece.type]
+        side += kind.carrier_room
+        if piece.owner == nation:
+            own += kind.carrier_room
+        if kind.domain == "air":
+            taken += kind.carrier_size
+            if piece.owner == nation and piece.uid >= game.first_new_uid:
+                own -= kind.carrier_size                  # new ones sit on the nation's own
+    return max(0, min(own, side - taken))
 
 
 def _placements(game: AA50Game) -> list[tuple[str, str]]:
@@ -267,8 +293,11 @@ def _room(game: AA50Game, nation: str, type_: str, space: str) -> int:
     if kind.has("factory"):
         return 1
     factories = _factories(game, nation)
-    if kind.domain == "sea":
-        return sum(room for f, room in factories.items() if space in game.data.board.coasts[f])
+    if space in game.data.board.sea:
+        room = sum(room for f, room in factories.items() if space in game.data.board.coasts[f])
+        if kind.domain == "air":
+            room = min(room, carrier_room_for_new(game, nation, space) // kind.carrier_size)
+        return room
     return factories.get(space, 0)
 
 
@@ -281,7 +310,7 @@ def mobilize_apply(game: AA50Game, action: tuple) -> None:
     kind = game.data.types[type_]
     game.pool[nation][type_] -= count
     left = count
-    if kind.domain == "sea" and not game.is_china(nation):
+    if space in game.data.board.sea and not game.is_china(nation):
         for factory, room in sorted(_factories(game, nation).items()):
             if space in game.data.board.coasts[factory] and left:
                 used = min(room, left)

@@ -10,7 +10,8 @@ class Piece:
     from (where it may retreat to, §5.5.3.5); target: for a loaded transport, the territory its
     cargo assaults (§5.4.3), or "raid" for a bomber bombing a factory (§5.5.1); aboard: the
     transport carrying it (cargo is not in its space's list of pieces, §7.3.6);
-    cargo: the pieces a transport carries; bombarded: it fired at the shore this turn.
+    cargo: the pieces a transport carries; bombarded: it fired at the shore this turn;
+    loaded_now: a land unit went aboard this turn, or a transport took one aboard.
     """
 
     __slots__ = ("uid", "owner", "type", "space", "spent", "done", "came_from", "target",
@@ -37,5 +38,7 @@ class Piece:
 
 
 def cargo_tag(transport: Piece) -> str:
-    """How a transport's load reads in an action: 'infantry+armour', or '' when empty."""
-    return "+".join(sorted(p.type for p in transport.cargo))
+    """How a transport's load reads in an action: 'infantry+armour', or '' when empty; an
+    allied power's land units aboard are named with their owner ('united-states:infantry')."""
+    return "+".join(sorted(p.type if p.owner == transport.owner else f"{p.owner}:{p.type}"
+                           for p in transport.cargo))

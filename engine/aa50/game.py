@@ -7,7 +7,9 @@ not yet placed, factory damage and research. Decisions are taken one at a time:
   purchase        ("buy", type, n), ("repair", factory territory, markers), ("end",) (§5.3)
   combat move     one group at a time, in a fixed order (land units, warships, transports,
   noncombat move  aircraft, guns): ("move", space, type, tag, to, n, target) or
-                  ("hold", space, type, tag) (§5.4, §5.6); see movement.py
+                  ("hold", space, type, tag); a transport also ("load", zone, type, tag,
+                  territory, land type, n), and moves on after a stop (§5.4, §5.6, §7.3.6);
+                  see movement.py
   conduct combat  each battle in turn: ("fight", space, retreat_at): the attacker retreats
                   when it has that many units left or fewer, 0 never (§5.5)
   mobilize        ("place", type, space, n), ("end",) (§5.7)
@@ -64,12 +66,17 @@ class AA50Game(GameState):
         self.decided: set[int] = set()         # pieces whose move is decided this phase
         self.battle_queue: list[str] = []
         self.placed: Counter = Counter()        # factory territory -> units placed this turn
+        self.first_new_uid = 0                  # the first piece placed in this mobilization
         self.step = ""                          # where the current phase stands
         self.outcome: GameResult | None = None
         self._profiles: dict[str, dict] = {}
         self._start_turn()
 
     # -- set-up --------------------------------------------------------------------------------
+    def next_uid(self) -> int:
+        """The id the next new piece gets: ids grow, so pieces placed since are told apart."""
+        return self._uid + 1
+
     def new_piece(self, owner: str, type_: str, space: str, aboard: Piece | None = None) -> Piece:
         self._uid += 1
         piece = Piece(self._uid, owner, type_, space)
@@ -182,19 +189,33 @@ class AA50Game(GameState):
         capacity = self.data.types[transport.type].capacity
         return capacity - sum(self.data.types[c.type].size for c in transport.cargo)
 
-    def room_to_board(self, sea: str, nation: str, size: int, combat: bool) -> int:
-        """How many land units of `size` may still board the nation's transports in `sea`:
-        transports that have not moved, and in the combat move carry no assault yet."""
-        return sum(self.room_on(p) // size for p in self.pieces[sea]
-                   if p.owner == nation and self.data.types[p.type].capacity and not p.done
-                   and (not combat or not p.target)) if size else 0
+    def boardable(self, sea: str, nation: str, combat: bool, owner: str) -> list[Piece]:
+        """Transports of `owner` in `sea` that land units of `nation` may board: the nation's
+        own that have not moved (in the combat move, with no assault yet); an ally's, in the
+        nation's noncombat move only (§5.5.4.2, §7.3.6). None in a hostile sea zone."""
+        if combat and owner != nation or movement.hostile_sea(self, sea, nation):
+            return []
+        types = self.data.types
+        if owner == nation:
+            return [p for p in self.pieces[sea] if p.owner == nation and types[p.type].capacity
+                    and not p.done and not p.spent and (not combat or not p.target)]
+        return [p for p in self.pieces[sea] if p.owner == owner and types[p.type].capacity]
+
+    def room_to_board(self, sea: str, nation: str, size: int, combat: bool,
+                      owner: str | None = None) -> int:
+        """How many land units of `size` may still board `owner`'s transports in `sea`."""
+        if not size:
+            return 0
+        return sum(self.room_on(p) // size
+                   for p in self.boardable(sea, nation, combat, owner or nation))
 
     def most_movers(self, group: list[Piece], to: str, target: str) -> int:
         """How many of the group may make this move: all, or as many as fit aboard."""
-        if target == "board":
+        if target == "board" or target.startswith("board:"):
+            owner = target.split(":", 1)[1] if ":" in target else None
             return min(len(group), self.room_to_board(
                 to, group[0].owner, self.data.types[group[0].type].size,
-                self._phase == "combat-move"))
+                self._phase == "combat-move", owner))
         return len(group)
 
     def carrier_zones(self, side: str) -> list[str]:
@@ -218,8 +239,10 @@ class AA50Game(GameState):
                    for p in self.pieces[space])
 
     def assault_target(self, space: str, nation: str) -> bool:
-        return any(p.owner == nation and p.target == space for s in self.data.board.coasts.get(space, ())
-                   for p in self.pieces[s])
+        """Whether cargo of the nation is bound for an amphibious assault on `space`."""
+        return any(c.owner == nation and c.target == space
+                   for s in self.data.board.coasts.get(space, ())
+                   for p in self.pieces[s] for c in p.cargo)
 
     def incomes(self) -> dict[str, float]:
         return {n: float(economy.production(self, n)) for n in self.data.order}
@@ -249,9 +272,18 @@ class AA50Game(GameState):
 
     # -- groups of pieces for the movement phases ----------------------------------------------
     def group_tag(self, piece: Piece) -> str:
+        """A transport's tag is its cargo, then '/N' once it has moved N zones this phase and
+        may still go on, and '/loaded' when in the combat move it took aboard troops that must
+        now assault (§5.4.8); an aircraft's in the noncombat move the spaces it may still fly."""
         kind = self.data.types[piece.type]
         if kind.capacity:
-            return cargo_tag(piece)
+            tag = cargo_tag(piece)
+            if piece.owner == self.seat:
+                if piece.spent:
+                    tag += f"/{piece.spent}"
+                if self._phase == "combat-move" and movement.must_assault(self, piece):
+                    tag += "/loaded"
+            return tag
         if kind.domain == "air" and self._phase == "noncombat-move":
             return str(self.movement(piece.owner, piece.type) - piece.spent)
         return ""
@@ -259,6 +291,8 @@ class AA50Game(GameState):
     def movable(self, piece: Piece) -> bool:
         if piece.uid in self.decided or piece.aboard is not None:
             return False
+        if piece.owner != self.seat:           # an ally's transport, with the nation's cargo
+            return bool(self.own_cargo_to_land(piece))
         kind = self.data.types[piece.type]
         if kind.domain == "structure" or kind.movement <= 0:
             return False
@@ -268,6 +302,12 @@ class AA50Game(GameState):
             return True
         return not piece.done and not piece.fought and not piece.captured_now
 
+    def own_cargo_to_land(self, transport: Piece) -> list[Piece]:
+        """The current nation's land units aboard an ally's transport that it may unload
+        this turn: aboard since an earlier turn, not yet landed (§5.5.4.2)."""
+        return [c for c in transport.cargo if c.owner == self.seat and not c.loaded_now
+                and not c.done]
+
     def current_group(self) -> list[Piece]:
         """The pieces whose move is decided next: the first undecided group in a fixed order."""
         version, cached = self._group_cache
@@ -276,7 +316,7 @@ class AA50Game(GameState):
         best: Piece | None = None
         best_key: tuple | None = None
         for piece in self._candidates:
-            if piece.owner != self.seat or not self.movable(piece):
+            if not self.movable(piece):
                 continue
             key = (movement.rank(self, piece), piece.space, piece.type, self.group_tag(piece))
             if best_key is None or key < best_key:
@@ -284,7 +324,7 @@ class AA50Game(GameState):
         found: list[Piece] = []
         if best is not None and best_key is not None:
             _, space, type_, tag = best_key
-            found = [p for p in self.pieces[space] if p.owner == self.seat and p.type == type_
+            found = [p for p in self.pieces[space] if p.owner == best.owner and p.type == type_
                      and self.movable(p) and self.group_tag(p) == tag]
         self._group_cache = (self._version, found)
         return found
@@ -310,25 +350,24 @@ class AA50Game(GameState):
                 self.capture(via, movers[0].owner)
             target = ""
         for piece in movers:
-            if target == "board":
-                self._board(piece, to)
+            if target == "board" or target.startswith("board:"):
+                self._board(piece, to, target.split(":", 1)[1] if ":" in target else piece.owner)
+                continue
+            kind = self.data.types[piece.type]
+            if piece.owner != self.seat:      # the nation lands its cargo from an ally's transport
+                self._land_cargo(piece, target, combat)
                 continue
             origin = piece.space
             self._relocate(piece, to)
             piece.spent += distance
-            piece.came_from = via or origin
-            kind = self.data.types[piece.type]
-            if kind.domain != "air":
-                piece.done = True
+            if to != origin:
+                piece.came_from = via or origin
+            if kind.domain != "air" and not (kind.capacity and not target):
+                piece.done = True              # a transport that only sailed may go on
             if target == "raid":
                 piece.target = "raid"
             elif kind.capacity and target:
-                if combat:
-                    piece.target = target
-                    for cargo in piece.cargo:
-                        cargo.target = target
-                else:
-                    self._unload(piece, target)
+                self._land_cargo(piece, target, combat)
             if combat and kind.domain == "land" and to in self.data.board.land \
                     and movement.enemy_territory(self, to, piece.owner) \
                     and not movement.enemies_in(self, to, piece.owner):
@@ -341,27 +380,53 @@ class AA50Game(GameState):
         for cargo in piece.cargo:
             cargo.space = to
 
-    def _board(self, piece: Piece, sea: str) -> None:
+    def _board(self, piece: Piece, sea: str, owner: str) -> None:
         combat = self._phase == "combat-move"
         size = self.data.types[piece.type].size
-        transport = max((p for p in self.pieces[sea] if p.owner == piece.owner
-                         and self.data.types[p.type].capacity and not p.done
-                         and self.room_on(p) >= size and (not combat or not p.target)),
+        transport = max((p for p in self.boardable(sea, piece.owner, combat, owner)
+                         if self.room_on(p) >= size),
                         key=lambda p: (len(p.cargo), -p.uid))   # fill one transport first
-        self.pieces[piece.space].remove(piece)
-        piece.space, piece.aboard = sea, transport
-        piece.done = piece.loaded_now = True
-        transport.cargo.append(piece)
+        self._go_aboard(piece, transport)
         self.decided.add(piece.uid)
 
-    def _unload(self, transport: Piece, territory: str) -> None:
-        for cargo in list(transport.cargo):
+    def _go_aboard(self, piece: Piece, transport: Piece) -> None:
+        """Loading counts as the land unit's move (§7.3.6)."""
+        self.pieces[piece.space].remove(piece)
+        piece.came_from = piece.space
+        piece.space, piece.aboard = transport.space, transport
+        piece.done = piece.loaded_now = True
+        transport.cargo.append(piece)
+        if transport.owner == piece.owner:
+            transport.loaded_now = True
+
+    def load(self, transport: Piece, territory: str, type_: str, count: int) -> None:
+        """A transport takes land units aboard from a territory next to the zone it is in,
+        where it started or where its move brought it (§5.4.8, §7.3.6)."""
+        for piece in movement.loadable(self, transport.space, self.seat,
+                                       self._phase == "combat-move")[territory][type_][:count]:
+            self._go_aboard(piece, transport)
+
+    def _land_cargo(self, transport: Piece, territory: str, combat: bool) -> None:
+        """The current nation's cargo on `transport` goes ashore in `territory` (noncombat
+        move), or is bound for an amphibious assault on it (combat move, §5.4.3): all of it,
+        to one territory (§7.3.6). A transport that unloads moves no more this turn."""
+        own = [c for c in transport.cargo if c.owner == self.seat]
+        if transport.owner != self.seat:
+            own = self.own_cargo_to_land(transport)
+        if combat:
+            if transport.owner == self.seat:
+                transport.target = territory
+            for cargo in own:
+                cargo.target = territory
+                cargo.done = True
+            return
+        for cargo in own:
+            transport.cargo.remove(cargo)
             cargo.aboard = None
             cargo.space = territory
             cargo.done = True
             cargo.came_from = transport.space
             self.pieces[territory].append(cargo)
-        transport.cargo.clear()
 
     def destroy(self, piece: Piece) -> None:
         self.destroyed += len(piece.cargo)
@@ -420,7 +485,8 @@ class AA50Game(GameState):
             for piece in found:
                 if piece.owner == nation:
                     piece.new_turn()
-                    for cargo in piece.cargo:
+                for cargo in piece.cargo:
+                    if piece.owner == nation or cargo.owner == nation:
                         cargo.new_turn()
         self.placed.clear()
         self._enter("research")
@@ -432,7 +498,8 @@ class AA50Game(GameState):
         self._version += 1
         if phase in ("combat-move", "noncombat-move"):
             self._candidates = [p for found in self.pieces.values() for p in found
-                                if p.owner == self.seat]
+                                if p.owner == self.seat
+                                or any(c.owner == self.seat for c in p.cargo)]
         _ENTER[phase](self)
 
     def touch(self) -> None:
@@ -544,12 +611,21 @@ def _movement_done(game: AA50Game) -> bool:
             if game.phase == "noncombat-move":
                 economy.land_aircraft(game)
             return True
-        if game.group_destinations(group) or (
+        if game.group_destinations(group) or movement.transport_loads(game, group[0]) or (
                 game.phase == "noncombat-move" and game.data.types[group[0].type].domain == "air"):
             return False
-        for piece in group:                      # nowhere to go: it stays
-            game.decided.add(piece.uid)
+        _decide(game, group)                     # nowhere to go: it stays
         game.touch()
+
+
+def _decide(game: AA50Game, pieces: list[Piece]) -> None:
+    """The pieces' move is over for this phase; a transport that sailed or took troops
+    aboard moves no more this turn (§5.6.1.3)."""
+    for piece in pieces:
+        game.decided.add(piece.uid)
+        if piece.owner == game.seat and (piece.spent or piece.loaded_now) \
+                and game.data.types[piece.type].capacity:
+            piece.done = True
 
 
 _DONE = {
@@ -560,16 +636,34 @@ _DONE = {
 }
 
 
+def _may_hold(game: AA50Game, group: list[Piece]) -> bool:
+    """A transport that took troops aboard in the combat move may not stop short of its
+    assault (§5.4.8, note 62) while one is within reach."""
+    first = group[0]
+    return not (game.phase == "combat-move" and first.owner == game.seat
+                and game.data.types[first.type].capacity and movement.must_assault(game, first)
+                and game.group_destinations(group))
+
+
 def _movement_actions(game: AA50Game) -> list[tuple]:
     group = game.current_group()
     first = group[0]
     tag = game.group_tag(first)
-    actions: list[tuple] = [("hold", first.space, first.type, tag)]
+    actions: list[tuple] = []
+    if _may_hold(game, group):
+        actions.append(("hold", first.space, first.type, tag))
+    for territory, type_, most in movement.transport_loads(game, first):
+        for count in range(1, most + 1):
+            actions.append(("load", first.space, first.type, tag, territory, type_, count))
     for to, (_, _, targets) in sorted(game.group_destinations(group).items()):
         for target in targets:
             for count in range(1, game.most_movers(group, to, target) + 1):
                 actions.append(("move", first.space, first.type, tag, to, count, target))
     return actions
+
+
+def _is_count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _movement_legal(game: AA50Game, action: tuple) -> bool:
@@ -578,13 +672,19 @@ def _movement_legal(game: AA50Game, action: tuple) -> bool:
         return False
     first = group[0]
     if action[:1] == ("hold",):
-        return action == ("hold", first.space, first.type, game.group_tag(first))
-    if len(action) != 7 or action[0] != "move":
+        return action == ("hold", first.space, first.type, game.group_tag(first)) \
+            and _may_hold(game, group)
+    if len(action) != 7 or action[0] not in ("move", "load"):
         return False
-    _, space, type_, tag, to, count, target = action
-    if (space, type_, tag) != (first.space, first.type, game.group_tag(first)):
+    if action[1:4] != (first.space, first.type, game.group_tag(first)):
         return False
-    if not isinstance(count, int) or isinstance(count, bool):
+    if action[0] == "load":
+        _, _, _, _, shore, land_type, count = action
+        return _is_count(count) and any(
+            (shore, land_type) == (territory, what) and 1 <= count <= most
+            for territory, what, most in movement.transport_loads(game, first))
+    _, _, _, _, to, count, target = action
+    if not _is_count(count):
         return False
     found = game.group_destinations(group).get(to)
     return found is not None and target in found[2] and \
@@ -594,14 +694,18 @@ def _movement_legal(game: AA50Game, action: tuple) -> bool:
 def _movement_apply(game: AA50Game, action: tuple) -> None:
     group = game.current_group()
     if action[0] == "hold":
-        for piece in group:
-            game.decided.add(piece.uid)
+        _decide(game, group)
+        return
+    if action[0] == "load":
+        _, _, _, _, shore, land_type, count = action
+        game.load(group[0], shore, land_type, count)
         return
     _, _, _, _, to, count, target = action
     movers = group[:count]
     game.move(movers, to, target)
-    for piece in movers:
-        game.decided.add(piece.uid)
+    if not (game.data.types[movers[0].type].capacity and movers[0].owner == game.seat
+            and not target):
+        _decide(game, movers)                    # a transport that only sailed may go on
 
 
 _ACTIONS = {

@@ -15,7 +15,9 @@ questions from it:
   coast; sends idle bombers on raids;
 - conduct combat: presses on while the odds hold, retreats early when they fall;
 - noncombat move: moves land units toward the front, to the territories most threatened,
-  ships toward the troops they carry, aircraft to the safest landing near the front;
+  ships toward the troops they carry, aircraft to the safest landing near the front; an
+  empty transport sails to troops waiting by the sea within its move, takes them aboard where
+  it stops and goes on toward the front with what is left of its move (§7.3.6);
 - mobilize: places at the factory nearest the enemy, the capital first when threatened.
 
 Settings restrict it for balance questions: `naval=false` (never buys ships),
@@ -57,6 +59,7 @@ class HeuristicPlayer(Player):
         self.moves: dict[tuple[str, str], list[tuple[str, int, str]]] = {}
         self.shopping: list[tuple[str, int]] = []
         self.need: dict[str, float] = {}
+        self.stranded: set[int] = set()        # land units waiting for a transport
 
     # -- dispatch ------------------------------------------------------------------------------
     def choose(self, state):
@@ -103,6 +106,12 @@ class HeuristicPlayer(Player):
         first = group[0]
         tag = state.group_tag(first)
         hold = ("hold", first.space, first.type, tag)
+        shuttle = state.phase == "noncombat-move" and first.owner == state.seat \
+            and state.data.types[first.type].capacity
+        if shuttle:
+            pick_up = self._pick_up(state, first, tag)
+            if pick_up is not None:
+                return pick_up
         for to, count, target in self.moves.get((first.space, first.type), []):
             action = ("move", first.space, first.type, tag, to, min(count, len(group)), target)
             if state.is_legal(action):
@@ -110,7 +119,43 @@ class HeuristicPlayer(Player):
                 return action
         if state.phase == "noncombat-move" and state.data.types[first.type].domain == "air":
             return self._land(state, group, tag) or hold
+        if shuttle and first.spent and first.cargo:
+            return self._sail_on(state, first, tag) or hold
+        if not state.is_legal(hold):          # troops went aboard another transport than planned
+            board = state.data.board
+            moves = [a for a in state.legal_actions() if a[0] == "move"]
+            return max(moves, key=lambda a: (bool(a[6]), board.value.get(a[6], 0), a[6], a[4]))
         return hold
+
+    def _pick_up(self, state, transport: Piece, tag: str):
+        """A transport takes aboard the troops waiting for one by the zone it is in, where it
+        started or where its move brought it (§7.3.6)."""
+        if not self.stranded:
+            return None
+        for territory, type_, most in movement.transport_loads(state, transport):
+            waiting = sum(1 for p in state.pieces[territory] if p.uid in self.stranded
+                          and p.type == type_)
+            if waiting:
+                return ("load", transport.space, transport.type, tag, territory, type_,
+                        min(most, waiting))
+        return None
+
+    def _sail_on(self, state, transport: Piece, tag: str):
+        """A transport that picked troops up on its way goes on toward the front with what is
+        left of its move, and puts them ashore there when it can."""
+        board = state.data.board
+        best = None
+        for zone, (distance, _, targets) in state.group_destinations([transport]).items():
+            for shore in targets:
+                front = self.survey.front(shore) if shore else FAR
+                score = (front, distance, zone, shore)
+                if shore and (best is None or score < best):
+                    best = score
+        here = min((self.survey.front(s) for s in board.shores[transport.space]), default=FAR)
+        if best is None or best[0] >= here:
+            return None
+        _, _, zone, shore = best
+        return ("move", transport.space, transport.type, tag, zone, 1, shore)
 
     def _land(self, state, group: list[Piece], tag: str):
         """An aircraft's landing: stay when it may, else the safest reachable spot."""
@@ -610,8 +655,8 @@ class CombatPlan:
             if not state.data.types[transport.type].capacity or uid in self.used:
                 continue
             room = state.room_on(transport)
-            troops = [c for c in transport.cargo
-                      if not state.data.types[c.type].has("noncombat_move_only")]
+            troops = [c for c in transport.cargo if c.owner == self.nation
+                      and not state.data.types[c.type].has("noncombat_move_only")]
             for shore in sorted(board.shores.get(transport.space, ())):
                 for piece in state.pieces[shore]:
                     size = state.data.types[piece.type].size
@@ -662,6 +707,7 @@ class NoncombatPlan:
                     and survey.front(space) <= 2:
                 need[space] = survey.threat_to(space) + board.value[space] / 4
         self.player.need = need
+        self.player.stranded = set()
         self.need = need
         groups: dict[tuple, list[Piece]] = defaultdict(list)
         for space, pieces in state.pieces.items():
@@ -704,7 +750,10 @@ class NoncombatPlan:
                 count = min(room, len(group))
                 boarding[to] += count * size
                 self.moves[(space, type_)].append((to, count, "board"))
-                return
+                group = group[count:]
+                break
+        if board.coasts.get(space):
+            self.player.stranded.update(p.uid for p in group)
 
     def _transports(self, groups, boarding) -> dict[str, str]:
         """Loaded transports carry their troops toward the enemy and put them ashore next to
@@ -714,11 +763,12 @@ class NoncombatPlan:
         factories = {z for f, piece in state.factories.items()
                      if state.control.get(f) == self.nation for z in board.coasts.get(f, ())}
         sailing = {}
-        for (space, type_, tag), group in sorted(groups.items()):
+        for (space, type_, _tag), group in sorted(groups.items()):
             kind = state.data.types[type_]
             if not kind.capacity:
                 continue
-            loaded = bool(tag) or boarding.get(space, 0) > 0
+            loaded = any(c.owner == self.nation for p in group for c in p.cargo) \
+                or boarding.get(space, 0) > 0
             reach = movement.sea_reach(state, space, self.nation,
                                        state.movement(self.nation, type_), False, False)
             if loaded:
@@ -741,12 +791,28 @@ class NoncombatPlan:
                 if invasion is not None and invasion != space:
                     self.moves[(space, type_)].append((invasion, len(group), ""))
                     sailing[space] = invasion
+            elif (waiting := self._waiting(reach, space)) is not None:
+                self.moves[(space, type_)].append((waiting, 1, ""))
+                sailing[space] = waiting
             elif factories and space not in factories:
                 home = min(reach, key=lambda z: (min(board.distance(z, f) for f in factories), z))
                 if home != space:
                     self.moves[(space, type_)].append((home, len(group), ""))
                     sailing[space] = home
         return sailing
+
+    def _waiting(self, reach: dict[str, int], here: str) -> str | None:
+        """The nearest other zone within reach, short of the transport's full move, by which
+        troops wait for a transport: it sails there, takes them aboard and goes on."""
+        state = self.state
+        board = state.data.board
+        stranded = self.player.stranded
+        found = [(distance, zone) for zone, distance in reach.items()
+                 if zone != here and distance < state.movement(self.nation, "transport")
+                 and not movement.hostile_sea(state, zone, self.nation)
+                 and any(p.uid in stranded for shore in board.shores[zone]
+                         for p in state.pieces[shore])]
+        return min(found)[1] if found else None
 
     def _invasion_zone(self, reach: dict[str, int]) -> str | None:
         """The safe zone within reach nearest the most valuable enemy coast: a loaded

@@ -1,17 +1,27 @@
 """Where a group of pieces may go: combat move (§5.4) and noncombat move (§5.6).
 
 A *group* is the pieces of one nation in one space of one type, with one tag: a transport's
-tag is its cargo ('infantry+armour'), an aircraft's in the noncombat move the spaces it may
-still fly ('4'). The functions here answer `destinations(game, group) -> {to: (distance,
-via, targets)}`: `via` is the space a two-space move passes through (a tank's blitz, §5.4.7),
-`targets` the choices a move carries (a transport's assault target, a bomber's raid).
+tag is its cargo ('infantry+armour', an ally's units named with their owner), then '/N' once it
+has sailed N zones and may go on, and '/loaded' when troops it took aboard in the combat move
+must assault; an aircraft's in the noncombat move the spaces it may still fly ('4'). In a
+power's turn an ally's transport carrying the power's troops is a group of the power too: it
+does not move, the power only lands its troops from it (§5.5.4.2). The functions here
+answer `destinations(game, group) -> {to: (distance, via, targets)}`: `via` is the space a
+two-space move passes through (a tank's blitz, §5.4.7), `targets` the choices a move carries
+(a transport's assault target, a bomber's raid).
 
-Readings and simplifications, also in docs/engine-systems.md:
+Readings and simplifications, also in docs/engine.md ("The AA50 game"):
 - a land unit moving in the combat move must end in an enemy territory, or board a transport
   of its nation in an adjacent sea zone (§5.4, §5.4.8); a transport that carries cargo in the
   combat move takes it to an amphibious assault on an enemy territory next to where it stops
   (§5.4.3); warships may stop in a sea zone next to an enemy territory to support an assault;
-- transports load in the sea zone where they start; cargo is the nation's own land units;
+- a transport sails in one or more moves within its 2 zones and loads in every friendly zone
+  it stops in (§5.4.8, §7.3.6: load, move, load, move, unload); in the combat move only while
+  an assault stays in reach, and what it loads then must assault; a transport that sails in
+  the combat move and loads nothing just stops;
+- land units board an ally's transport in their noncombat move, ride it in the ally's turn and
+  land in their own next turn, where it lies (§5.5.4.2); the ally cannot land them;
+- a transport lands all of its nation's cargo at once, in one territory;
 - neutral territories (§2.2) are entered and flown over by nobody; canals are open to a side's
   ships when the side held the canal's territories at the start of the turn (§2.6);
 - aircraft attack only where there is something to fight, and keep the range to land on a
@@ -237,10 +247,12 @@ def destinations(game: AA50Game, pieces: list[Piece], combat: bool) -> Destinati
                 found[to] = (distance, None, tuple(targets))
         return found
     if kind.domain == "sea":
+        if kind.capacity:
+            if nation != game.seat:
+                return _allied_landings(game, first, combat)
+            return _transport_moves(game, first, combat)
         steps = game.movement(nation, first.type)
         reach = sea_reach(game, space, nation, steps, combat, kind.has("submerge"))
-        if kind.capacity:
-            return _transport_moves(game, first, reach, combat)
         for to, distance in reach.items():
             if to == space:
                 continue
@@ -260,8 +272,18 @@ def destinations(game: AA50Game, pieces: list[Piece], combat: bool) -> Destinati
         found[to] = (distance, plain, ways)
     if kind.size and not game.is_china(nation):
         for sea in board.coasts.get(space, ()):
-            if game.room_to_board(sea, nation, kind.size, combat):
-                found[sea] = (1, None, ("board",))
+            ways = ()
+            if game.room_to_board(sea, nation, kind.size, combat) and (
+                    not combat or assault_within(game, sea, nation, max(
+                        game.movement(nation, p.type)
+                        for p in game.boardable(sea, nation, True, nation)))):
+                ways = ("board",)
+            if not combat:
+                ways += tuple(f"board:{owner}" for owner in game.data.order
+                              if owner != nation and game.side(owner) == game.side(nation)
+                              and game.room_to_board(sea, nation, kind.size, False, owner))
+            if ways:
+                found[sea] = (1, None, ways)
     return found
 
 
@@ -277,34 +299,130 @@ def _battle_for_air(game: AA50Game, to: str, nation: str) -> bool:
         for p in game.pieces[to]) or game.assault_target(to, nation)
 
 
-def _transport_moves(game: AA50Game, transport: Piece, reach: dict[str, int],
-                     combat: bool) -> Destinations:
+# -- transports (§5.4.8, §5.5.4.2, §7.3.6) ------------------------------------------------------
+def must_assault(game: AA50Game, transport: Piece) -> bool:
+    """In the combat move, troops taken aboard this turn must land in an amphibious assault
+    this turn (§5.4.8, note 62)."""
+    return any(c.loaded_now and c.owner == transport.owner for c in transport.cargo)
+
+
+def _assault_cargo(game: AA50Game, transport: Piece, nation: str) -> bool:
+    """Whether the nation's cargo aboard could assault: guns never do (§7.1.4)."""
+    return any(c.owner == nation and not game.data.types[c.type].has("noncombat_move_only")
+               for c in transport.cargo)
+
+
+def assault_within(game: AA50Game, zone: str, nation: str, steps: int) -> bool:
+    """Whether a transport in `zone` could still reach, within `steps`, a zone from which to
+    land troops on an enemy territory (§5.4.3)."""
+    for to in sea_reach(game, zone, nation, steps, True, False):
+        if hostile_sea(game, to, nation) and not game.own_warships(to, nation):
+            continue
+        if any(enemy_territory(game, shore, nation) for shore in game.data.board.shores[to]):
+            return True
+    return False
+
+
+def loadable(game: AA50Game, zone: str, nation: str, combat: bool) -> dict[str, dict[str, list[Piece]]]:
+    """The nation's land units a transport in `zone` may take aboard: in territories next to
+    it, not moved this turn (loading is their move, §7.3.6), guns only in the noncombat move
+    (§7.1.4); none in a hostile zone (§7.3.6) or for China (§4)."""
+    if game.is_china(nation) or hostile_sea(game, zone, nation):
+        return {}
+    types = game.data.types
+    found: dict[str, dict[str, list[Piece]]] = {}
+    for shore in game.data.board.shores[zone]:
+        for piece in game.pieces[shore]:
+            kind = types[piece.type]
+            if piece.owner != nation or kind.domain != "land" or not kind.size or piece.done \
+                    or piece.spent or piece.fought or (combat and kind.has("noncombat_move_only")):
+                continue
+            found.setdefault(shore, {}).setdefault(piece.type, []).append(piece)
+    return found
+
+
+def transport_loads(game: AA50Game, transport: Piece) -> list[tuple[str, str, int]]:
+    """(territory, land type, most) a transport of the current nation may take aboard now; in
+    the combat move only while an assault stays within its reach (§5.4.8)."""
+    if transport.done or transport.owner != game.seat \
+            or not game.data.types[transport.type].capacity:
+        return []
+    combat = game.phase == "combat-move"
+    room = game.room_on(transport)
+    types = game.data.types
+    if combat and transport.target:
+        return []
+    found = []
+    for territory, by_type in sorted(loadable(game, transport.space, transport.owner,
+                                              combat).items()):
+        for type_, pieces in sorted(by_type.items()):
+            most = min(len(pieces), room // types[type_].size)
+            if most:
+                found.append((territory, type_, most))
+    if found and combat and not assault_within(
+            game, transport.space, transport.owner,
+            game.movement(transport.owner, transport.type) - transport.spent):
+        return []
+    return found
+
+
+def _transport_moves(game: AA50Game, transport: Piece, combat: bool) -> Destinations:
+    """A transport sails up to its movement in one or more moves, taking troops aboard where
+    it stops (§7.3.6); a move with a territory as target ends it: the cargo goes ashore
+    (noncombat move) or is bound for an amphibious assault there (combat move, §5.4.3)."""
     board = game.data.board
     nation = transport.owner
+    here = transport.space
+    steps = game.movement(nation, transport.type) - transport.spent
+    reach = sea_reach(game, here, nation, steps, combat, False)
     found: Destinations = {}
-    loaded = bool(transport.cargo)
-    if combat:       # guns are cargo, never assault troops (§7.1.4 Limited Move)
-        loaded = any(not game.data.types[c.type].has("noncombat_move_only")
-                     for c in transport.cargo)
+    room = game.room_on(transport)
+    smallest = min((k.size for k in game.data.types.values() if k.size), default=0)
+    if combat:
+        loaded = _assault_cargo(game, transport, nation)
+        for to, distance in reach.items():
+            targets: tuple[str, ...] = ()
+            if loaded and not (hostile_sea(game, to, nation) and not game.own_warships(to, nation)):
+                targets = tuple(shore for shore in board.shores[to]
+                                if enemy_territory(game, shore, nation))
+            if to != here and not hostile_sea(game, to, nation):
+                leave = not loaded and not transport.spent and hostile_sea(game, here, nation)
+                pick_up = smallest and room >= smallest and loadable(game, to, nation, True) \
+                    and assault_within(game, to, nation, steps - distance)
+                if leave or pick_up:
+                    targets = ("",) + targets
+            if targets:
+                found[to] = (distance, None, targets)
+        return found
+    loaded = any(c.owner == nation for c in transport.cargo)
     for to, distance in reach.items():
-        if combat:
-            if not loaded:
-                if hostile_sea(game, transport.space, nation) and not hostile_sea(game, to, nation):
-                    found[to] = (distance, None, ("",))     # leave a hostile sea zone
-                continue
-            if hostile_sea(game, to, nation) and not game.own_warships(to, nation):
-                continue
+        targets = ()
+        if loaded:
             targets = tuple(shore for shore in board.shores[to]
-                            if enemy_territory(game, shore, nation))
-            if targets:
-                found[to] = (distance, None, targets)
-        else:
-            if to == transport.space and not loaded:
-                continue
-            targets = ("",) + tuple(shore for shore in board.shores[to]
-                                    if friendly_territory(game, shore, nation)) if loaded else ("",)
-            if to == transport.space:
-                targets = tuple(t for t in targets if t)
-            if targets:
-                found[to] = (distance, None, targets)
+                            if friendly_territory(game, shore, nation))
+        if to != here:
+            targets = ("",) + targets
+        if targets:
+            found[to] = (distance, None, targets)
     return found
+
+
+def _allied_landings(game: AA50Game, transport: Piece, combat: bool) -> Destinations:
+    """The current nation lands its troops from an ally's transport where the transport lies,
+    in the nation's own turn: an amphibious assault in the combat move, onto a friendly
+    territory in the noncombat move (§5.5.4.2, §7.3.6)."""
+    nation = game.seat
+    here = transport.space
+    shores = game.data.board.shores[here]
+    if combat:
+        if hostile_sea(game, here, nation) and not game.own_warships(here, nation) \
+                or not any(not game.data.types[c.type].has("noncombat_move_only")
+                           for c in game.own_cargo_to_land(transport)):
+            return {}
+        targets = tuple(s for s in shores if enemy_territory(game, s, nation))
+    else:
+        if hostile_sea(game, here, nation):
+            return {}
+        targets = tuple(s for s in shores if friendly_territory(game, s, nation)
+                        and allowed_for(game, nation, s))
+    return {here: (0, None, targets)} if targets else {}
