@@ -187,16 +187,39 @@ class HeuristicPlayer(Player):
         capital = state.data.nations[state.seat].capital
         threat = self.survey.threat_to(capital) if capital else 0.0
 
+        muster = self._muster_zone(state)
+
         def score(action):
             _, type_, space, _ = action
             kind = state.data.types[type_]
             first = 10 if space == capital and threat > 0 and kind.domain == "land" else 0
+            if kind.capacity and muster is not None and space in state.data.board.sea:
+                return (first, -sea_distances(state.data.board)[space].get(muster, FAR), space)
             return (first, -self.survey.front(space), space)
 
         # place the most valuable units first, so that cheap ones fill what is left
         best_type = max({a[1] for a in places}, key=lambda t: state.data.types[t].cost)
         candidates = [a for a in places if a[1] == best_type]
         return max(candidates, key=score)
+
+
+    def _muster_zone(self, state) -> str | None:
+        """The sea zone by the shore where most of the nation's troops wait for a ship: new
+        transports are placed nearest it."""
+        if not self.stranded:
+            return None
+        board = state.data.board
+        counts: dict[str, int] = defaultdict(int)
+        for found in state.pieces.values():
+            for piece in found:
+                if piece.uid in self.stranded and piece.space in board.land:
+                    counts[piece.space] += 1
+        if not counts:
+            return None
+        shore = max(counts, key=lambda s: (counts[s], s))
+        zones = [z for z in board.coasts.get(shore, ())
+                 if not movement.hostile_sea(state, z, state.seat)]
+        return min(zones) if zones else None
 
 
 def _consume(moves, key, to, count, available) -> None:
@@ -224,6 +247,38 @@ def naval_power(state, nation: str, survey: Survey | None = None) -> bool:
     factories = [s for s in state.factories if state.control.get(s) == nation] or [capital]
     survey = survey or Survey(state, nation)
     return all(survey.front(s) > 3 for s in factories)
+
+
+_SEA_DISTANCES: dict[int, tuple[object, dict[str, dict[str, int]]]] = {}
+
+
+def sea_distances(board) -> dict[str, dict[str, int]]:
+    """Fewest sea moves between sea zones, canals open (worked out once per board): how far a
+    ship is from a coast, where flying distance would cut across land."""
+    cached = _SEA_DISTANCES.get(id(board))
+    if cached is not None and cached[0] is board:
+        return cached[1]
+    links: dict[str, set[str]] = {z: {n for n in board.neighbours[z] if n in board.sea}
+                                  for z in board.sea}
+    for pair in board.canal_borders:
+        a, b = tuple(pair)
+        links[a].add(b)
+        links[b].add(a)
+    found: dict[str, dict[str, int]] = {}
+    for start in board.sea:
+        seen = {start: 0}
+        frontier = [start]
+        while frontier:
+            following = []
+            for here in frontier:
+                for there in links[here]:
+                    if there not in seen:
+                        seen[there] = seen[here] + 1
+                        following.append(there)
+            frontier = following
+        found[start] = seen
+    _SEA_DISTANCES[id(board)] = (board, found)
+    return found
 
 
 def fighter_of(state, piece_type: str, nation: str, attacking: bool,
@@ -394,9 +449,10 @@ class Purchase:
                 and sea_room > 0:
             transports = sum(1 for found in state.pieces.values() for p in found
                              if p.owner == nation and state.data.types[p.type].capacity)
+            overseas = self._coastal_factories() | self._cut_off()
             troops = sum(1 for found in state.pieces.values() for p in found
                          if p.owner == nation and state.data.types[p.type].domain == "land"
-                         and p.space in self._coastal_factories())
+                         and p.space in overseas)
             wanted = min(max(2, sea_room // 2), max(0, math.ceil(troops / 2) - transports), sea_room)
             sea_room -= buy("transport", wanted)
             if self._enemy_subs_near() and sea_room > 0:
@@ -429,6 +485,13 @@ class Purchase:
         state = self.state
         return {s for s in state.data.board.land if state.factory_at(s) is not None
                 and state.control.get(s) == self.nation and state.data.board.coasts.get(s)}
+
+    def _cut_off(self) -> set[str]:
+        """The nation's coastal territories with no road to the enemy: troops there need ships."""
+        state, survey = self.state, self.player.survey
+        board = state.data.board
+        return {s for s in board.land if board.coasts.get(s) and state.control.get(s) == self.nation
+                and survey.on_foot[board.number[s]] >= FAR}
 
     def _enemy_subs_near(self) -> bool:
         state = self.state
@@ -543,8 +606,8 @@ class CombatPlan:
             if uid in self.used or space not in dest:
                 continue
             kind = state.data.types[piece.type]
-            if kind.domain != domain or "board" in dest[space][2]:
-                continue
+            if kind.domain != domain or "board" in dest[space][2] or kind.capacity:
+                continue                 # transports neither fight nor shield (§7.3.6)
             found.append(piece)
         found.sort(key=lambda p: (state.data.types[p.type].cost, p.uid))
         return found
@@ -794,6 +857,9 @@ class NoncombatPlan:
             elif (waiting := self._waiting(reach, space)) is not None:
                 self.moves[(space, type_)].append((waiting, 1, ""))
                 sailing[space] = waiting
+            elif (muster := self._muster(reach, space, len(group))) is not None:
+                self.moves[(space, type_)].append((muster, len(group), ""))
+                sailing[space] = muster
             elif factories and space not in factories:
                 home = min(reach, key=lambda z: (min(board.distance(z, f) for f in factories), z))
                 if home != space:
@@ -813,6 +879,36 @@ class NoncombatPlan:
                  and any(p.uid in stranded for shore in board.shores[zone]
                          for p in state.pieces[shore])]
         return min(found)[1] if found else None
+
+    def _muster(self, reach: dict[str, int], here: str, transports: int) -> str | None:
+        """Empty transports with nobody waiting within their move sail toward the coast where
+        most troops wait for a ship (an army gathered on a shore it cannot leave, such as
+        eastern Canada), rather than idle by a factory; None when none waits or it is here."""
+        state = self.state
+        board = state.data.board
+        sea = sea_distances(board)
+        stranded = self.player.stranded
+        waiting: dict[str, int] = defaultdict(int)
+        for shore in {p.space for found in state.pieces.values() for p in found
+                      if p.uid in stranded}:
+            count = sum(1 for p in state.pieces[shore] if p.uid in stranded)
+            for zone in board.coasts.get(shore, ()):
+                if not movement.hostile_sea(state, zone, self.nation):
+                    waiting[zone] = max(waiting[zone], count)
+        here_waiting = waiting.get(here, 0)
+        best = None
+        for zone, count in waiting.items():
+            distance = sea[here].get(zone)
+            if distance is None or count < 2 * transports or count <= here_waiting:
+                continue
+            score = (count / (1 + (distance + 1) // 2), -distance, zone)
+            if best is None or score > best[0]:
+                best = (score, zone)
+        if best is None:
+            return None
+        goal = best[1]
+        step = min(reach, key=lambda z: (sea[z].get(goal, FAR), reach[z], z))
+        return step if step != here else None
 
     def _invasion_zone(self, reach: dict[str, int]) -> str | None:
         """The safe zone within reach nearest the most valuable enemy coast: a loaded
