@@ -60,6 +60,9 @@ class HeuristicPlayer(Player):
         self.shopping: list[tuple[str, int]] = []
         self.need: dict[str, float] = {}
         self.stranded: set[int] = set()        # land units waiting for a transport
+        # sea zone -> (territory, land type) of each unit a transport takes aboard there on
+        # its way to an assault in the combat move
+        self.loads: dict[str, list[tuple[str, str]]] = defaultdict(list)
 
     # -- dispatch ------------------------------------------------------------------------------
     def choose(self, state):
@@ -82,6 +85,7 @@ class HeuristicPlayer(Player):
 
     def _plan(self, state) -> None:
         self.moves = {}
+        self.loads = defaultdict(list)
         if state.phase in ("research", "purchase", "combat-move", "noncombat-move", "mobilize"):
             self.survey = Survey(state, state.seat)
         if state.phase == "purchase":
@@ -112,6 +116,11 @@ class HeuristicPlayer(Player):
             pick_up = self._pick_up(state, first, tag)
             if pick_up is not None:
                 return pick_up
+        if state.phase == "combat-move" and self.loads.get(first.space) \
+                and state.data.types[first.type].capacity:
+            on_the_way = self._load_on_the_way(state, first, tag)
+            if on_the_way is not None:
+                return on_the_way
         for to, count, target in self.moves.get((first.space, first.type), []):
             action = ("move", first.space, first.type, tag, to, min(count, len(group)), target)
             if state.is_legal(action):
@@ -138,6 +147,18 @@ class HeuristicPlayer(Player):
             if waiting:
                 return ("load", transport.space, transport.type, tag, territory, type_,
                         min(most, waiting))
+        return None
+
+    def _load_on_the_way(self, state, transport: Piece, tag: str):
+        """In the combat move, a transport that sailed to troops planned for an assault takes
+        them aboard (§5.4.8)."""
+        planned = self.loads[transport.space]
+        for territory, type_, most in movement.transport_loads(state, transport):
+            if (territory, type_) in planned:
+                count = min(most, planned.count((territory, type_)))
+                for _ in range(count):
+                    planned.remove((territory, type_))
+                return ("load", transport.space, transport.type, tag, territory, type_, count)
         return None
 
     def _sail_on(self, state, transport: Piece, tag: str):
@@ -195,6 +216,8 @@ class HeuristicPlayer(Player):
             first = 10 if space == capital and threat > 0 and kind.domain == "land" else 0
             if kind.capacity and muster is not None and space in state.data.board.sea:
                 return (first, -sea_distances(state.data.board)[space].get(muster, FAR), space)
+            if kind.domain == "air" and space in state.data.board.sea:
+                return (first + 5, 0, space)         # on a carrier with the fleet (§5.7.1)
             return (first, -self.survey.front(space), space)
 
         # place the most valuable units first, so that cheap ones fill what is left
@@ -356,6 +379,9 @@ class Survey:
             self.by_air = board.air_distance[:, enemy].min(axis=1).astype(int)
         else:
             self.on_foot = self.by_air = np.full(len(board.spaces), FAR)
+        cities = enemy & np.array([s in board.victory_cities for s in board.spaces])
+        self.to_city = board.land_distance[:, cities].min(axis=1).astype(int) if cities.any() \
+            else np.full(len(board.spaces), FAR)
         attack = np.zeros(len(board.spaces))
         defence = np.zeros(len(board.spaces))
         reaching: dict[tuple[int, str, int], float] = defaultdict(float)
@@ -391,6 +417,10 @@ class Survey:
         if near >= FAR:
             near = int(self.by_air[here]) + 3
         return near
+
+    def city(self, space: str) -> int:
+        """Land moves from `space` to the nearest enemy victory city (FAR: none by land)."""
+        return int(self.to_city[self.state.data.board.number[space]])
 
     def threat_to(self, space: str) -> float:
         return float(self.threat[self.state.data.board.number[space]])
@@ -457,6 +487,8 @@ class Purchase:
             sea_room -= buy("transport", wanted)
             if self._enemy_subs_near() and sea_room > 0:
                 sea_room -= buy("destroyer", 1)
+        if self.player.options["naval"] and (deck := self._deck_room()) and money >= 30:
+            land_room -= buy("fighter", min(deck, 2, land_room))   # placed aboard (§5.7.1)
         if money >= 40 and land_room > 4:
             land_room -= buy("fighter", 1)
         while land_room > 0 and money >= cost["infantry"]:
@@ -485,6 +517,20 @@ class Purchase:
         state = self.state
         return {s for s in state.data.board.land if state.factory_at(s) is not None
                 and state.control.get(s) == self.nation and state.data.board.coasts.get(s)}
+
+    def _deck_room(self) -> int:
+        """Room for fighters on the nation's carriers next to its coastal factories, where new
+        fighters may be placed aboard (§5.7.1)."""
+        state = self.state
+        types = state.data.types
+        zones = {z for f in self._coastal_factories() for z in state.data.board.coasts[f]}
+        room = 0
+        for zone in zones:
+            pieces = state.pieces[zone]
+            if any(p.owner == self.nation and types[p.type].carrier_room for p in pieces):
+                room += max(0, sum(types[p.type].carrier_room - types[p.type].carrier_size
+                                   for p in pieces if state.side(p.owner) == state.side(self.nation)))
+        return room
 
     def _cut_off(self) -> set[str]:
         """The nation's coastal territories with no road to the enemy: troops there need ships."""
@@ -674,7 +720,7 @@ class CombatPlan:
             for shore in sorted(board.land):
                 if not movement.enemy_territory(state, shore, self.nation):
                     continue
-                coming = {uid: zone for uid, (_, _, zones) in fleets.items()
+                coming = {uid: zone for uid, (_, _, zones, _) in fleets.items()
                           for zone in [min((z for z in zones if shore in board.shores[z]),
                                            key=lambda z: (zones[z], z), default=None)]
                           if zone is not None}
@@ -698,16 +744,22 @@ class CombatPlan:
                 return
             _, shore, coming, air = best
             for uid, zone in coming.items():
-                transport, troops, _ = fleets.pop(uid)
+                transport, troops, _, via = fleets.pop(uid)
                 self.used.add(uid)
                 for piece in troops:
-                    if piece.aboard is None:                 # boards where the transport is
-                        self.used.add(piece.uid)
+                    self.used.add(piece.uid)
+                    if piece.aboard is None and via is None:   # boards where the transport is
                         self._add((piece.space, piece.type), transport.space, 1, "board")
-                self._add((transport.space, transport.type), zone, 1, shore)
+                    elif piece.aboard is None:                 # taken aboard on the way
+                        self.player.loads[via].append((piece.space, piece.type))
+                if via is not None:
+                    self._add((transport.space, transport.type), via, 1, "")
+                    self.moves[(via, transport.type)].append((zone, 1, shore))
+                else:
+                    self._add((transport.space, transport.type), zone, 1, shore)
             self._send(air, shore)
 
-    def _loaded_transports(self) -> dict[int, tuple[Piece, list[Piece], dict[str, int]]]:
+    def _loaded_transports(self) -> dict[int, tuple[Piece, list[Piece], dict[str, int], str | None]]:
         """Idle transports with the troops they carry or can take aboard, and the safe zones
         they reach this turn."""
         state = self.state
@@ -729,13 +781,46 @@ class CombatPlan:
                         troops.append(piece)
                         taken.add(piece.uid)
                         room -= size
+            moves = state.movement(self.nation, transport.type)
+            via = None
+            if not troops and not transport.cargo:
+                via, troops = self._on_the_way(transport, room, taken)
             if not troops:
                 continue
-            reach = movement.sea_reach(state, transport.space, self.nation,
-                                       state.movement(self.nation, transport.type), True, False)
+            start = transport.space if via is None else via
+            reach = movement.sea_reach(state, start, self.nation, moves - (via is not None),
+                                       True, False)
             zones = {z: d for z, d in reach.items() if not movement.hostile_sea(state, z, self.nation)}
-            fleets[uid] = (transport, troops, zones)
+            fleets[uid] = (transport, troops, zones, via)
         return fleets
+
+    def _on_the_way(self, transport: Piece, room: int, taken: set[int]) -> tuple[str | None, list[Piece]]:
+        """An empty transport with nobody beside it sails one zone to troops waiting on a shore
+        there, takes them aboard and goes on to an assault (§5.4.8, §7.3.6): the zone and the
+        troops, the most it can carry."""
+        state = self.state
+        board = state.data.board
+        best: tuple[str | None, list[Piece]] = (None, [])
+        for zone, distance in sorted(movement.sea_reach(state, transport.space, self.nation, 1,
+                                                        True, False).items()):
+            if distance != 1 or movement.hostile_sea(state, zone, self.nation):
+                continue
+            left, troops = room, []
+            waiting = sorted((p for shore in sorted(board.shores.get(zone, ()))
+                              for p in state.pieces[shore]),
+                             key=lambda p: (-state.data.types[p.type].size, p.uid))
+            for piece in waiting:
+                kind = state.data.types[piece.type]
+                size = kind.size
+                if piece.owner == self.nation and kind.domain == "land" and size and size <= left \
+                        and piece.uid in self.reach and piece.uid not in self.used \
+                        and piece.uid not in taken and not kind.has("noncombat_move_only"):
+                    troops.append(piece)
+                    left -= size
+            if len(troops) > len(best[1]):
+                best = (zone, troops)
+        taken.update(p.uid for p in best[1])
+        return best
 
     def _raids(self) -> None:
         state = self.state
@@ -777,6 +862,7 @@ class NoncombatPlan:
             for piece in pieces:
                 if piece.owner == self.nation and state.movable(piece):
                     groups[(space, piece.type, state.group_tag(piece))].append(piece)
+        self.garrison = self._garrison()
         boarding: dict[str, int] = defaultdict(int)        # sea zone -> room taken
         for (space, type_, _tag), group in sorted(groups.items()):
             if state.data.types[type_].domain == "land":
@@ -789,16 +875,25 @@ class NoncombatPlan:
         """Land units walk toward the front, or board a transport where no road leads on."""
         state, survey = self.state, self.survey
         board = state.data.board
-        capital = state.data.nations[self.nation].capital
-        if space == capital and self.need.get(capital, 0) > 0:
-            return
+        kept = self.garrison.get((space, type_), 0)
+        if kept:
+            group = group[kept:]
+            if not group:
+                return
         destinations = state.group_destinations(group)
-        best, best_score = None, (survey.front(space), -self.need.get(space, 0.0))
+
+        def score(to):
+            # toward the nearest enemy victory city while one lies within a few land moves,
+            # so that armies mass on one road instead of spreading along the whole front
+            city = survey.city(to)
+            return (min(city, FAR) if city <= 4 else FAR, survey.front(to), -self.need.get(to, 0.0))
+
+        best, best_score = None, score(space)
         for to in destinations:
             if to in board.land:
-                score = (survey.front(to), -self.need.get(to, 0.0))
-                if score < best_score:
-                    best, best_score = to, score
+                found = score(to)
+                if found < best_score:
+                    best, best_score = to, found
         if best is not None:
             self.moves[(space, type_)].append((best, len(group), ""))
             return
@@ -817,6 +912,29 @@ class NoncombatPlan:
                 break
         if board.coasts.get(space):
             self.player.stranded.update(p.uid for p in group)
+
+    def _garrison(self) -> dict[tuple[str, str], int]:
+        """(capital, land type) -> how many stay to hold the capital against what could strike
+        it next turn, the best defenders first; the rest may leave for the front."""
+        state = self.state
+        capital = state.data.nations[self.nation].capital
+        if capital is None or self.need.get(capital, 0) <= 0:
+            return {}
+        danger = 1.5 * (self.survey.threat_to(capital) + sum(
+            state.profiles(p.owner)[p.type].value(False) / 6 for p in state.pieces[capital]
+            if state.side(p.owner) == state.side(self.nation))) + 1
+        defenders = sorted((p for p in state.pieces[capital] if p.owner == self.nation
+                            and state.data.types[p.type].domain == "land"),
+                           key=lambda p: (-state.profiles(p.owner)[p.type].value(False),
+                                          state.data.types[p.type].cost))
+        kept: dict[tuple[str, str], int] = defaultdict(int)
+        held = 0.0
+        for piece in defenders:
+            if held >= danger:
+                break
+            kept[(capital, piece.type)] += 1
+            held += state.profiles(piece.owner)[piece.type].value(False) / 6
+        return kept
 
     def _transports(self, groups, boarding) -> dict[str, str]:
         """Loaded transports carry their troops toward the enemy and put them ashore next to
