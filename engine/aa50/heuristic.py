@@ -12,13 +12,20 @@ questions from it:
   whose estimated chance to win (estimate.py) reaches its `odds`, and attacks only then and
   only if the expected gain outweighs the expected loss; takes empty territories with one
   unit; keeps enough units at home to hold the capital; loads transports for assaults on the
-  coast; sends idle bombers on raids;
+  coast, an empty one sailing a zone first to take aboard troops waiting there (§5.4.8);
+  never counts transports as fighting ships; sends idle bombers on raids;
 - conduct combat: presses on while the odds hold, retreats early when they fall;
-- noncombat move: moves land units toward the front, to the territories most threatened,
+- noncombat move: moves land units toward the nearest enemy victory city within four land
+  moves (massing on one road), else toward the front, to the territories most threatened;
+  a threatened capital keeps the garrison it needs and lets the rest go;
   ships toward the troops they carry, aircraft to the safest landing near the front; an
   empty transport sails to troops waiting by the sea within its move, takes them aboard where
-  it stops and goes on toward the front with what is left of its move (§7.3.6);
-- mobilize: places at the factory nearest the enemy, the capital first when threatened.
+  it stops and goes on toward the front with what is left of its move (§7.3.6); with none
+  within its move it sails toward the shore where most troops wait for a ship;
+- mobilize: places at the factory nearest the enemy, the capital first when threatened; new
+  transports by the troops waiting for them, new fighters on carriers (§5.7.1), which the
+  purchase buys for an empty deck next to a factory; troops cut off by sea count toward the
+  transports it buys.
 
 Settings restrict it for balance questions: `naval=false` (never buys ships),
 `first-attack-round=N` (no attack before round N), `bombing=false`, `odds=X`,

@@ -1,0 +1,87 @@
+"""The AA50 heuristic player in exact positions: what it does with the transport freedoms of
+§5.4.8/§7.3.6 and with new fighters for carriers (§5.7.1).
+
+Positions are set up on a real game of the bundled scenarios as in test_aa50_game.py: the
+passive choice is taken until the nation and phase under test, then the board is arranged.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_aa50_game import clear, new_game, put, until
+
+from engine.aa50.heuristic import sea_distances
+from engine.players import make_player
+from engine.system import load_system
+from sandtable.scenario import load_scenario
+
+from helpers import REPO
+
+SCENARIOS = REPO / "scenarios"
+
+
+@pytest.fixture(scope="module")
+def system41():
+    return load_system(load_scenario(SCENARIOS / "aa50-1941"))
+
+
+def play_phase(game, system, side):
+    """The heuristic player of `side` plays the current phase; returns its actions."""
+    player = make_player("heuristic", system, side, np.random.default_rng(1))
+    nation, phase, actions = game.current_player, game.phase, []
+    while game.current_player == nation and game.phase == phase:
+        action = player.choose(game)
+        actions.append(action)
+        game.apply(action)
+        assert game.invariants() == []
+    return actions
+
+
+def test_a_transport_picks_troops_up_on_its_way_to_an_assault(system41):
+    """§5.4.8: an empty German transport in the open Atlantic (sz-11, no German troops by it)
+    sails one zone to Morocco's coast, takes the tank and the infantry waiting there aboard,
+    and goes on to an amphibious assault on an enemy coast with them."""
+    game = until(new_game(system41), "germany", "combat-move")
+    clear(game, "sz-12", "sz-13", "gibraltar")
+    put(game, "gibraltar", "united-kingdom", "infantry")
+    put(game, "morocco-algeria", "germany", "armour")
+    (transport,) = put(game, "sz-11", "germany", "transport")
+    actions = play_phase(game, system41, "axis")
+    mine = [a for a in actions if a[1] in ("sz-11", "sz-12") and a[2] == "transport"]
+    assert mine[0] == ("move", "sz-11", "transport", "", "sz-12", 1, "")
+    assert {(a[4], a[5]) for a in mine if a[0] == "load"} == {("morocco-algeria", "armour"),
+                                                              ("morocco-algeria", "infantry")}
+    assert sorted(c.type for c in transport.cargo) == ["armour", "infantry"]
+    assert transport.target in game.data.board.shores[transport.space]
+    assert game.data.side(game.control[transport.target]) == "allies"
+
+
+def test_empty_transports_sail_to_an_army_waiting_on_a_shore(system41):
+    """An American army gathered in eastern Canada has no road to the enemy: the empty
+    transports off Brazil (sz-22, three zones away) sail toward it (not back to a factory) in the noncombat move."""
+    game = until(new_game(system41), "united-states", "noncombat-move")
+    for found in game.pieces.values():
+        for piece in [p for p in found if p.owner == "united-states" and p.type == "transport"]:
+            found.remove(piece)
+    put(game, "eastern-canada", "united-states", "infantry", 8)
+    put(game, "sz-22", "united-states", "transport", 2)
+    sea = sea_distances(game.data.board)
+    before = min(sea["sz-22"][z] for z in ("sz-1", "sz-9"))
+    play_phase(game, system41, "allies")
+    moved = [p for found in game.pieces.values() for p in found
+             if p.owner == "united-states" and p.type == "transport"]
+    assert len(moved) == 2 and before == 3
+    assert all(min(sea[p.space][z] for z in ("sz-1", "sz-9")) == before - 2 for p in moved)
+
+
+def test_new_fighters_are_bought_for_and_placed_on_carriers_by_a_factory(system41):
+    """§5.7.1: a carrier with an empty deck next to a factory gets new fighters placed aboard."""
+    game = until(new_game(system41), "germany", "purchase")
+    clear(game, "sz-5")
+    (carrier,) = put(game, "sz-5", "germany", "carrier")
+    game.money["germany"] = 60
+    bought = play_phase(game, system41, "axis")
+    assert ("buy", "fighter", 2) in bought
+    until(game, "germany", "mobilize")
+    play_phase(game, system41, "axis")
+    assert sum(p.type == "fighter" and p.owner == "germany" for p in game.pieces["sz-5"]) == 2
