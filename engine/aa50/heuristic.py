@@ -755,9 +755,11 @@ class CombatPlan:
                 self.used.add(uid)
                 for piece in troops:
                     self.used.add(piece.uid)
-                    if piece.aboard is None and via is None:   # boards where the transport is
+                    if piece.aboard is not None:
+                        continue
+                    if via is None:                            # boards where the transport is
                         self._add((piece.space, piece.type), transport.space, 1, "board")
-                    elif piece.aboard is None:                 # taken aboard on the way
+                    else:                                      # taken aboard on the way
                         self.player.loads[via].append((piece.space, piece.type))
                 if via is not None:
                     self._add((transport.space, transport.type), via, 1, "")
