@@ -314,6 +314,15 @@ def _verdict(report: dict, names: dict[str, str]) -> str:
     if not ahead:
         return "no game was decided: raise --max-rounds to see who wins"
     led = ahead.get(a, 0) + ahead.get(b, 0)
+    leader, winner = _favoured(ahead.get(a, 0), led), _favoured(fa["wins"], decided)
+    if leader and winner and leader != winner:
+        # the two readings point opposite ways: a headline for either would mislead
+        ahead_side, winning_side = (a, b) if leader > 0 else (b, a)
+        wins = fa["wins"] if winning_side == a else fb["wins"]
+        return (f"verdict: split: {names.get(ahead_side, ahead_side)} leads in "
+                f"{ahead.get(ahead_side, 0)} of the {led} games stopped at the round limit with "
+                f"a side ahead, but {names.get(winning_side, winning_side)} wins {wins} of the "
+                f"{decided} decided games; longer games (--max-rounds) would settle it")
     sentence = _lean(a, b, ahead.get(a, 0), led, names, "leads in",
                      "of the games stopped at the round limit with a side ahead")
     if ahead.get("level"):
@@ -322,6 +331,15 @@ def _verdict(report: dict, names: dict[str, str]) -> str:
         sentence += (f"; the {decided} decided game{'s' if decided > 1 else ''} went "
                      f"{fa['wins']} to {names.get(a, a)}, {fb['wins']} to {names.get(b, b)}")
     return sentence
+
+
+def _favoured(count: int, total: int) -> int:
+    """+1 when the first side's share is significantly above a half (95% Wilson interval),
+    -1 when significantly below, 0 otherwise."""
+    if not total:
+        return 0
+    low, high = wilson(count, total)
+    return 1 if low > 0.5 else -1 if high < 0.5 else 0
 
 
 def _lean(a: str, b: str, count: int, total: int, names: dict[str, str], verb: str,

@@ -77,3 +77,15 @@ def test_failed_games_are_listed_with_their_replays():
     assert report["errors"] == [{"game": 1, "seed": 1, "error": "EngineError: broken invariant\n"
                                  "Traceback", "replay": "/tmp/g1.jsonl"}]
     assert "game 1: EngineError: broken invariant\n    replay: /tmp/g1.jsonl" in render_text(report)
+
+
+def test_the_verdict_is_split_when_standings_and_decided_games_disagree():
+    """Leads at the round limit favour one side and the decided games the other, each
+    significantly: the verdict says so rather than crowning either."""
+    records = [record(i, None, "round-limit", 10, {"axis": 12, "allies": 6}, {}) for i in range(20)]
+    records += [record(20 + i, "allies", "victory-cities", 9, {"axis": 3, "allies": 15}, {})
+                for i in range(12)]
+    text = render_text(summarise(records, META), {"axis": "Axis", "allies": "Allies"})
+    assert ("verdict: split: Axis leads in 20 of the 20 games stopped at the round limit with a "
+            "side ahead, but Allies wins 12 of the 12 decided games; longer games (--max-rounds) "
+            "would settle it") in text
