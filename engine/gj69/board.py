@@ -52,6 +52,10 @@ class Board:
         for links in self.neighbours.values():
             links.sort()
         self.adjacent = {a: frozenset(b for b, _ in links) for a, links in self.neighbours.items()}
+        # the same, sorted, and the areas within two steps (where a fleet may go in one move)
+        self.next_to = {a: tuple(sorted(near)) for a, near in self.adjacent.items()}
+        self.within_two = {a: tuple(sorted(({c for b in near for c in self.adjacent[b]} | near) - {a}))
+                           for a, near in self.adjacent.items()}
         self._distances: dict[str, dict[str, int]] = {}
         sources = rules.get("supply_sources") or {}
         self.supply_sources = {side: tuple(spaces) for side, spaces in sources.items()}

@@ -158,14 +158,24 @@ class HeuristicPlayer(Worth, Player):
                 groups.append(_take(strongest, 1))            # across a mountain border (§7.3(2))
         if ships:
             groups.append(_take(sorted(ships.items()), slot.max_units or 99))
-        near = state.board.adjacent[area]
         for units in groups:
             naval = any(profiles[u].domain != "land" for u, _ in units)
-            targets = ({b for a in near for b in state.board.adjacent[a]} | near) if naval else near
-            for target in sorted(targets - {area}):
-                if self._worth_a_look(state, side, target, naval):
-                    worth = self.move_worth(state, side, area, target, units)
-                    found.append((worth, area, units, ("move", target)))
+            held = tuple(sorted(units.items()))
+            for target in self._targets(state, side, area, naval):
+                worth = self.move_worth(state, side, area, target, units, held)
+                found.append((worth, area, units, ("move", target)))
+        return found
+
+    def _targets(self, state, side: str, area: str, naval: bool) -> list[str]:
+        """The areas worth a look for a move from `area`: next to it, or within two steps for
+        ships (worked out once for every group of the area and every slot)."""
+        key = ("targets", side, area, naval)
+        found = self._memo.get(key)
+        if found is None:
+            board = state.board
+            found = self._memo[key] = [
+                target for target in (board.within_two[area] if naval else board.next_to[area])
+                if self._worth_a_look(state, side, target, naval)]
         return found
 
     def _worth_a_look(self, state, side: str, target: str, naval: bool) -> bool:

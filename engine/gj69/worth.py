@@ -154,8 +154,10 @@ class Worth:
             total += n * min(6, max(0, value or 0)) / 6
         return total * strikes
 
-    def move_worth(self, state, side: str, origin: str, target: str, units: dict) -> float:
-        key = ("move", side, origin, target, tuple(sorted(units.items())))
+    def move_worth(self, state, side: str, origin: str, target: str, units: dict,
+                   held: tuple | None = None) -> float:
+        """See `_move_worth`; `held` is `units` as sorted pairs, when the caller has it."""
+        key = ("move", side, origin, target, tuple(sorted(units.items())) if held is None else held)
         found = self._memo.get(key)
         if found is None:
             found = self._memo[key] = self._move_worth(state, side, origin, target, units)
