@@ -65,6 +65,29 @@ def test_the_same_seed_gives_the_same_games(scenario):
     assert {r.result["round"] for r in first} == {9}
 
 
+def test_the_same_seed_gives_the_same_games_in_any_process():
+    """Worker processes hash strings differently (PYTHONHASHSEED): the heuristic's sums must
+    not follow the order of a set, or the same seed plays other games on other workers."""
+    import subprocess
+    import sys
+    root = Path(__file__).parent.parent
+    script = ("import json, sys; from engine import load_system; "
+              "from engine.study import Study, play_game; "
+              "from sandtable.scenario import load_scenario; "
+              f"s = load_scenario({str(SCENARIO)!r}); g = load_system(s); "
+              "st = Study(s, {}, {'japan': 'heuristic', 'allies': 'heuristic'}, 3, 11, "
+              "keep_actions=True); "
+              "print(json.dumps([play_game(g, st, i).moves for i in range(3)]))")
+
+    def moves(hash_seed: str) -> str:
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              cwd=root, env={**os.environ, "PYTHONHASHSEED": hash_seed})
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert moves("1") == moves("4")
+
+
 def scores(scenario, players, games=4, seed=9):
     records = run_study(Study(scenario, {}, players, games, seed))
     assert not [r.error for r in records if r.error]

@@ -56,7 +56,10 @@ class Board:
         self.next_to = {a: tuple(sorted(near)) for a, near in self.adjacent.items()}
         self.within_two = {a: tuple(sorted(({c for b in near for c in self.adjacent[b]} | near) - {a}))
                            for a, near in self.adjacent.items()}
+        self.land_next_to = {a: tuple(b for b in near if self.areas[b].land)
+                             for a, near in self.next_to.items()}
         self._distances: dict[str, dict[str, int]] = {}
+        self._seas_within: dict[tuple[str, int], tuple[str, ...]] = {}
         sources = rules.get("supply_sources") or {}
         self.supply_sources = {side: tuple(spaces) for side, spaces in sources.items()}
         mountain = rules.get("mountain_border") or {}
@@ -74,6 +77,15 @@ class Board:
         found = self._distances.get(start)
         if found is None:
             found = self._distances[start] = self._distances_from(start)
+        return found
+
+    def seas_within(self, start: str, steps: int) -> tuple[str, ...]:
+        """The sea areas at most `steps` from `start` (it too, when it is a sea area), sorted."""
+        key = (start, steps)
+        found = self._seas_within.get(key)
+        if found is None:
+            found = self._seas_within[key] = tuple(sorted(
+                a for a, d in self.distances(start).items() if d <= steps and not self.areas[a].land))
         return found
 
     def _distances_from(self, start: str) -> dict[str, int]:

@@ -546,7 +546,7 @@ class HeuristicPlayer(Worth, Player):
     def _place_units(self, state, actions):
         side = state.current_player
         return max(actions, key=lambda a: (sum(self._front(state, side, o)
-                                               for o in state.board.adjacent[a[2]]), a))
+                                               for o in state.board.next_to[a[2]]), a))
 
 
 def _terms(kind: str, slot: Slot, order: Order | None) -> tuple:

@@ -246,7 +246,7 @@ class Worth:
     def _exposures(self, state, side: str) -> dict[str, float]:
         enemy = state.enemy(side)
         hits: dict[str, float] = {}
-        for area in state.forces.occupied(enemy):
+        for area in sorted(state.forces.occupied(enemy)):     # sorted: the same sums everywhere
             for unit, _, n in state.forces.stacks(area, enemy):
                 profile = state.profiles[unit]
                 if profile.flies:
@@ -256,9 +256,8 @@ class Worth:
                     reach, value = 1, 0.5 * n * profile.attack / 6
                 else:
                     continue
-                for other, steps in state.board.distances(area).items():
-                    if steps <= reach and not state.board.areas[other].land:
-                        hits[other] = hits.get(other, 0.0) + value
+                for other in state.board.seas_within(area, reach):
+                    hits[other] = hits.get(other, 0.0) + value
         return {sea: min(1.0, 0.5 * value) for sea, value in hits.items()}
 
     def _air_reach(self, state, side: str, area: str) -> float:
@@ -278,18 +277,25 @@ class Worth:
 
     def _front_of(self, state, side: str, area: str) -> float:
         control = state.forces.control
-        return sum(self.area_worth(state, other) for other in state.board.adjacent[area]
-                   if state.board.areas[other].land and control.get(other) != side
-                   and state.movement.may_enter(other, side, ()))
+        enterable = state.movement.enterable(side, ())
+        return sum(self.area_worth(state, other) for other in state.board.land_next_to[area]
+                   if control.get(other) != side and other in enterable)
 
     def _threat(self, state, side: str, area: str) -> bool:
         """Enemy land units in the area or next to it."""
-        return self._cached(state, ("threat", side, area), lambda: self._threat_of(state, side, area))
+        held = self._land_held(state, state.enemy(side))
+        return area in held or not held.isdisjoint(state.board.adjacent[area])
 
-    def _threat_of(self, state, side: str, area: str) -> bool:
-        enemy = state.enemy(side)
-        return any(state.forces.count(other, enemy, state.profiles, "land")
-                   for other in state.board.adjacent[area] | {area})
+    def _land_held(self, state, side: str) -> frozenset[str]:
+        """The areas where `side` has land units."""
+        key = ("land-held", side)
+        found = self._memo.get(key)
+        if found is None:
+            profiles = state.profiles
+            found = self._memo[key] = frozenset(
+                a for a in state.forces.occupied(side)
+                if any(profiles[u].domain == "land" for u, _, _ in state.forces.stacks(a, side)))
+        return found
 
 
 @dataclass(frozen=True)
