@@ -160,9 +160,9 @@ class HeuristicPlayer(Worth, Player):
             groups.append(_take(sorted(ships.items()), slot.max_units or 99))
         for units in groups:
             naval = any(profiles[u].domain != "land" for u, _ in units)
-            held = tuple(sorted(units.items()))
-            for target in self._targets(state, side, area, naval):
-                worth = self.move_worth(state, side, area, target, units, held)
+            targets = self._targets(state, side, area, naval)
+            for target, worth in zip(targets, self.move_worths(state, side, area, targets, units),
+                                     strict=True):
                 found.append((worth, area, units, ("move", target)))
         return found
 
@@ -180,13 +180,15 @@ class HeuristicPlayer(Worth, Player):
 
     def _worth_a_look(self, state, side: str, target: str, naval: bool) -> bool:
         """Whether a move there can be worth anything: ships go where enemy ships are, troops to
-        enemy areas, to threatened areas of worth, or to sea areas to land from."""
-        view = self._view(state, side, target)
+        enemy areas, to threatened areas of worth, or to sea areas to land from (the parts of
+        the area's view that say so, without the rest of it)."""
+        enemy = state.enemy(side)
         if naval:
-            return bool(view.enemy_ships)
-        if view.land:
-            return bool(view.enemies or view.theirs or (view.worth and view.threat))
-        return view.landings > 0
+            return target in self._ships_at(state, enemy)
+        if state.board.areas[target].land:
+            return bool(state.forces.has(target, enemy) or state.forces.control.get(target) != side
+                        or (self.area_worth(state, target) and self._threat(state, side, target)))
+        return self._landings(state, side, target, 2) > 0
 
     def _transport_options(self, state, side, area, eligible, slot):
         """Sea transport of one unit (§7.5): every unit of the area goes where the strongest
@@ -196,11 +198,10 @@ class HeuristicPlayer(Worth, Player):
         if not ranked:
             return []
         units = {ranked[0][0]: 1}
-        found = []
-        for action in self._options(state, Group(side, area, units, slot), frozenset({TRANSPORT})):
-            if action[0] == "transport":
-                found.append((self.move_worth(state, side, area, action[1], units), area, units, action))
-        return found
+        actions = [a for a in self._options(state, Group(side, area, units, slot), frozenset({TRANSPORT}))
+                   if a[0] == "transport"]
+        worths = self.move_worths(state, side, area, [a[1] for a in actions], units)
+        return [(worth, area, units, action) for worth, action in zip(worths, actions, strict=True)]
 
     # -- the impulse -------------------------------------------------------------------------------
     def _impulse(self, state, actions):
@@ -462,7 +463,9 @@ class HeuristicPlayer(Worth, Player):
         same = sum(1 for c in state.decks[side].hand if state.system.cards[c].title == info.title)
         if info.reaction:
             return 3.0 - 0.5 * same
-        worth = max((self._card_use(state, side, p) for p in info.plays if p.is_action), default=0.0)
+        worth = max((self._cached(state, ("card-use", side, card, p.option),
+                                  lambda p=p: self._card_use(state, side, p))
+                     for p in info.plays if p.is_action), default=0.0)
         return worth - 0.6 * same
 
     def _card_use(self, state, side: str, play) -> float:

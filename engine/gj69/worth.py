@@ -74,9 +74,10 @@ class Worth:
             return 0.0
         low = int(hits)
         share = hits - low
-        worth = (1 - share) * self._damage_at(state, targets, low, land, attacker_allocates, capture)
+        held = tuple(sorted(targets.items()))
+        worth = (1 - share) * self._damage_at(state, held, low, land, attacker_allocates, capture)
         if share:
-            worth += share * self._damage_at(state, targets, low + 1, land, attacker_allocates, capture)
+            worth += share * self._damage_at(state, held, low + 1, land, attacker_allocates, capture)
         return worth
 
     def attack_worth(self, state, firing: dict, targets: dict, mode: str, land: bool, set_attack=(),
@@ -118,12 +119,23 @@ class Worth:
             worth += float(chance) * (value + (0.0 if left else capture))
         return worth
 
-    def _damage_at(self, state, targets, points, land, attacker_allocates, capture) -> float:
-        key = (tuple(sorted(targets.items())), points, land, attacker_allocates)
+    def _damage_at(self, state, targets: tuple, points, land, attacker_allocates, capture) -> float:
+        """`targets`: ((type, face), count) pairs, sorted."""
+        if getattr(self, "_damages_of", None) is not state.profiles:     # a game's own units
+            self._damages_of, self._damages = state.profiles, {}
+        key = (targets, points, land, attacker_allocates)
+        found = self._damages.get(key)
+        if found is None:
+            found = self._damages[key] = self._damage_of(state, key)
+        worth, left = found
+        return worth + (capture if not left else 0.0)
+
+    def _damage_of(self, state, key: tuple) -> tuple[float, int]:
+        """The worth of the damage without a capture, and how many targets are left."""
         results = _ALLOCATIONS.get(key)
         if results is None:
-            pieces = [Piece(state.profiles[u], f, True) for (u, f), n in sorted(targets.items())
-                      for _ in range(n)]
+            targets, points, land, attacker_allocates = key
+            pieces = [Piece(state.profiles[u], f, True) for (u, f), n in targets for _ in range(n)]
             given = allocate(pieces, points, land, not attacker_allocates)
             results = [(p.profile.id, result_of(ladder(p, land), g)) for p, g in zip(pieces, given, strict=True)]
             if len(_ALLOCATIONS) > 20_000:
@@ -138,7 +150,7 @@ class Worth:
             else:
                 worth += 0.1 if result == TURNED else 0.0
                 left += 1
-        return worth + (capture if not left else 0.0)
+        return worth, left
 
     def hits(self, state, units: dict, mode: str, area: str, set_attack=(), strikes: int = 1) -> float:
         total = 0.0
@@ -154,26 +166,51 @@ class Worth:
             total += n * min(6, max(0, value or 0)) / 6
         return total * strikes
 
-    def move_worth(self, state, side: str, origin: str, target: str, units: dict,
-                   held: tuple | None = None) -> float:
-        """See `_move_worth`; `held` is `units` as sorted pairs, when the caller has it."""
-        key = ("move", side, origin, target, tuple(sorted(units.items())) if held is None else held)
+    def move_worth(self, state, side: str, origin: str, target: str, units: dict) -> float:
+        key = ("move", side, origin, target, tuple(sorted(units.items())))
         found = self._memo.get(key)
         if found is None:
             found = self._memo[key] = self._move_worth(state, side, origin, target, units)
         return found
 
-    def _move_worth(self, state, side: str, origin: str, target: str, units: dict) -> float:
+    def move_worths(self, state, side: str, origin: str, targets, units: dict) -> list[float]:
+        """`move_worth` of the same units to each of the targets."""
+        held = tuple(sorted(units.items()))
+        memo = self._memo
+        keys = [("move", side, origin, target, held) for target in targets]
+        if all(key in memo for key in keys):
+            return [memo[key] for key in keys]
+        profiles = state.profiles
+        domains = {profiles[u].domain for u, _ in units}
+        count = sum(n for (u, _), n in units.items() if profiles[u].domain == "land")
+        at = self._view(state, side, origin)
+        found = []
+        for key, target in zip(keys, targets, strict=True):
+            worth = memo.get(key)
+            if worth is None:
+                worth = memo[key] = self._move_worth(state, side, origin, target, units, domains,
+                                                     count, at)
+            found.append(worth)
+        return found
+
+    def _move_worth(self, state, side: str, origin: str, target: str, units: dict,
+                    domains: set | None = None, count: int | None = None,
+                    at: _View | None = None) -> float:
         """A capture is worth the area; entering an area with enemy units, what the attack that
         the units there can make next is worth; troops at sea, the landings they make
         possible less what the enemy's aircraft and ships may sink (a land unit at sea goes
-        down to 1 point, §11.31(2)); leaving an area the enemy would then take costs it."""
+        down to 1 point, §11.31(2)); leaving an area the enemy would then take costs it.
+        `domains`, `count` (land units) and `at` (the origin's view), when the caller has them."""
         profiles = state.profiles
-        domains = {profiles[u].domain for u, _ in units}
+        if domains is None:
+            domains = {profiles[u].domain for u, _ in units}
         if domains == {"air"}:
             return 0.1 * (self._air_reach(state, side, target) - self._air_reach(state, side, origin))
-        count = sum(n for (u, _), n in units.items() if profiles[u].domain == "land")
-        to, at = self._view(state, side, target), self._view(state, side, origin)
+        if count is None:
+            count = sum(n for (u, _), n in units.items() if profiles[u].domain == "land")
+        to = self._view(state, side, target)
+        if at is None:
+            at = self._view(state, side, origin)
         worth = 0.0
         if to.land:
             if to.enemies:
@@ -285,6 +322,17 @@ class Worth:
         """Enemy land units in the area or next to it."""
         held = self._land_held(state, state.enemy(side))
         return area in held or not held.isdisjoint(state.board.adjacent[area])
+
+    def _ships_at(self, state, side: str) -> frozenset[str]:
+        """The areas where `side` has ships."""
+        key = ("ships-at", side)
+        found = self._memo.get(key)
+        if found is None:
+            profiles = state.profiles
+            found = self._memo[key] = frozenset(
+                a for a in state.forces.occupied(side)
+                if any(profiles[u].domain == "sea" for u, _, _ in state.forces.stacks(a, side)))
+        return found
 
     def _land_held(self, state, side: str) -> frozenset[str]:
         """The areas where `side` has land units."""
