@@ -24,6 +24,8 @@ from .cards import AIR, ATTACK, MOVE, TRANSPORT, Order, Slot
 from .damage import READY, USED
 from .worth import Worth
 
+_TRANSPORT_ONLY = frozenset({TRANSPORT})
+_AIR_ONLY = frozenset({AIR})
 RESERVE = 2.0        # what a reaction card in hand is worth
 SPECIAL = 0.6        # a card that leaves the game after use, kept for its own action
 PLAIN = 0.15         # any other card, played face down
@@ -96,7 +98,9 @@ class HeuristicPlayer(Worth, Player):
         enemy = state.enemy(side)
         kinds = frozenset({kind})
         for area in sorted(state.forces.occupied(side)):
-            eligible = state._eligible(side, area, slot, kinds, reserved)
+            eligible = self._cached(state, ("eligible", side, area, slot.domain, slot.used_may_act,
+                                            kind, repr(reserved)),
+                                    lambda area=area: state._eligible(side, area, slot, kinds, reserved))
             if not eligible:
                 continue
             land = state.board.areas[area].land
@@ -120,8 +124,12 @@ class HeuristicPlayer(Worth, Player):
         return found
 
     def _options(self, state, group, kinds) -> list[Action]:
-        key = ("options", group.side, group.area, tuple(sorted(group.units.items())), kinds,
-               group.slot)
+        """The group's actions of these kinds. Of a slot's terms, sea transport depends on
+        none and air operations on the movement allowance only (movement.py), so groups of
+        several cards' slots share them."""
+        slot = group.slot
+        terms = () if kinds == _TRANSPORT_ONLY else (slot.movement,) if kinds == _AIR_ONLY else slot
+        key = ("options", group.side, group.area, tuple(sorted(group.units.items())), kinds, terms)
         return self._cached(state, key, lambda: state.action_options(group, kinds))
 
     def _air_options(self, state, side, area, flying):

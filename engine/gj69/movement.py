@@ -59,6 +59,8 @@ class Movement:
                            for a, links in board.neighbours.items()}
         self._passage_key: tuple | None = None
         self._passage: dict[str, frozenset[str]] = {}
+        self._ends: dict[str, tuple[frozenset[str], list[str]]] = {}
+        self._movers: dict[tuple, Mover] = {}
 
     def enemy(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]
@@ -94,7 +96,17 @@ class Movement:
         return self.fortress_from_enemy and control.get(source) != side
 
     def mover(self, side: str, units, movement: int | None = None, **limits) -> Mover:
-        """The Mover of a group given as (type, count) pairs."""
+        """The Mover of a group given as (type, count) pairs (kept: groups repeat)."""
+        units = tuple(units)
+        key = (side, units, movement, tuple(sorted(limits.items())))
+        found = self._movers.get(key)
+        if found is None:
+            if len(self._movers) > 4096:
+                self._movers.clear()
+            found = self._movers[key] = self._mover(side, units, movement, **limits)
+        return found
+
+    def _mover(self, side: str, units, movement: int | None = None, **limits) -> Mover:
         profiles = [(self.profiles[u], n) for u, n in units]
         least = min(p.movement for p, _ in profiles)
         return Mover(side, least if movement is None else movement, sum(n for _, n in profiles),
@@ -202,16 +214,9 @@ class Movement:
         enemy_at = forces.occupied(self.enemy(side))
         mine = forces.occupied(side)
         sea_links = self._sea_links
-        component = self._passages(forces, side)
-        passage: set[str] = set()
-        for area in sea_links[origin]:
-            passage |= component.get(area, frozenset())
-        ends = set(sea_links[origin]) | passage
-        for area in passage:
-            ends.update(sea_links[area])
-        ends.discard(origin)
+        passage, ends = self._ends_from(forces, side, origin)
         found = []
-        for area in sorted(ends):
+        for area in ends:
             if origin in enemy_at and area in enemy_at:
                 continue
             if control.get(area) != side and area not in mine:
@@ -219,12 +224,31 @@ class Movement:
             if not self.may_enter(area, side, mover.nations):
                 continue
             # the last step is from the origin or from a sea area of the passage
-            sources = [s for s in [origin, *passage] if area in sea_links[s]]
-            if all(self.fortress_blocks(s, area, side, control) for s in sources):
+            if area in self.fortress_areas and control.get(area) != side and all(
+                    self.fortress_blocks(s, area, side, control)
+                    for s in [origin, *passage] if area in sea_links[s]):
                 continue
             if not self._may_stop(forces, area, mover):
                 continue
             found.append(area)
+        return found
+
+    def _ends_from(self, forces: Forces, side: str, origin: str) -> tuple[frozenset[str], list[str]]:
+        """The passage of a sea transport from `origin` (own sea areas without enemy units,
+        joined to it by sea borders) and the areas it may end in before the rules of the end
+        are checked, sorted; kept until the forces change."""
+        component = self._passages(forces, side)
+        found = self._ends.get(origin)
+        if found is None:
+            sea_links = self._sea_links
+            passage: set[str] = set()
+            for area in sea_links[origin]:
+                passage |= component.get(area, frozenset())
+            ends = set(sea_links[origin]) | passage
+            for area in passage:
+                ends.update(sea_links[area])
+            ends.discard(origin)
+            found = self._ends[origin] = (frozenset(passage), sorted(ends))
         return found
 
     def _passages(self, forces: Forces, side: str) -> dict[str, frozenset[str]]:
@@ -252,7 +276,7 @@ class Movement:
             frozen = frozenset(part)
             for area in part:
                 found[area] = frozen
-        self._passage_key, self._passage = key, found
+        self._passage_key, self._passage, self._ends = key, found, {}
         return found
 
     def step_cost(self, forces: Forces, mover: Mover, origin: str, target: str) -> int | None:
