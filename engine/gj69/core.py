@@ -85,6 +85,7 @@ class GameCore(GameState):
         self._actions: list[Action] = []
         self._legal: set | None = None
         self._any_cache: dict = {}
+        self._any_version = -1
         self._supplied: dict = {}
         self._domain = {u: p.domain for u, p in self.profiles.items()}
         self._moves = {u: p.movement > 0 for u, p in self.profiles.items()}
@@ -161,7 +162,6 @@ class GameCore(GameState):
             return
         self._seat, self._step, self._actions = decision
         self._legal = None
-        self._any_cache.clear()
 
     def ask(self, seat: str, step: str, actions: list[Action]) -> Generator[Decision, Action, Action]:
         """The decision of `seat`: the action it chooses among `actions` (taken at once when

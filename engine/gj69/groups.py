@@ -58,7 +58,10 @@ class GroupActions(GameCore):
         return found
 
     def _any_eligible(self, side: str, slot: Slot) -> bool:
-        """Whether some area has units for the slot (kept until the next action)."""
+        """Whether some area has units for the slot (kept until the forces change)."""
+        if self._any_version != self.forces.version:
+            self._any_cache.clear()
+            self._any_version = self.forces.version
         key = (side, slot.kinds, slot.domain, slot.used_may_act)
         known = self._any_cache.get(key)
         if known is None:

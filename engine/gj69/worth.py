@@ -123,10 +123,13 @@ class Worth:
         """`targets`: ((type, face), count) pairs, sorted."""
         if getattr(self, "_damages_of", None) is not state.profiles:     # a game's own units
             self._damages_of, self._damages = state.profiles, {}
-        key = (targets, points, land, attacker_allocates)
-        found = self._damages.get(key)
+        known = self._damages.get(targets)              # by the targets first: hashed once
+        if known is None:
+            known = self._damages[targets] = {}
+        found = known.get((points, land, attacker_allocates))
         if found is None:
-            found = self._damages[key] = self._damage_of(state, key)
+            found = known[points, land, attacker_allocates] = self._damage_of(
+                state, (targets, points, land, attacker_allocates))
         worth, left = found
         return worth + (capture if not left else 0.0)
 
@@ -167,31 +170,25 @@ class Worth:
         return total * strikes
 
     def move_worth(self, state, side: str, origin: str, target: str, units: dict) -> float:
-        key = ("move", side, origin, target, tuple(sorted(units.items())))
-        found = self._memo.get(key)
-        if found is None:
-            found = self._memo[key] = self._move_worth(state, side, origin, target, units)
-        return found
+        return self.move_worths(state, side, origin, (target,), units)[0]
 
     def move_worths(self, state, side: str, origin: str, targets, units: dict) -> list[float]:
-        """`move_worth` of the same units to each of the targets."""
-        held = tuple(sorted(units.items()))
-        memo = self._memo
-        keys = [("move", side, origin, target, held) for target in targets]
-        if all(key in memo for key in keys):
-            return [memo[key] for key in keys]
-        profiles = state.profiles
-        domains = {profiles[u].domain for u, _ in units}
-        count = sum(n for (u, _), n in units.items() if profiles[u].domain == "land")
-        at = self._view(state, side, origin)
-        found = []
-        for key, target in zip(keys, targets, strict=True):
-            worth = memo.get(key)
-            if worth is None:
-                worth = memo[key] = self._move_worth(state, side, origin, target, units, domains,
-                                                     count, at)
-            found.append(worth)
-        return found
+        """`_move_worth` of the same units to each of the targets, kept for the position (by
+        the group, then by target: the group's key is hashed once)."""
+        key = ("moves", side, origin, tuple(sorted(units.items())))
+        known = self._memo.get(key)
+        if known is None:
+            known = self._memo[key] = {}
+        missing = [target for target in targets if target not in known]
+        if missing:
+            profiles = state.profiles
+            domains = {profiles[u].domain for u, _ in units}
+            count = sum(n for (u, _), n in units.items() if profiles[u].domain == "land")
+            at = self._view(state, side, origin)
+            for target in missing:
+                known[target] = self._move_worth(state, side, origin, target, units, domains,
+                                                 count, at)
+        return [known[target] for target in targets]
 
     def _move_worth(self, state, side: str, origin: str, target: str, units: dict,
                     domains: set | None = None, count: int | None = None,
@@ -244,10 +241,12 @@ class Worth:
         return worth
 
     def _view(self, state, side: str, area: str) -> _View:
-        key = ("view", side, area)
-        found = self._memo.get(key)
+        views = self._memo.get(("views", side))
+        if views is None:
+            views = self._memo["views", side] = {}
+        found = views.get(area)
         if found is None:
-            found = self._memo[key] = self._view_of(state, side, area)
+            found = views[area] = self._view_of(state, side, area)
         return found
 
     def _view_of(self, state, side: str, area: str) -> _View:
