@@ -56,6 +56,7 @@ class Board:
         self.next_to = {a: tuple(sorted(near)) for a, near in self.adjacent.items()}
         self.within_two = {a: tuple(sorted(({c for b in near for c in self.adjacent[b]} | near) - {a}))
                            for a, near in self.adjacent.items()}
+        self.around = {a: (a, *near) for a, near in self.next_to.items()}   # it and its neighbours
         self.land_next_to = {a: tuple(b for b in near if self.areas[b].land)
                              for a, near in self.next_to.items()}
         self._distances: dict[str, dict[str, int]] = {}
@@ -113,6 +114,7 @@ class Forces:
     sides: dict[str, str]
     removed: dict[str, int] = field(default_factory=dict)   # out of the game (§19 I Shall Return)
     version: int = 0                                        # counts changes, for caches
+    changed: dict[str, int] = field(default_factory=dict)   # area -> version of its last change
     _occupied: dict = field(default_factory=dict, repr=False)
     _stacks: dict = field(default_factory=dict, repr=False)
     _stacks_version: int = -1
@@ -126,11 +128,13 @@ class Forces:
         if n <= 0:
             return
         self.version += 1
+        self.changed[area] = self.version
         stacks = self.units.setdefault(area, {})
         stacks[(unit, face)] = stacks.get((unit, face), 0) + n
 
     def take(self, area: str, unit: str, face: str, n: int = 1) -> None:
         self.version += 1
+        self.changed[area] = self.version
         stacks = self.units[area]
         left = stacks[(unit, face)] - n
         if left < 0:
@@ -139,6 +143,11 @@ class Forces:
             stacks[(unit, face)] = left
         else:
             del stacks[(unit, face)]
+
+    def set_control(self, area: str, side: str) -> None:
+        self.version += 1
+        self.changed[area] = self.version
+        self.control[area] = side
 
     def turn(self, area: str, unit: str, face: str, n: int = 1) -> None:
         """Turn n units of a type in the area to `face`."""

@@ -86,6 +86,8 @@ class GameCore(GameState):
         self._legal: set | None = None
         self._any_cache: dict = {}
         self._any_version = -1
+        self._eligible_cache: dict = {}
+        self._eligible_version = -1
         self._supplied: dict = {}
         self._domain = {u: p.domain for u, p in self.profiles.items()}
         self._moves = {u: p.movement > 0 for u, p in self.profiles.items()}

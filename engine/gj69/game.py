@@ -198,8 +198,7 @@ class GJ69Game(GroupActions, Scoring):
                     taker = sides[unit]
             if taker is None:
                 continue
-            self.forces.control[area_id] = taker
-            self.forces.version += 1
+            self.forces.set_control(area_id, taker)
             self.chronicle.capture(self.turn, area_id, holder, taker)
             self._held_since_holiday.setdefault(area_id, set()).add(taker)
 

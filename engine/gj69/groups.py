@@ -24,11 +24,24 @@ class GroupActions(GameCore):
 
     def _eligible(self, side: str, area: str, slot: Slot, kinds=None,
                   reserved: dict | None = None) -> dict[tuple[str, str], int]:
-        """(type, face) -> how many units of the area may join a group of the slot."""
+        """(type, face) -> how many units of the area may join a group of the slot (kept
+        until the forces change; callers must not change it)."""
+        kinds = slot.kinds if kinds is None else kinds
+        if self._eligible_version != self.forces.version:
+            self._eligible_cache.clear()
+            self._eligible_version = self.forces.version
+        key = (side, area, kinds, slot.domain, slot.used_may_act,
+               tuple(sorted(reserved.items())) if reserved else ())
+        found = self._eligible_cache.get(key)
+        if found is None:
+            found = self._eligible_cache[key] = self._eligible_now(side, area, slot, kinds, reserved)
+        return found
+
+    def _eligible_now(self, side: str, area: str, slot: Slot, kinds,
+                      reserved: dict | None) -> dict[tuple[str, str], int]:
         stacks = self.forces.units.get(area)
         if not stacks:
             return {}
-        kinds = slot.kinds if kinds is None else kinds
         land = self.board.areas[area].land
         own = self.forces.control.get(area) == side
         moving = MOVE in kinds

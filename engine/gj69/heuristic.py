@@ -98,9 +98,7 @@ class HeuristicPlayer(Worth, Player):
         enemy = state.enemy(side)
         kinds = frozenset({kind})
         for area in sorted(state.forces.occupied(side)):
-            eligible = self._cached(state, ("eligible", side, area, slot.domain, slot.used_may_act,
-                                            kind, repr(reserved)),
-                                    lambda area=area: state._eligible(side, area, slot, kinds, reserved))
+            eligible = state._eligible(side, area, slot, kinds, reserved)
             if not eligible:
                 continue
             land = state.board.areas[area].land

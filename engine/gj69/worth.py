@@ -6,7 +6,10 @@ little. Hits are expected values, one die per unit at or under its value (§11.1
 the rules' own allocation (damage.allocate), or, with `judge=calculator`, the exact
 distribution of the battle calculator.
 
-Everything is worked out once per position of a decision (`Worth.new_position`).
+Everything is worked out once per position of a decision (`Worth.new_position`). An area's
+view and the worth of moves between views are kept longer, while nothing they depend on has
+changed: the area and its neighbours (`Forces.changed`), the turn, the oil fields and the
+enemy's reach at sea.
 """
 from __future__ import annotations
 
@@ -29,6 +32,10 @@ class Worth:
         epoch = (id(state), state.forces.version, state.turn)
         if epoch != getattr(self, "_memo_key", None):
             self._memo_key, self._memo = epoch, {}
+            era = (id(state), id(state.forces), state.turn,
+                   tuple((a, m.exposed_by, m.destroyed) for a, m in sorted(state.oil.items())))
+            if era != getattr(self, "_era", None):
+                self._era, self._kept_views, self._kept_moves = era, {}, {}
 
     def _cached(self, state, key, work):
         """Memoised for the position of the current decision (see `new_position`)."""
@@ -156,6 +163,9 @@ class Worth:
         return worth, left
 
     def hits(self, state, units: dict, mode: str, area: str, set_attack=(), strikes: int = 1) -> float:
+        if mode == "normal" and not set_attack:
+            values = self._attack_values(state)
+            return sum(n * values[unit] / 6 for (unit, _), n in units.items()) * strikes
         total = 0.0
         for (unit, _), n in units.items():
             profile = state.profiles[unit]
@@ -168,6 +178,14 @@ class Worth:
                         value = int(change["value"])
             total += n * min(6, max(0, value or 0)) / 6
         return total * strikes
+
+    def _attack_values(self, state) -> dict[str, int]:
+        """Unit type -> the value its die hits at in a normal attack, of the game's units."""
+        if getattr(self, "_values_of", None) is not state.profiles:
+            self._values_of = state.profiles
+            self._values = {u: min(6, max(0, (p.air_power if p.domain == "air" else p.attack) or 0))
+                            for u, p in state.profiles.items()}
+        return self._values
 
     def move_worth(self, state, side: str, origin: str, target: str, units: dict) -> float:
         return self.move_worths(state, side, origin, (target,), units)[0]
@@ -185,9 +203,19 @@ class Worth:
             domains = {profiles[u].domain for u, _ in units}
             count = sum(n for (u, _), n in units.items() if profiles[u].domain == "land")
             at = self._view(state, side, origin)
+            # a worth depends on the two views alone (air units' on the enemy's, anywhere)
+            kept = None if domains == {"air"} else self._kept_moves.setdefault(key, {})
             for target in missing:
-                known[target] = self._move_worth(state, side, origin, target, units, domains,
-                                                 count, at)
+                if kept is not None:
+                    to = self._view(state, side, target)
+                    entry = kept.get(target)
+                    if entry is not None and entry[0] is to and entry[1] is at:
+                        known[target] = entry[2]
+                        continue
+                worth = known[target] = self._move_worth(state, side, origin, target, units,
+                                                         domains, count, at)
+                if kept is not None:
+                    kept[target] = (to, at, worth)
         return [known[target] for target in targets]
 
     def _move_worth(self, state, side: str, origin: str, target: str, units: dict,
@@ -246,8 +274,22 @@ class Worth:
             views = self._memo["views", side] = {}
         found = views.get(area)
         if found is None:
-            found = views[area] = self._view_of(state, side, area)
+            found = views[area] = self._kept_view(state, side, area)
         return found
+
+    def _kept_view(self, state, side: str, area: str) -> _View:
+        """The view of an earlier position when neither the area nor its neighbours have
+        changed since (units, control) and the enemy's reach at sea there is the same."""
+        changed = state.forces.changed
+        stamp = tuple(changed.get(a, 0) for a in state.board.around[area])
+        entry = self._kept_views.get((side, area))
+        if entry is not None and entry[0] == stamp:
+            view = entry[1]
+            if view.land or view.exposure == self._exposure(state, side, area):
+                return view
+        view = self._view_of(state, side, area)
+        self._kept_views[side, area] = (stamp, view)
+        return view
 
     def _view_of(self, state, side: str, area: str) -> _View:
         enemy = state.enemy(side)
