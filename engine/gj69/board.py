@@ -60,6 +60,7 @@ class Board:
         self.land_next_to = {a: tuple(b for b in near if self.areas[b].land)
                              for a, near in self.next_to.items()}
         self._distances: dict[str, dict[str, int]] = {}
+        self._within: dict[tuple[str, int], tuple[str, ...]] = {}
         self._seas_within: dict[tuple[str, int], tuple[str, ...]] = {}
         sources = rules.get("supply_sources") or {}
         self.supply_sources = {side: tuple(spaces) for side, spaces in sources.items()}
@@ -78,6 +79,15 @@ class Board:
         found = self._distances.get(start)
         if found is None:
             found = self._distances[start] = self._distances_from(start)
+        return found
+
+    def within(self, start: str, steps: int) -> tuple[str, ...]:
+        """The areas at most `steps` from `start` (it too), sorted."""
+        key = (start, steps)
+        found = self._within.get(key)
+        if found is None:
+            found = self._within[key] = tuple(sorted(
+                a for a, d in self.distances(start).items() if d <= steps))
         return found
 
     def seas_within(self, start: str, steps: int) -> tuple[str, ...]:

@@ -221,8 +221,9 @@ class GroupActions(GameCore):
                         for u, p in zip(units, profiles, strict=True)):
             carriers = any(p.domain == "sea" for p in profiles)
             reach = min(p.movement for p in profiles)
+            enemy_at = self.forces.occupied(self.enemy(side))
             options += [("air-attack", t) for t in self.movement.air_range(area, reach, carriers)
-                        if self.air_targets(side, t)]
+                        if t in enemy_at and self.air_targets(side, t)]
             if not carriers:
                 options += [("air-move", d) for d in
                             self.movement.air_move_destinations(self.forces, self.mover(group), area)]

@@ -68,13 +68,20 @@ class HeuristicPlayer(Worth, Player):
     # -- what a group could do ---------------------------------------------------------------------
     def group_options(self, state, side: str, slot: Slot, kinds, order: Order | None,
                       reserved=None) -> list[tuple[float, str, dict, Action]]:
-        """(worth, area, units, action) for the best actions of each area's units, best first."""
-        found = []
-        for kind in sorted(kinds & slot.kinds):
-            key = ("groups", side, kind, _terms(kind, slot, order), repr(reserved))
-            found += self._cached(state, key, lambda kind=kind: self._verified(
-                state, side, slot, self._kind_options(state, side, slot, kind, order, reserved)))
-        found.sort(key=lambda o: -o[0])
+        """(worth, area, units, action) for the best actions of each area's units, best first
+        (kept for the position: callers must not change the list)."""
+        wanted = sorted(kinds & slot.kinds)
+        terms = [(kind, _terms(kind, slot, order)) for kind in wanted]
+        key = ("group-options", side, tuple(terms), repr(reserved))
+        found = self._memo.get(key)
+        if found is None:
+            found = []
+            for kind, kind_terms in terms:
+                found += self._cached(state, ("groups", side, kind, kind_terms, repr(reserved)),
+                                      lambda kind=kind: self._verified(
+                    state, side, slot, self._kind_options(state, side, slot, kind, order, reserved)))
+            found.sort(key=lambda o: -o[0])
+            self._memo[key] = found
         return found
 
     def _verified(self, state, side, slot, options, enough: int = 3):

@@ -340,10 +340,16 @@ class Worth:
 
     def _air_reach(self, state, side: str, area: str) -> float:
         """Enemy units an air unit in `area` could strike (those at sea count double)."""
-        enemy = state.enemy(side)
-        return sum(n * (1 if state.board.areas[a].land else 2)
-                   for a, d in state.board.distances(area).items() if d <= 4
-                   for _, _, n in state.forces.stacks(a, enemy))
+        key = ("air-reach", side, area)
+        found = self._memo.get(key)
+        if found is None:
+            enemy = state.enemy(side)
+            board, forces = state.board, state.forces
+            found = self._memo[key] = sum(
+                n * (1 if board.areas[a].land else 2)
+                for a in board.within(area, 4) if forces.has(a, enemy)
+                for _, _, n in forces.stacks(a, enemy))
+        return found
 
     def _front(self, state, side: str, area: str) -> float:
         """The worth of enemy-held land areas next to `area`."""
