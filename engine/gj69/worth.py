@@ -288,6 +288,8 @@ class Worth:
             if view.land or view.exposure == self._exposure(state, side, area):
                 return view
         view = self._view_of(state, side, area)
+        if entry is not None and entry[1] == view:
+            view = entry[1]                 # the same as before: moves to it are worth the same
         self._kept_views[side, area] = (stamp, view)
         return view
 
