@@ -216,21 +216,36 @@ class GroupActions(GameCore):
             if self.order is not None and self.order.again_groups and self.can_act_again(group) \
                     and (group.kind is None or group.kind == ATTACK):
                 options.append(("attack-twice",))   # both attacks declared: damage added (§18.1)
-        if AIR in kinds and all(p.flies for p in profiles) \
-                and all(self.fires_here(u, area, side) if p.domain == "air" else True
-                        for u, p in zip(units, profiles, strict=True)):
-            carriers = any(p.domain == "sea" for p in profiles)
-            reach = min(p.movement for p in profiles)
-            enemy_at = self.forces.occupied(self.enemy(side))
-            options += [("air-attack", t) for t in self.movement.air_range(area, reach, carriers)
-                        if t in enemy_at and self.air_targets(side, t)]
-            if not carriers:
+        if AIR in kinds and self._may_fly(group, units, profiles):
+            options += self.air_attacks(group)
+            if not any(p.domain == "sea" for p in profiles):       # carriers make no air moves
                 options += [("air-move", d) for d in
                             self.movement.air_move_destinations(self.forces, self.mover(group), area)]
         if TRANSPORT in kinds and all(p.domain == "land" for p in profiles):
             options += [("transport", d) for d in
                         self.movement.transport_destinations(self.forces, self.mover(group), area)]
         return options or [("hold",)]
+
+    def _may_fly(self, group: Group, units: list[str], profiles: list) -> bool:
+        """§9.1(1): air operations are for air units and carriers; air units act from a land
+        area their side controls."""
+        return all(p.flies for p in profiles) and all(
+            self.fires_here(u, group.area, group.side) if p.domain == "air" else True
+            for u, p in zip(units, profiles, strict=True))
+
+    def air_attacks(self, group: Group) -> list[Action]:
+        """The group's air attacks (§9.1(3)): areas within its reach holding enemy units it may
+        damage; none when the group may not make air operations."""
+        side, area = group.side, group.area
+        units = [u for (u, _), n in group.units.items() if n]
+        profiles = [self.profiles[u] for u in units]
+        if not self._may_fly(group, units, profiles):
+            return []
+        carriers = any(p.domain == "sea" for p in profiles)
+        reach = min(p.movement for p in profiles)
+        enemy_at = self.forces.occupied(self.enemy(side))
+        return [("air-attack", t) for t in self.movement.air_range(area, reach, carriers)
+                if t in enemy_at and self.air_targets(side, t)]
 
     def air_targets(self, side: str, area: str) -> dict[tuple[str, str], int]:
         """Enemy units in the area that an air attack of `side` may damage (§16.1(2), §16.2(2))."""

@@ -24,8 +24,7 @@ from .cards import AIR, ATTACK, MOVE, TRANSPORT, Order, Slot
 from .damage import READY, USED
 from .worth import Worth
 
-_TRANSPORT_ONLY = frozenset({TRANSPORT})
-_AIR_ONLY = frozenset({AIR})
+_TRANSPORT = frozenset({TRANSPORT})
 RESERVE = 2.0        # what a reaction card in hand is worth
 SPECIAL = 0.6        # a card that leaves the game after use, kept for its own action
 PLAIN = 0.15         # any other card, played face down
@@ -128,22 +127,12 @@ class HeuristicPlayer(Worth, Player):
                 found += self._transport_options(state, side, area, eligible, slot)
         return found
 
-    def _options(self, state, group, kinds) -> list[Action]:
-        """The group's actions of these kinds. Of a slot's terms, sea transport depends on
-        none and air operations on the movement allowance only (movement.py), so groups of
-        several cards' slots share them."""
-        slot = group.slot
-        terms = () if kinds == _TRANSPORT_ONLY else (slot.movement,) if kinds == _AIR_ONLY else slot
-        key = ("options", group.side, group.area, tuple(sorted(group.units.items())), kinds, terms)
-        return self._cached(state, key, lambda: state.action_options(group, kinds))
-
     def _air_options(self, state, side, area, flying):
         from .groups import Group
         found = []
         group = Group(side, area, dict(flying), Slot(frozenset({AIR})))
-        for action in self._options(state, group, frozenset({AIR})):
-            if action[0] != "air-attack":
-                continue
+        key = ("air-attacks", side, area, tuple(sorted(flying.items())))
+        for action in self._cached(state, key, lambda: state.air_attacks(group)):
             target = action[1]
             worth = self.attack_worth(state, flying, state.air_targets(side, target), "air",
                                       state.board.areas[target].land)
@@ -211,7 +200,9 @@ class HeuristicPlayer(Worth, Player):
         if not ranked:
             return []
         units = {ranked[0][0]: 1}
-        actions = [a for a in self._options(state, Group(side, area, units, slot), frozenset({TRANSPORT}))
+        group = Group(side, area, units, slot)
+        key = ("transports", side, area, tuple(units.items()))      # no term of the slot counts
+        actions = [a for a in self._cached(state, key, lambda: state.action_options(group, _TRANSPORT))
                    if a[0] == "transport"]
         worths = self.move_worths(state, side, area, [a[1] for a in actions], units)
         return [(worth, area, units, action) for worth, action in zip(worths, actions, strict=True)]
