@@ -46,8 +46,7 @@ def play(game, *actions):
 
 
 def clear(game, area: str) -> None:
-    game.forces.units[area] = {}
-    game.forces.version += 1
+    game.forces.clear(area)
 
 
 def put(game, area: str, unit: str, n: int = 1, face: str = READY) -> None:
@@ -230,13 +229,13 @@ def test_units_without_a_line_of_communication_do_not_recover_12_13(gj69):
     MacArthur's area recover."""
     game = new(gj69)
     assert "mindanao" in game.supplied("allies")
-    game.forces.control["celebes-sea"] = "japan"
-    game.forces.version += 1
+    game.forces.set_control("celebes-sea", "japan")
     assert "mindanao" not in game.supplied("allies")
     assert "luzon" in game.supplied("japan")          # one step into an enemy area
     game.forces.turn("mindanao", "us-infantry", USED, 3)
     game.forces.turn("manila", "us-infantry", USED, 2)
-    game.forces.control["south-china-sea"] = game.forces.control["pacific-ocean"] = "japan"
+    game.forces.set_control("south-china-sea", "japan")
+    game.forces.set_control("pacific-ocean", "japan")
     game._recovery()
     assert units(game, "mindanao") == {("us-infantry", USED): 3}
     assert ("us-infantry", USED) not in units(game, "manila")

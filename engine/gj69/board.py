@@ -128,6 +128,7 @@ class Forces:
     _occupied: dict = field(default_factory=dict, repr=False)
     _stacks: dict = field(default_factory=dict, repr=False)
     _stacks_version: int = -1
+    _layout: int = 0            # counts changes of which (type, face) stand in which area
 
     def copy(self) -> Forces:
         return Forces({a: dict(u) for a, u in self.units.items()}, dict(self.control),
@@ -140,7 +141,10 @@ class Forces:
         self.version += 1
         self.changed[area] = self.version
         stacks = self.units.setdefault(area, {})
-        stacks[(unit, face)] = stacks.get((unit, face), 0) + n
+        before = stacks.get((unit, face))
+        if before is None:
+            self._layout += 1
+        stacks[(unit, face)] = (before or 0) + n
 
     def take(self, area: str, unit: str, face: str, n: int = 1) -> None:
         self.version += 1
@@ -153,6 +157,14 @@ class Forces:
             stacks[(unit, face)] = left
         else:
             del stacks[(unit, face)]
+            self._layout += 1
+
+    def clear(self, area: str) -> None:
+        """Every unit off the area (for set-ups built by hand)."""
+        self.version += 1
+        self.changed[area] = self.version
+        self._layout += 1
+        self.units[area] = {}
 
     def set_control(self, area: str, side: str) -> None:
         self.version += 1
@@ -198,8 +210,8 @@ class Forces:
                    if self.sides[u] == side and (domain is None or profiles[u].domain == domain))
 
     def occupied(self, side: str) -> frozenset[str]:
-        """Areas holding units of `side`."""
-        key = (side, self.version)
+        """Areas holding units of `side` (kept while no stack appears or goes)."""
+        key = (side, self._layout)
         found = self._occupied.get(key)
         if found is None:
             if len(self._occupied) > 8:

@@ -25,6 +25,9 @@ from .damage import READY, USED
 from .worth import Worth
 
 _TRANSPORT = frozenset({TRANSPORT})
+_AIR = frozenset({AIR})
+NORMAL_SLOT = Order.normal().slots[0]      # read only
+AIR_SLOT = Order.air().slots[0]
 RESERVE = 2.0        # what a reaction card in hand is worth
 SPECIAL = 0.6        # a card that leaves the game after use, kept for its own action
 PLAIN = 0.15         # any other card, played face down
@@ -214,12 +217,12 @@ class HeuristicPlayer(Worth, Player):
         normal = [a for a in actions if a[0] == "normal"]
         if normal:
             card = min((a[1] for a in normal), key=lambda c: (self.card_keep(state, side, c), c))
-            options = self.group_options(state, side, Order.normal().slots[0],
+            options = self.group_options(state, side, NORMAL_SLOT,
                                          frozenset({MOVE, ATTACK}), None)
             if options and options[0][0] - self.card_keep(state, side, card) > best:
                 best, choice = options[0][0] - self.card_keep(state, side, card), ("normal", card)
         if ("air",) in actions:
-            options = self.group_options(state, side, Order.air().slots[0], frozenset({AIR}), None)
+            options = self.group_options(state, side, AIR_SLOT, _AIR, None)
             if options and options[0][0] > best:
                 best, choice = options[0][0], ("air",)
         for action in actions:
