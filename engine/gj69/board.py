@@ -127,6 +127,7 @@ class Forces:
     changed: dict[str, int] = field(default_factory=dict)   # area -> version of its last change
     _occupied: dict = field(default_factory=dict, repr=False)
     _stacks: dict = field(default_factory=dict, repr=False)
+    _counts: dict = field(default_factory=dict, repr=False)
     _stacks_version: int = -1
     _layout: int = 0            # counts changes of which (type, face) stand in which area
 
@@ -192,7 +193,7 @@ class Forces:
         """(type, face, count) in the area, of one side or all, in a fixed order (kept until
         the forces change: callers must not change the list)."""
         if self._stacks_version != self.version:
-            self._stacks_version, self._stacks = self.version, {}
+            self._stacks_version, self._stacks, self._counts = self.version, {}, {}
         key = (area, side)
         found = self._stacks.get(key)
         if found is None:
@@ -206,8 +207,16 @@ class Forces:
 
     def count(self, area: str, side: str, profiles: dict[str, UnitProfile],
               domain: str | None = None) -> int:
-        return sum(n for (u, _), n in self.units.get(area, {}).items()
-                   if self.sides[u] == side and (domain is None or profiles[u].domain == domain))
+        """Units of `side` in the area, of one domain or all (kept until the forces change)."""
+        if self._stacks_version != self.version:
+            self._stacks_version, self._stacks, self._counts = self.version, {}, {}
+        key = (area, side, domain, id(profiles))
+        found = self._counts.get(key)
+        if found is None:
+            found = self._counts[key] = sum(
+                n for (u, _), n in self.units.get(area, {}).items()
+                if self.sides[u] == side and (domain is None or profiles[u].domain == domain))
+        return found
 
     def occupied(self, side: str) -> frozenset[str]:
         """Areas holding units of `side` (kept while no stack appears or goes)."""
