@@ -128,7 +128,6 @@ class Forces:
     _occupied: dict = field(default_factory=dict, repr=False)
     _stacks: dict = field(default_factory=dict, repr=False)
     _counts: dict = field(default_factory=dict, repr=False)
-    _stacks_version: int = -1
     _layout: int = 0            # counts changes of which (type, face) stand in which area
 
     def copy(self) -> Forces:
@@ -139,8 +138,7 @@ class Forces:
     def add(self, area: str, unit: str, face: str, n: int = 1) -> None:
         if n <= 0:
             return
-        self.version += 1
-        self.changed[area] = self.version
+        self._touch(area)
         stacks = self.units.setdefault(area, {})
         before = stacks.get((unit, face))
         if before is None:
@@ -148,8 +146,7 @@ class Forces:
         stacks[(unit, face)] = (before or 0) + n
 
     def take(self, area: str, unit: str, face: str, n: int = 1) -> None:
-        self.version += 1
-        self.changed[area] = self.version
+        self._touch(area)
         stacks = self.units[area]
         left = stacks[(unit, face)] - n
         if left < 0:
@@ -162,10 +159,17 @@ class Forces:
 
     def clear(self, area: str) -> None:
         """Every unit off the area (for set-ups built by hand)."""
-        self.version += 1
-        self.changed[area] = self.version
+        self._touch(area)
         self._layout += 1
         self.units[area] = {}
+
+    def _touch(self, area: str) -> None:
+        """The units of the area are about to change: a new version, and what was kept of
+        the area goes."""
+        self.version += 1
+        self.changed[area] = self.version
+        self._stacks.pop(area, None)
+        self._counts.pop(area, None)
 
     def set_control(self, area: str, side: str) -> None:
         self.version += 1
@@ -191,13 +195,13 @@ class Forces:
     # -- questions -----------------------------------------------------------------------------
     def stacks(self, area: str, side: str | None = None) -> list[tuple[str, str, int]]:
         """(type, face, count) in the area, of one side or all, in a fixed order (kept until
-        the forces change: callers must not change the list)."""
-        if self._stacks_version != self.version:
-            self._stacks_version, self._stacks, self._counts = self.version, {}, {}
-        key = (area, side)
-        found = self._stacks.get(key)
+        the area changes: callers must not change the list)."""
+        kept = self._stacks.get(area)
+        if kept is None:
+            kept = self._stacks[area] = {}
+        found = kept.get(side)
         if found is None:
-            found = self._stacks[key] = sorted(
+            found = kept[side] = sorted(
                 (u, f, n) for (u, f), n in self.units.get(area, {}).items()
                 if n and (side is None or self.sides[u] == side))
         return found
@@ -207,13 +211,14 @@ class Forces:
 
     def count(self, area: str, side: str, profiles: dict[str, UnitProfile],
               domain: str | None = None) -> int:
-        """Units of `side` in the area, of one domain or all (kept until the forces change)."""
-        if self._stacks_version != self.version:
-            self._stacks_version, self._stacks, self._counts = self.version, {}, {}
-        key = (area, side, domain, id(profiles))
-        found = self._counts.get(key)
+        """Units of `side` in the area, of one domain or all (kept until the area changes)."""
+        kept = self._counts.get(area)
+        if kept is None:
+            kept = self._counts[area] = {}
+        key = (side, domain, id(profiles))
+        found = kept.get(key)
         if found is None:
-            found = self._counts[key] = sum(
+            found = kept[key] = sum(
                 n for (u, _), n in self.units.get(area, {}).items()
                 if self.sides[u] == side and (domain is None or profiles[u].domain == domain))
         return found

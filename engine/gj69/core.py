@@ -86,8 +86,7 @@ class GameCore(GameState):
         self._legal: set | None = None
         self._any_cache: dict = {}
         self._any_version = -1
-        self._eligible_cache: dict = {}
-        self._eligible_version = -1
+        self._eligible_cache: dict = {}         # area -> (its change stamp, key -> units)
         self._supplied: dict = {}
         self._domain = {u: p.domain for u, p in self.profiles.items()}
         self._moves = {u: p.movement > 0 for u, p in self.profiles.items()}

@@ -25,16 +25,17 @@ class GroupActions(GameCore):
     def _eligible(self, side: str, area: str, slot: Slot, kinds=None,
                   reserved: dict | None = None) -> dict[tuple[str, str], int]:
         """(type, face) -> how many units of the area may join a group of the slot (kept
-        until the forces change; callers must not change it)."""
+        until the area's units or control change; callers must not change it)."""
         kinds = slot.kinds if kinds is None else kinds
-        if self._eligible_version != self.forces.version:
-            self._eligible_cache.clear()
-            self._eligible_version = self.forces.version
-        key = (side, area, kinds, slot.domain, slot.used_may_act,
+        key = (side, kinds, slot.domain, slot.used_may_act,
                tuple(sorted(reserved.items())) if reserved else ())
-        found = self._eligible_cache.get(key)
+        stamp = self.forces.changed.get(area, 0)
+        kept = self._eligible_cache.get(area)
+        if kept is None or kept[0] != stamp:
+            kept = self._eligible_cache[area] = (stamp, {})
+        found = kept[1].get(key)
         if found is None:
-            found = self._eligible_cache[key] = self._eligible_now(side, area, slot, kinds, reserved)
+            found = kept[1][key] = self._eligible_now(side, area, slot, kinds, reserved)
         return found
 
     def _eligible_now(self, side: str, area: str, slot: Slot, kinds,
