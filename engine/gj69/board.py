@@ -128,7 +128,7 @@ class Forces:
     _occupied: dict = field(default_factory=dict, repr=False)
     _stacks: dict = field(default_factory=dict, repr=False)
     _counts: dict = field(default_factory=dict, repr=False)
-    _layout: int = 0            # counts changes of which (type, face) stand in which area
+    _occupants: dict = field(default_factory=dict, repr=False)   # side -> its areas, once asked
 
     def copy(self) -> Forces:
         return Forces({a: dict(u) for a, u in self.units.items()}, dict(self.control),
@@ -142,7 +142,10 @@ class Forces:
         stacks = self.units.setdefault(area, {})
         before = stacks.get((unit, face))
         if before is None:
-            self._layout += 1
+            areas = self._occupants.get(self.sides[unit])
+            if areas is not None and area not in areas:
+                areas.add(area)
+                self._occupied.pop(self.sides[unit], None)
         stacks[(unit, face)] = (before or 0) + n
 
     def take(self, area: str, unit: str, face: str, n: int = 1) -> None:
@@ -155,12 +158,16 @@ class Forces:
             stacks[(unit, face)] = left
         else:
             del stacks[(unit, face)]
-            self._layout += 1
+            side = self.sides[unit]
+            areas = self._occupants.get(side)
+            if areas is not None and not any(self.sides[u] == side for u, _ in stacks):
+                areas.discard(area)
+                self._occupied.pop(side, None)
 
     def clear(self, area: str) -> None:
         """Every unit off the area (for set-ups built by hand)."""
         self._touch(area)
-        self._layout += 1
+        self._occupants, self._occupied = {}, {}
         self.units[area] = {}
 
     def _touch(self, area: str) -> None:
@@ -224,15 +231,15 @@ class Forces:
         return found
 
     def occupied(self, side: str) -> frozenset[str]:
-        """Areas holding units of `side` (kept while no stack appears or goes)."""
-        key = (side, self._layout)
-        found = self._occupied.get(key)
+        """Areas holding units of `side` (kept up to date as units come and go)."""
+        found = self._occupied.get(side)
         if found is None:
-            if len(self._occupied) > 8:
-                self._occupied.clear()
-            sides = self.sides
-            found = self._occupied[key] = frozenset(
-                a for a, stacks in self.units.items() if any(sides[u] == side for u, _ in stacks))
+            areas = self._occupants.get(side)
+            if areas is None:
+                sides = self.sides
+                areas = self._occupants[side] = {
+                    a for a, stacks in self.units.items() if any(sides[u] == side for u, _ in stacks)}
+            found = self._occupied[side] = frozenset(areas)
         return found
 
     def where(self, unit: str) -> list[str]:
