@@ -133,9 +133,9 @@ class HeuristicPlayer(Worth, Player):
     def _air_options(self, state, side, area, flying):
         from .groups import Group
         found = []
-        group = Group(side, area, dict(flying), Slot(frozenset({AIR})))
         key = ("air-attacks", side, area, tuple(sorted(flying.items())))
-        for action in self._cached(state, key, lambda: state.air_attacks(group)):
+        for action in self._cached(state, key, lambda: state.air_attacks(
+                Group(side, area, dict(flying), AIR_SLOT))):
             target = action[1]
             worth = self.attack_worth(state, flying, state.air_targets(side, target), "air",
                                       state.board.areas[target].land)
@@ -203,10 +203,9 @@ class HeuristicPlayer(Worth, Player):
         if not ranked:
             return []
         units = {ranked[0][0]: 1}
-        group = Group(side, area, units, slot)
         key = ("transports", side, area, tuple(units.items()))      # no term of the slot counts
-        actions = [a for a in self._cached(state, key, lambda: state.action_options(group, _TRANSPORT))
-                   if a[0] == "transport"]
+        actions = [a for a in self._cached(state, key, lambda: state.action_options(
+                   Group(side, area, units, slot), _TRANSPORT)) if a[0] == "transport"]
         worths = self.move_worths(state, side, area, [a[1] for a in actions], units)
         return [(worth, area, units, action) for worth, action in zip(worths, actions, strict=True)]
 
