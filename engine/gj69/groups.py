@@ -30,7 +30,7 @@ class GroupActions(GameCore):
         key = (side, kinds, slot.domain, slot.used_may_act,
                tuple(sorted(reserved.items())) if reserved else ())
         stamp = self.forces.changed.get(area, 0)
-        kept = self._eligible_cache.get(area)
+        kept: tuple[int, dict] | None = self._eligible_cache.get(area)
         if kept is None or kept[0] != stamp:
             kept = self._eligible_cache[area] = (stamp, {})
         found = kept[1].get(key)

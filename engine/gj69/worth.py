@@ -26,6 +26,9 @@ class Worth:
 
     options: dict
     _memo: dict
+    _kept_views: dict           # (side, area) -> (its neighbourhood's change stamps, view)
+    _kept_moves: dict           # a group's key -> target -> (view there, view here, worth)
+    _damages: dict              # targets -> (points, land, attacker allocates) -> worth, left
 
     def new_position(self, state) -> None:
         """Forget what was worked out once the position has changed."""
