@@ -148,23 +148,22 @@ class HeuristicPlayer(Worth, Player):
         land_units = {k: n for k, n in eligible.items() if profiles[k[0]].domain == "land"
                       and profiles[k[0]].movement > 0}
         ships = {k: n for k, n in eligible.items() if profiles[k[0]].domain == "sea"}
-        groups = []
+        groups = []                                       # (units, whether they are ships)
         if land_units:
             limit = slot.max_units or 10
             strongest = sorted(land_units.items(), key=lambda kv: -profiles[kv[0][0]].attack)
             if not state.board.areas[area].land:
                 limit = min(limit, slot.sea_land_units or state.board.sea_land_units)
             total = sum(land_units.values())
-            groups.append(_take(strongest, limit))
+            groups.append((_take(strongest, limit), False))
             if limit > 2 and total > 2:                       # across a sea-area border (§7.3(1))
-                groups.append(_take(strongest, 2))
+                groups.append((_take(strongest, 2), False))
             if limit > 1 and total > 1 and any(kind == "mountain" for _, kind
                                                in state.board.neighbours[area]):
-                groups.append(_take(strongest, 1))            # across a mountain border (§7.3(2))
+                groups.append((_take(strongest, 1), False))   # across a mountain border (§7.3(2))
         if ships:
-            groups.append(_take(sorted(ships.items()), slot.max_units or 99))
-        for units in groups:
-            naval = any(profiles[u].domain != "land" for u, _ in units)
+            groups.append((_take(sorted(ships.items()), slot.max_units or 99), True))
+        for units, naval in groups:
             targets = self._targets(state, side, area, naval)
             for target, worth in zip(targets, self.move_worths(state, side, area, targets, units),
                                      strict=True):

@@ -200,6 +200,11 @@ class Worth:
         known = self._memo.get(key)
         if known is None:
             known = self._memo[key] = {}
+        else:
+            try:
+                return [known[target] for target in targets]
+            except KeyError:
+                pass
         missing = [target for target in targets if target not in known]
         if missing:
             profiles = state.profiles
@@ -283,8 +288,7 @@ class Worth:
     def _kept_view(self, state, side: str, area: str) -> _View:
         """The view of an earlier position when neither the area nor its neighbours have
         changed since (units, control) and the enemy's reach at sea there is the same."""
-        changed = state.forces.changed
-        stamp = tuple(changed.get(a, 0) for a in state.board.around[area])
+        stamp = tuple(map(state.forces.changed.get, state.board.around[area]))
         entry = self._kept_views.get((side, area))
         if entry is not None and entry[0] == stamp:
             view = entry[1]
