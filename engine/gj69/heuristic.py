@@ -468,9 +468,11 @@ class HeuristicPlayer(Worth, Player):
         same = sum(1 for c in state.decks[side].hand if state.system.cards[c].title == info.title)
         if info.reaction:
             return 3.0 - 0.5 * same
-        worth = max((self._cached(state, ("card-use", side, card, p.option),
-                                  lambda p=p: self._card_use(state, side, p))
-                     for p in info.plays if p.is_action), default=0.0)
+        key = ("card-use", side, card)
+        worth = self._memo.get(key)
+        if worth is None:
+            worth = self._memo[key] = max((self._card_use(state, side, p) for p in info.plays
+                                           if p.is_action), default=0.0)
         return worth - 0.6 * same
 
     def _card_use(self, state, side: str, play) -> float:
