@@ -88,6 +88,27 @@ def test_the_same_seed_gives_the_same_games_in_any_process():
     assert moves("1") == moves("4")
 
 
+def test_what_the_heuristic_keeps_never_changes_a_choice(gj69):
+    """The heuristic keeps views, move worths and options from earlier positions while nothing
+    they depend on has changed: at every decision of whole games, a new player that has kept
+    nothing chooses the same (choosing a group's units and its action follow the plan made
+    when its area was chosen, so a new player has none there)."""
+    decisions = 0
+    for seed in range(2):
+        game = gj69.new_game({}, np.random.default_rng(seed), None)
+        players = {side: make_player("heuristic", gj69, side, np.random.default_rng(seed))
+                   for side in gj69.sides}
+        while not game.is_terminal():
+            side = game.current_player
+            choice = players[side].choose(game)
+            if game.step not in ("group-units", "action"):
+                fresh = make_player("heuristic", gj69, side, np.random.default_rng(seed))
+                assert fresh.choose(game) == choice, (seed, game.turn, game.step)
+                decisions += 1
+            game.apply(choice)
+    assert decisions > 400
+
+
 def scores(scenario, players, games=4, seed=9):
     records = run_study(Study(scenario, {}, players, games, seed))
     assert not [r.error for r in records if r.error]
