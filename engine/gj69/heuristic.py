@@ -176,10 +176,17 @@ class HeuristicPlayer(Worth, Player):
         key = ("targets", side, area, naval)
         found = self._memo.get(key)
         if found is None:
-            board = state.board
-            found = self._memo[key] = [
-                target for target in (board.within_two[area] if naval else board.next_to[area])
-                if self._worth_a_look(state, side, target, naval)]
+            looks = self._memo.get(("looks", side, naval))      # areas share their neighbours
+            if looks is None:
+                looks = self._memo["looks", side, naval] = {}
+            found = []
+            for target in state.board.within_two[area] if naval else state.board.next_to[area]:
+                look = looks.get(target)
+                if look is None:
+                    look = looks[target] = self._worth_a_look(state, side, target, naval)
+                if look:
+                    found.append(target)
+            self._memo[key] = found
         return found
 
     def _worth_a_look(self, state, side: str, target: str, naval: bool) -> bool:

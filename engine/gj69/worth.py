@@ -213,9 +213,10 @@ class Worth:
             at = self._view(state, side, origin)
             # a worth depends on the two views alone (air units' on the enemy's, anywhere)
             kept = None if domains == {"air"} else self._kept_moves.setdefault(key, {})
+            views = self._memo["views", side]       # made by the origin's view above
             for target in missing:
                 if kept is not None:
-                    to = self._view(state, side, target)
+                    to = views.get(target) or self._view(state, side, target)
                     entry = kept.get(target)
                     if entry is not None and entry[0] is to and entry[1] is at:
                         known[target] = entry[2]
