@@ -88,6 +88,37 @@ def test_the_same_seed_gives_the_same_games_in_any_process():
     assert moves("1") == moves("4")
 
 
+def test_a_variant_plays_the_same_after_its_parent_in_one_process(tmp_path):
+    """A comparison plays parent and variant in one worker: what the heuristic keeps between
+    games must follow the units' values, not only their names, or the variant's games depend
+    on what the worker played before (durability 1 infantry against durability 2, §11.4)."""
+    import shutil
+
+    from engine.gj69 import worth
+    from engine.study import play_game
+    shutil.copytree(SCENARIO, tmp_path / "gj69")
+    (tmp_path / "garrisons").mkdir()
+    (tmp_path / "garrisons" / "scenario.yaml").write_text(
+        "id: garrisons\nname: Garrisons\nsystem: gj69\nextends: ../gj69\n", encoding="utf-8")
+    (tmp_path / "garrisons" / "units.yaml").write_text("unit_types:\n" + "".join(
+        f"- id: {unit}\n  stats: {{attack: 2, durability: 1, movement: 2}}\n"
+        f"  faces: {{ready: {{attack: 2, durability: 1, movement: 2}}, "
+        f"used: {{attack: 2, durability: 1, movement: 2}}}}\n"
+        for unit in ("us-infantry", "uk-infantry")), encoding="utf-8")
+    players = {"japan": "heuristic", "allies": "heuristic"}
+
+    def moves(folder):
+        scenario = load_scenario(folder)
+        study = Study(scenario, {}, players, 2, 3, keep_actions=True)
+        return [play_game(load_system(scenario), study, i).moves for i in range(2)]
+
+    worth._ALLOCATIONS.clear()
+    alone = moves(tmp_path / "garrisons")
+    worth._ALLOCATIONS.clear()
+    moves(tmp_path / "gj69")
+    assert moves(tmp_path / "garrisons") == alone
+
+
 def test_what_the_heuristic_keeps_never_changes_a_choice(gj69):
     """The heuristic keeps views, move worths and options from earlier positions while nothing
     they depend on has changed: at every decision of whole games, a new player that has kept

@@ -18,7 +18,10 @@ from dataclasses import dataclass
 from .damage import ELIMINATED, READY, RETREATS, TURNED, USED, Piece, allocate, ladder, result_of
 
 _MISSING = object()
-_ALLOCATIONS: dict = {}   # (targets, points, land, attacker allocates) -> results, shared
+# (the targets' profiles, targets, points, land, attacker allocates) -> results, shared by the
+# games of a process: keyed by the profiles too, as a variant's units of the same names may
+# have other values (a comparison plays parent and variant in one process)
+_ALLOCATIONS: dict = {}
 
 
 class Worth:
@@ -32,11 +35,11 @@ class Worth:
 
     def new_position(self, state) -> None:
         """Forget what was worked out once the position has changed."""
-        epoch = (id(state), state.forces.version, state.turn)
+        oil = tuple((a, m.exposed_by, m.destroyed) for a, m in sorted(state.oil.items()))
+        epoch = (id(state), state.forces.version, state.turn, oil)     # an oil field's worth too
         if epoch != getattr(self, "_memo_key", None):
             self._memo_key, self._memo = epoch, {}
-            era = (id(state), id(state.forces), state.turn,
-                   tuple((a, m.exposed_by, m.destroyed) for a, m in sorted(state.oil.items())))
+            era = (id(state), id(state.forces), state.turn, oil)
             if era != getattr(self, "_era", None):
                 self._era, self._kept_views, self._kept_moves = era, {}, {}
 
@@ -145,7 +148,9 @@ class Worth:
 
     def _damage_of(self, state, key: tuple) -> tuple[float, int]:
         """The worth of the damage without a capture, and how many targets are left."""
-        results = _ALLOCATIONS.get(key)
+        targets = key[0]
+        shared = (tuple(state.profiles[u] for (u, _), _ in targets), key)
+        results = _ALLOCATIONS.get(shared)
         if results is None:
             targets, points, land, attacker_allocates = key
             pieces = [Piece(state.profiles[u], f, True) for (u, f), n in targets for _ in range(n)]
@@ -153,7 +158,7 @@ class Worth:
             results = [(p.profile.id, result_of(ladder(p, land), g)) for p, g in zip(pieces, given, strict=True)]
             if len(_ALLOCATIONS) > 20_000:
                 _ALLOCATIONS.clear()
-            _ALLOCATIONS[key] = results
+            _ALLOCATIONS[shared] = results
         worth, left = 0.0, 0
         for unit, result in results:
             if result == ELIMINATED:
