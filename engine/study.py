@@ -19,6 +19,7 @@ from __future__ import annotations
 import tempfile
 import time
 import traceback
+import weakref
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
@@ -145,14 +146,17 @@ def _replay(system, study: Study, seed: int, moves: list) -> Replay:
                   folder=str(scenario.root))
 
 
-_HASHES: dict[int, str] = {}
+_HASHES: dict[int, tuple[weakref.ref, str]] = {}
 
 
 def _hash_of(scenario) -> str:
-    key = id(scenario)
-    if key not in _HASHES:
-        _HASHES[key] = content_hash(scenario)
-    return _HASHES[key]
+    """The scenario's content hash, worked out once per scenario object. Kept by id with a
+    weak reference to check it: a comparison makes and drops many scenarios in one process,
+    and a new one may be given a dropped one's id."""
+    kept = _HASHES.get(id(scenario))
+    if kept is None or kept[0]() is not scenario:
+        kept = _HASHES[id(scenario)] = (weakref.ref(scenario), content_hash(scenario))
+    return kept[1]
 
 
 def _replay_folder(study: Study) -> Path:

@@ -165,3 +165,16 @@ def test_report_without_matplotlib_says_what_to_install(capsys, tmp_path, monkey
 def test_a_system_without_whole_games_is_refused_plainly(capsys, command):
     code, out, err = run(capsys, "playtest", command, str(SCENARIOS / "ocs-charts-demo"), "--games", "1")
     assert code == 2 and "the engine plays no whole game of ocs" in err and not out
+
+
+def test_a_replay_names_the_content_of_its_own_scenario_even_when_ids_are_reused():
+    """Replays carry the scenario's content hash, worked out once per scenario object. A
+    comparison makes and drops scenarios in one process, and Python may give a new one a
+    dropped one's id: the hash kept for that id must not be taken for the new scenario's."""
+    from engine import study
+    from engine.replay import content_hash
+    scenario = load_scenario(REPO / "scenarios" / "aa50-1941")
+    gone = load_scenario(REPO / "scenarios" / "northern-front")
+    study._HASHES[id(scenario)] = (study.weakref.ref(gone), "the hash of another scenario")
+    assert study._hash_of(scenario) == content_hash(scenario)
+    assert study._hash_of(scenario) is study._hash_of(scenario)
