@@ -196,7 +196,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games per measurement (20)")
     parser.add_argument("--scenario", default=str(ROOT / "scenarios" / "aa50-1942"))
     parser.add_argument("--gj69-games", type=int, default=20, help="GJ69 games per measurement (20)")
-    parser.add_argument("--campaign", type=int, default=500, help="GJ69 random games checked (500)")
+    parser.add_argument("--campaign", type=int, default=500, help="GJ69 random games checked (500; 0 for none)")
     parser.add_argument("--allies-vs-axis-games", type=int, default=100,
                         help="Allies vs. Axis games per measurement (100: they are quick)")
     parser.add_argument("--only", choices=("aa50", "war-at-sea", "gj69", "allies-vs-axis"),
@@ -256,7 +256,8 @@ def gj69(args) -> None:
     system = load_system(scenario)
     print(f"\n{scenario.id}: whole games of 8 turns, {args.gj69_games} per measurement\n")
     player_times(system, scenario, args.gj69_games, tuple(system.sides), None, target=0.1)
-    campaign(system, scenario, args.campaign)
+    if args.campaign > 0:           # --campaign 0: the times alone
+        campaign(system, scenario, args.campaign)
 
 
 def campaign(system, scenario, games: int) -> None:
