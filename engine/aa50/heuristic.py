@@ -434,7 +434,7 @@ class Survey:
 
 
 def objective_spaces(state, nation: str) -> set[str]:
-    found = set()
+    found: set[str] = set()
 
     def walk(condition):
         if isinstance(condition, dict):

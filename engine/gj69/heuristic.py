@@ -218,7 +218,8 @@ class HeuristicPlayer(Worth, Player):
     # -- the impulse -------------------------------------------------------------------------------
     def _impulse(self, state, actions):
         side = state.current_player
-        best, choice = self.options.get("pass_below", 0.25), ("pass",)
+        best: float = self.options.get("pass_below", 0.25)
+        choice: tuple = ("pass",)
         normal = [a for a in actions if a[0] == "normal"]
         if normal:
             card = min((a[1] for a in normal), key=lambda c: (self.card_keep(state, side, c), c))
