@@ -11,6 +11,7 @@ import html
 import json
 from pathlib import Path
 
+from .calculator import wilson
 from .report import _verdict, display_names
 
 SIDE_COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
@@ -80,8 +81,9 @@ def _outcome(report, scenario, names, colours, path, _name) -> bool:
     if report["draws"]["count"]:
         rows.append(("draw", report["draws"]["rate"], report["draws"]["interval"], "#999999"))
     if report["round_limit"]["count"]:
-        rate = report["round_limit"]["rate"]
-        rows.append(("round limit", rate, [rate, rate], "#cccccc"))
+        stopped = report["round_limit"]
+        rows.append(("round limit", stopped["rate"],
+                     list(wilson(stopped["count"], report["finished"])), "#cccccc"))
     if not rows:
         return False
     figure, axes = _figure(7, 0.6 + 0.5 * len(rows))
