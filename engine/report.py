@@ -280,7 +280,7 @@ def render_text(report: dict, names: dict[str, str] | None = None, top: int = 8)
         for space, found in list(report["captures"].items())[:top]:
             taker = next(iter(found["taken_by"]), None)
             lines.append(f"  {names.get(space, space)[:28]:<28}{found['per_game']:6.2f}   "
-                         f"first in round {found['first_round_median']:g}, mostly by "
+                         f"first taken in round {found['first_round_median']:g} (median), mostly by "
                          f"{names.get(taker, taker) if taker else '-'}")
     battles = report["battles"]
     if battles["per_game"]:
