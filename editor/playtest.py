@@ -312,7 +312,8 @@ class _BattleJob(QRunnable):
                 progress=lambda done, total: self.signals.progress.emit(int(done), int(total)),
                 **chosen)
             render = getattr(self.calculator, "render_report", None)
-            text = render(scenario, report, [self.attacker, self.defender], self.space) if render else None
+            forces = [self.attacker] + ([self.defender] if self.defender else [])
+            text = render(scenario, report, forces, self.space) if render else None
         except Exception as failure:  # shown to the designer, who can fix the data
             self.signals.failed.emit(f"{type(failure).__name__}: {failure}")
             return
@@ -430,7 +431,10 @@ class PlaytestPanel(QWidget):
             self.result.setText("Choose an attacking force and the space it attacks.")
             return False
         attacker = make_force(calculator, self.attacker.owner_id, self.attacker.chosen())
-        defender = make_force(calculator, self.defender.owner_id, self.defender.chosen())
+        # no defending units: a battle with no defending side (an Allies vs. Axis neutral
+        # territory); the calculator says so where the rules need a defender
+        defender = (make_force(calculator, self.defender.owner_id, self.defender.chosen())
+                    if any(n > 0 for n in self.defender.chosen().values()) else [])
         self.run_button.setEnabled(False)
         self.progress.setRange(0, self.runs.value())
         self.progress.setValue(0)

@@ -186,3 +186,26 @@ def test_whole_games_play_in_the_background_and_show_the_report(qtbot, qapp, tmp
     records = run_study(Study(portable(scenario), options, {"axis": "random", "allies": "random"}, 3, 5, 2))
     assert summarise(records, report["meta"])["sides"] == report["sides"]
     document.deleteLater()
+
+
+def test_a_neutral_territory_is_fought_with_no_defender(qtbot, qapp, tmp_path):
+    """Allies vs. Axis: a territory nobody owns is invaded against its printed neutral defence
+    power, with no defending side (page: neutral territories). Leaving the defender's counts at
+    zero asks exactly that, as the command line does without --defender."""
+    folder = tmp_path / "allies-vs-axis"
+    shutil.copytree(NORTHERN_FRONT.parent / "allies-vs-axis", folder)
+    panel = PlaytestPanel(ScenarioDocument(folder))
+    qtbot.addWidget(panel)
+    panel.attacker.choose(panel.attacker.space_id, "axis")
+    for row in range(panel.attacker.units.rowCount()):
+        panel.attacker.set_count(panel.attacker.units.item(row, 0).text(), 0)
+    panel.attacker.set_count("infantry", 8)
+    panel.defender.choose("ireland", panel.defender.owner_id)
+    for row in range(panel.defender.units.rowCount()):
+        panel.defender.set_count(panel.defender.units.item(row, 0).text(), 0)
+    with qtbot.waitSignal(panel.finished, timeout=60_000):
+        assert panel.run()
+    shown = panel.details.text()
+    assert "defending nobody: a neutral territory" in shown
+    assert "invasion power 8 against neutral defence power 8" in shown
+    gc.collect()
