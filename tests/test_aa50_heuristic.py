@@ -85,3 +85,57 @@ def test_new_fighters_are_bought_for_and_placed_on_carriers_by_a_factory(system4
     until(game, "germany", "mobilize")
     play_phase(game, system41, "axis")
     assert sum(p.type == "fighter" and p.owner == "germany" for p in game.pieces["sz-5"]) == 2
+
+
+@pytest.mark.parametrize("troops", [False, True])
+def test_only_transports_with_troops_to_carry_frighten_a_capital(system41, troops):
+    """Japan's purchase fears an assault on Tokyo only from transports that have troops aboard
+    or waiting by them: four empty American transports off Formosa with nobody to carry leave
+    it free to buy a transport for its own troops; with four tanks and four infantry waiting
+    on the shore beside them it buys infantry for Tokyo first."""
+    game = until(new_game(system41), "japan", "purchase")
+    put(game, "sz-61", "united-states", "transport", 4)
+    if troops:
+        clear(game, "fukien")
+        put(game, "fukien", "united-states", "armour", 4)
+        put(game, "fukien", "united-states", "infantry", 4)
+    bought = play_phase(game, system41, "axis")
+    if troops:
+        assert bought[0] == ("buy", "infantry", 3)
+    else:
+        assert bought[0] == ("buy", "transport", 1)
+
+
+def test_a_battleship_joins_a_landing_to_bombard_the_shore(system41):
+    """§5.5.2.2: an idle German battleship off West Africa (sz-17) with no sea battle to join
+    sails with the transport from Morocco to the landing zone off eastern Canada (sz-9), where
+    it bombards the shore before the assault."""
+    game = until(new_game(system41), "germany", "combat-move")
+    clear(game, "sz-12", "sz-13", "gibraltar", "sz-14", "sz-9", "sz-17")
+    put(game, "gibraltar", "united-kingdom", "infantry")
+    put(game, "morocco-algeria", "germany", "armour")
+    put(game, "sz-12", "germany", "transport")
+    put(game, "sz-17", "germany", "battleship")
+    actions = play_phase(game, system41, "axis")
+    assert ("move", "sz-12", "transport", "armour+infantry/loaded", "sz-9", 1,
+            "eastern-canada") in actions
+    assert ("move", "sz-17", "battleship", "", "sz-9", 1, "") in actions
+
+
+def test_with_its_land_war_over_germany_turns_to_the_sea(system41):
+    """With every Soviet territory, Moscow included, in German hands, no enemy capital is left
+    within reach by land: Germany buys transports, and the infantry in Germany, far from any
+    front, march to France, its coast nearest London, to cross from there."""
+    game = until(new_game(system41), "germany", "purchase")
+    for space in game.data.board.land:
+        if game.control.get(space) == "soviet-union":
+            game.control[space] = "germany"
+            for piece in [p for p in game.pieces[space] if p.owner == "soviet-union"]:
+                game.pieces[space].remove(piece)
+    clear(game)
+    bought = play_phase(game, system41, "axis")
+    assert ("buy", "transport", 2) in bought
+    until(game, "germany", "noncombat-move")
+    moved = play_phase(game, system41, "axis")
+    assert ("move", "germany", "infantry", "", "france", 3, "") in moved
+    assert ("move", "germany", "artillery", "", "france", 1, "") in moved

@@ -4,19 +4,25 @@ At the start of each phase it makes a plan for the whole phase, then answers the
 questions from it:
 
 - purchase: defend the capital when it is threatened; a power that must cross the sea
-  (its capital on an island, or no enemy within reach by land) keeps enough transports for
-  its troops and a destroyer against submarines; the rest is infantry, artillery and tanks
-  (3:1:1), with a fighter when money is plentiful, never more than its factories can place;
+  (its capital on an island, no enemy within reach by land, or no enemy capital left within
+  reach by land) keeps enough transports for its troops and a destroyer against submarines;
+  the rest is infantry, artillery and tanks (3:1:1), with a fighter when money is plentiful,
+  never more than its factories can place;
 - combat move: weighs every enemy territory and fleet within reach, most valuable first
   (production, victory cities, capitals, its national objectives), gathers the cheapest force
   whose estimated chance to win (estimate.py) reaches its `odds`, and attacks only then and
   only if the expected gain outweighs the expected loss; takes empty territories with one
   unit; keeps enough units at home to hold the capital; loads transports for assaults on the
-  coast, an empty one sailing a zone first to take aboard troops waiting there (§5.4.8);
+  coast, an empty one sailing a zone first to take aboard troops waiting there (§5.4.8), with
+  idle battleships and cruisers sailing to the landing zones to bombard the shore, their
+  expected hits counted in the odds (§5.5.2.2);
   never counts transports as fighting ships; sends idle bombers on raids;
 - conduct combat: presses on while the odds hold, retreats early when they fall;
 - noncombat move: moves land units toward the nearest enemy victory city within four land
   moves (massing on one road), else toward the front, to the territories most threatened;
+  once no enemy capital is left within reach by land, armies away from the front gather at
+  the harbour (its coast nearest the nearest enemy capital across the sea), where new land
+  units are placed too, for the transports to carry them over;
   a threatened capital keeps the garrison it needs and lets the rest go;
   ships toward the troops they carry, aircraft to the safest landing near the front; an
   empty transport sails to troops waiting by the sea within its move, takes them aboard where
@@ -225,6 +231,8 @@ class HeuristicPlayer(Player):
                 return (first, -sea_distances(state.data.board)[space].get(muster, FAR), space)
             if kind.domain == "air" and space in state.data.board.sea:
                 return (first + 5, 0, space)         # on a carrier with the fleet (§5.7.1)
+            if kind.domain == "land" and self.survey.harbour is not None:
+                return (first, -self.survey.to_sea(space), space)
             return (first, -self.survey.front(space), space)
 
         # place the most valuable units first, so that cheap ones fill what is left
@@ -276,7 +284,7 @@ def naval_power(state, nation: str, survey: Survey | None = None) -> bool:
         return True
     factories = [s for s in state.factories if state.control.get(s) == nation] or [capital]
     survey = survey or Survey(state, nation)
-    return all(survey.front(s) > 3 for s in factories)
+    return survey.harbour is not None or all(survey.front(s) > 3 for s in factories)
 
 
 _SEA_DISTANCES: dict[int, tuple[object, dict[str, dict[str, int]]]] = {}
@@ -343,6 +351,23 @@ def gun_chance(state, space: str, nation: str) -> float:
     return best / 6 if space in state.data.board.land else 0.0
 
 
+def _after_bombardment(state, defence: list[tuple[Fighter, float]],
+                       ships: list[tuple[Piece, str]]) -> list[tuple[Fighter, float]]:
+    """The defenders left, in expectation, once the ships' shots before the battle have hit
+    the cheapest of them (§5.5.2.2)."""
+    hits = 0.0
+    for ship, _ in ships:
+        profile = state.profiles(ship.owner)[ship.type]
+        hits += profile.dice(True) * profile.value(True) / 6
+    left = []
+    for fighter, count in sorted(defence, key=lambda item: item[0].cost):
+        taken = min(count, hits / fighter.hit_points)
+        hits -= taken * fighter.hit_points
+        if count - taken > 0:
+            left.append((fighter, count - taken))
+    return left
+
+
 def battle_chance(state, nation: str, space: str) -> float:
     attackers = [p for p in state.pieces[space] if p.owner == nation]
     defenders = movement.enemies_in(state, space, nation)
@@ -368,6 +393,36 @@ def calculated_chance(state, nation: str, space: str, attackers: list[Piece],
         return float(found.probability[found.result == 0].sum())
     batch = montecarlo.simulate(model, 500, rng)       # the player's own dice, not the game's
     return float((batch.result == 0).mean())
+
+
+def _landing(state, transport: Piece, taken: set[int]) -> float:
+    """The strength a transport could put ashore next turn: the troops aboard, and its own
+    nation's troops waiting on the shores of its zone that fit in the room left (each counted
+    for one transport). An empty transport with nobody by it threatens no coast."""
+    types = state.data.types
+    board = state.data.board
+
+    def strength(piece: Piece) -> float:
+        profile = state.profiles(piece.owner)[piece.type]
+        return profile.value(True) * profile.dice(True) / 6
+
+    room = types[transport.type].capacity
+    found = 0.0
+    for piece in transport.cargo:
+        room -= types[piece.type].size
+        found += strength(piece)
+    waiting = sorted((p for shore in sorted(board.shores.get(transport.space, ()))
+                      for p in state.pieces[shore]
+                      if p.owner == transport.owner and p.uid not in taken
+                      and types[p.type].domain == "land" and types[p.type].size),
+                     key=lambda p: (-strength(p), p.uid))
+    for piece in waiting:
+        size = types[piece.type].size
+        if size <= room:
+            room -= size
+            taken.add(piece.uid)
+            found += strength(piece)
+    return found
 
 
 class Survey:
@@ -402,10 +457,11 @@ class Survey:
                 elif kind.domain in ("land", "air"):
                     reaching[(there, kind.domain, kind.movement)] += \
                         profile.value(True) * profile.dice(True) / 6
+        taken: set[int] = set()          # troops counted for one transport already
+        for space, found in sorted(state.pieces.items()):
             for piece in found:
                 if state.data.types[piece.type].capacity and state.side(piece.owner) != side:
-                    # a transport brings about two land units to a coast within reach
-                    reaching[(there, "sea", 3)] += 2 * 2.5 / 6
+                    reaching[(board.number[space], "sea", 3)] += _landing(state, piece, taken)
         coastal = np.array([bool(board.coasts.get(s)) for s in board.spaces])
         for (there, domain, moves), strength in reaching.items():
             if domain == "land":
@@ -415,6 +471,31 @@ class Survey:
             else:
                 attack += strength * ((board.air_distance[there] <= moves) & coastal)
         self.threat = attack - defence
+        self.harbour = self._harbour()
+        self.to_harbour = board.land_distance[:, board.number[self.harbour]].astype(int) \
+            if self.harbour is not None else None
+
+    def _harbour(self) -> str | None:
+        """Once no enemy capital is left within reach by land, the nation's coast nearest the
+        nearest enemy capital across the sea: where its idle armies gather for a crossing and
+        its transports take them aboard (None while its land war goes on, or for an island)."""
+        state, nation = self.state, self.nation
+        board = state.data.board
+        capital = state.data.nations[nation].capital
+        if capital is None or capital in board.islands or state.control.get(capital) != nation:
+            return None
+        home = board.number[capital]
+        targets = sorted(n.capital for n in state.data.nations.values() if n.capital
+                         and movement.enemy_territory(state, n.capital, nation))
+        if not targets or any(board.land_distance[home, board.number[t]] < FAR for t in targets):
+            return None
+        target = min(targets, key=lambda t: (board.air_distance[home, board.number[t]], t))
+        shores = [s for s in board.land if state.control.get(s) == nation
+                  and board.land_distance[home, board.number[s]] < FAR
+                  and any(not movement.hostile_sea(state, z, nation) for z in board.coasts.get(s, ()))]
+        if not shores:
+            return None
+        return min(shores, key=lambda s: (board.distance(s, target), s))
 
     def front(self, space: str) -> int:
         """Land moves from `space` to the nearest enemy territory (flying distance, plus a
@@ -424,6 +505,12 @@ class Survey:
         if near >= FAR:
             near = int(self.by_air[here]) + 3
         return near
+
+    def to_sea(self, space: str) -> int:
+        """Land moves from `space` to the harbour (0 when there is none)."""
+        if self.to_harbour is None:
+            return 0
+        return int(self.to_harbour[self.state.data.board.number[space]])
 
     def city(self, space: str) -> int:
         """Land moves from `space` to the nearest enemy victory city (FAR: none by land)."""
@@ -487,6 +574,8 @@ class Purchase:
             transports = sum(1 for found in state.pieces.values() for p in found
                              if p.owner == nation and state.data.types[p.type].capacity)
             overseas = self._coastal_factories() | self._cut_off()
+            if self.player.survey.harbour is not None:
+                overseas.add(self.player.survey.harbour)
             troops = sum(1 for found in state.pieces.values() for p in found
                          if p.owner == nation and state.data.types[p.type].domain == "land"
                          and p.space in overseas)
@@ -568,6 +657,7 @@ class CombatPlan:
         self.moves: dict[tuple[str, str], list[tuple[str, int, str]]] = defaultdict(list)
         self.used: set[int] = set()
         self.wanted = objective_spaces(state, self.nation)
+        self.gunships: list[tuple[int, Piece, dict]] | None = None   # idle bombarding ships
 
     def plan(self):
         self.reach = self._reach()
@@ -738,6 +828,9 @@ class CombatPlan:
                 defence = forces(state, defenders, attacking=False)
                 air = [p for p in self._free(shore, "air")] if defence else []
                 gun = gun_chance(state, shore, self.nation)
+                ships = self._bombarding(set(coming.values()), len(troops)) if defence else []
+                if ships:
+                    defence = _after_bombardment(state, defence, ships)
                 chosen = list(troops)
                 for piece in air:
                     if win_chance(forces(state, chosen), defence, gun) >= odds:
@@ -746,10 +839,14 @@ class CombatPlan:
                 if win_chance(forces(state, chosen), defence, gun) >= odds:
                     score = (self._worth(shore), -len(coming), shore)
                     if best is None or score > best[0]:
-                        best = (score, shore, coming, chosen[len(troops):])
+                        best = (score, shore, coming, chosen[len(troops):], ships)
             if best is None:
                 return
-            _, shore, coming, air = best
+            _, shore, coming, air, ships = best
+            for ship, zone in ships:
+                self.used.add(ship.uid)
+                if ship.space != zone:
+                    self._add((ship.space, ship.type), zone, 1, "")
             for uid, zone in coming.items():
                 transport, troops, _, via = fleets.pop(uid)
                 self.used.add(uid)
@@ -767,6 +864,27 @@ class CombatPlan:
                 else:
                     self._add((transport.space, transport.type), zone, 1, shore)
             self._send(air, shore)
+
+    def _bombarding(self, zones: set[str], most: int) -> list[tuple[Piece, str]]:
+        """Idle battleships and cruisers that can join the transports in their landing zones
+        and bombard the shore (§5.5.2.2), at most one per landing unit: each with its zone."""
+        state = self.state
+        found: list[tuple[Piece, str]] = []
+        if self.gunships is None:
+            self.gunships = [(uid, piece, dest) for uid, (piece, dest) in sorted(self.reach.items())
+                             if state.profiles(self.nation)[piece.type].offshore_bombardment]
+        for uid, piece, dest in self.gunships:
+            if len(found) >= most:
+                break
+            if uid in self.used:
+                continue
+            if piece.space in zones:
+                found.append((piece, piece.space))
+                continue
+            near = sorted(z for z in zones if z in dest)
+            if near:
+                found.append((piece, near[0]))
+        return found
 
     def _loaded_transports(self) -> dict[int, tuple[Piece, list[Piece], dict[str, int], str | None]]:
         """Idle transports with the troops they carry or can take aboard, and the safe zones
@@ -895,7 +1013,11 @@ class NoncombatPlan:
             # toward the nearest enemy victory city while one lies within a few land moves,
             # so that armies mass on one road instead of spreading along the whole front
             city = survey.city(to)
-            return (min(city, FAR) if city <= 4 else FAR, survey.front(to), -self.need.get(to, 0.0))
+            front = survey.front(to) if not idle else survey.to_sea(to)
+            return (min(city, FAR) if city <= 4 else FAR, front, -self.need.get(to, 0.0))
+
+        # with the land war over, armies not at the front gather at the harbour for a crossing
+        idle = survey.harbour is not None and survey.front(space) > 2 and survey.city(space) > 4
 
         best, best_score = None, score(space)
         for to in destinations:
