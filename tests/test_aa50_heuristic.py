@@ -139,3 +139,21 @@ def test_with_its_land_war_over_germany_turns_to_the_sea(system41):
     moved = play_phase(game, system41, "axis")
     assert ("move", "germany", "infantry", "", "france", 3, "") in moved
     assert ("move", "germany", "artillery", "", "france", 1, "") in moved
+
+
+def test_a_player_that_buys_no_ships_keeps_its_armies_at_the_front(system41):
+    """`naval=false`: with the same position as above, no transports are bought and the
+    infantry in Germany do not go to France to wait for ships that will never come."""
+    game = until(new_game(system41), "germany", "noncombat-move")
+    for space in game.data.board.land:
+        if game.control.get(space) == "soviet-union":
+            game.control[space] = "germany"
+            for piece in [p for p in game.pieces[space] if p.owner == "soviet-union"]:
+                game.pieces[space].remove(piece)
+    clear(game)
+    player = make_player("heuristic:naval=false", system41, "axis", np.random.default_rng(1))
+    moved = []
+    while game.current_player == "germany" and game.phase == "noncombat-move":
+        moved.append(player.choose(game))
+        game.apply(moved[-1])
+    assert not [a for a in moved if a[0] == "move" and a[1] == "germany" and a[4] == "france"]

@@ -231,7 +231,7 @@ class HeuristicPlayer(Player):
                 return (first, -sea_distances(state.data.board)[space].get(muster, FAR), space)
             if kind.domain == "air" and space in state.data.board.sea:
                 return (first + 5, 0, space)         # on a carrier with the fleet (§5.7.1)
-            if kind.domain == "land" and self.survey.harbour is not None:
+            if kind.domain == "land" and self.survey.harbour is not None and self.options["naval"]:
                 return (first, -self.survey.to_sea(space), space)
             return (first, -self.survey.front(space), space)
 
@@ -1017,7 +1017,9 @@ class NoncombatPlan:
             return (min(city, FAR) if city <= 4 else FAR, front, -self.need.get(to, 0.0))
 
         # with the land war over, armies not at the front gather at the harbour for a crossing
-        idle = survey.harbour is not None and survey.front(space) > 2 and survey.city(space) > 4
+        # (a player that buys no ships keeps them at the front)
+        idle = survey.harbour is not None and self.player.options["naval"] \
+            and survey.front(space) > 2 and survey.city(space) > 4
 
         best, best_score = None, score(space)
         for to in destinations:
