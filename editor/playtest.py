@@ -198,11 +198,20 @@ def side_of(document: ScenarioDocument) -> dict[str, str]:
     return sides
 
 
-def first_battle(document: ScenarioDocument, may_attack: Callable[[str], bool]):
-    """A battle to start from: ((attacker's space, owner), (defender's space, owner)), the two
-    of opposite sides, the attacker with units that may attack, the defender next door if any
-    is: the first to play in the turn order, from its strongest space facing an enemy. None when
-    there is nothing to fight."""
+Pick = tuple[str, str]                      # (space, owner)
+FightCheck = Callable[[Pick, Pick, dict[str, int]], bool]
+MAX_OPENING_TRIES = 40                      # battles the engine is asked about before opening
+
+
+def first_battle(document: ScenarioDocument, may_attack: Callable[[str], bool],
+                 can_fight: FightCheck | None = None):
+    """A battle to start from: ((attacker's space, owner), (defender's space, owner), the
+    attacking units), the two of opposite sides, the attacker with units that may attack, the
+    defender in the same space or next door if any is: the first to play in the turn order, from
+    its strongest space facing an enemy. With `can_fight` (the engine's word on a battle), the
+    first such battle the rules allow, with the attacking units of one domain when a mixed stack
+    may not fight there (ships against a territory); else the first candidate. None when there is
+    nothing to fight."""
     forces = forces_by_space(document)
     sides = side_of(document)
     order = [o for o in document.merged("scenario").get("turn_order") or [] if isinstance(o, str)]
@@ -218,15 +227,36 @@ def first_battle(document: ScenarioDocument, may_attack: Callable[[str], bool]):
 
     def foes_of(space: str, owner: str) -> tuple[list, list]:
         foes = [(s, o) for s, o in enemies if sides.get(o, o) != sides.get(owner, owner)]
-        return [pick for pick in foes if pick[0] in neighbours[space]], foes
+        here = [pick for pick in foes if pick[0] == space]     # systems that fight in place
+        return here + [pick for pick in foes if pick[0] in neighbours[space]], foes
     picks = [pick for pick, units in strength.items() if units]
     picks.sort(key=lambda pick: (order.index(pick[1]) if pick[1] in order else len(order),
                                  not foes_of(*pick)[0], -strength[pick], pick))
+    domains = {u["id"]: u.get("domain") for u in document.entities("units", "unit_types")
+               if isinstance(u.get("id"), str)}
+    candidates = []
     for space, owner in picks:
         near, foes = foes_of(space, owner)
-        if near or foes:
-            return (space, owner), (near or foes)[0]
-    return None
+        units = {u: n for u, n in forces[space][owner].items() if may_attack(u) and n > 0}
+        candidates += [((space, owner), foe, units) for foe in (near or foes[:1])]
+    if can_fight is not None:
+        tries = 0
+        for attack, defend, units in candidates:
+            for subset in _by_domain(units, domains):
+                if tries >= MAX_OPENING_TRIES:
+                    break
+                tries += 1
+                if can_fight(attack, defend, subset):
+                    return attack, defend, subset
+    return candidates[0] if candidates else None
+
+
+def _by_domain(units: dict[str, int], domains: dict[str, str | None]) -> list[dict[str, int]]:
+    """The whole stack, then its units of each domain alone (land, sea, air) when it mixes them."""
+    groups: dict = defaultdict(dict)
+    for unit, count in units.items():
+        groups[domains.get(unit)][unit] = count
+    return [units] + (list(groups.values()) if len(groups) > 1 else [])
 
 
 class SurvivorChart(QWidget):
@@ -410,10 +440,13 @@ class PlaytestPanel(QWidget):
         self.defender.reload()
         if not self._placed:
             # Start from a battle that can be fought: two sides, units that may attack.
-            battle = first_battle(self.document, self.attacker.may_fight)
+            battle = first_battle(self.document, self.attacker.may_fight,
+                                  fight_check(self.document))
             if battle is not None:
                 self.attacker.choose(*battle[0])
                 self.defender.choose(*battle[1])
+                for unit in self.attacker.chosen():
+                    self.attacker.set_count(unit, battle[2].get(unit, 0))
             self._placed = True
 
     @property
@@ -467,6 +500,31 @@ class PlaytestPanel(QWidget):
     def _failed(self, message: str) -> None:
         self.run_button.setEnabled(True)
         self.result.setText(f"The battle could not be run: {message}")
+
+
+def fight_check(document: ScenarioDocument) -> FightCheck | None:
+    """Whether the rules allow a battle, as the engine's calculator says on one simulated run
+    (cheap; its refusal is the message a designer would see on Run). The engine's own
+    calculator, whatever runs the panel's battles: this is a question of rules."""
+    calculator = load_calculator()
+    if calculator is None:
+        return None
+    try:
+        scenario = build_scenario(document.snapshot())
+    except Exception:  # data the engine cannot read yet: no opinion
+        return None
+    forces = forces_by_space(document)
+
+    def can_fight(attack: Pick, defend: Pick, units: dict[str, int]) -> bool:
+        try:
+            defenders = forces.get(defend[0], {}).get(defend[1], {})
+            calculator.run_battle(scenario, make_force(calculator, attack[1], units),
+                                  [make_force(calculator, defend[1], defenders)], defend[0],
+                                  runs=1, seed=0, exact=False)
+        except Exception:  # refused (EngineError and its kin): not a battle to open on
+            return False
+        return True
+    return can_fight
 
 
 def attack_filter(document: ScenarioDocument) -> Callable[[str], bool]:

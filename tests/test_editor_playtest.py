@@ -209,3 +209,22 @@ def test_a_neutral_territory_is_fought_with_no_defender(qtbot, qapp, tmp_path):
     assert "defending nobody: a neutral territory" in shown
     assert "invasion power 8 against neutral defence power 8" in shown
     gc.collect()
+
+
+@pytest.mark.parametrize("name, attacking", [
+    ("northern-front", {"infantry": 2}),        # not sz-5's cruiser, submarine and transport
+    ("gj69-southern-operation", {"ijn-chokai": 1, "ijn-kumano": 1, "ijn-destroyers": 2}),
+])
+def test_the_panel_opens_on_a_battle_the_rules_allow(qtbot, qapp, tmp_path, name, attacking):
+    """The opening battle is one the engine accepts: ships do not open against a territory
+    (AA50 §5.4), nor the 25th Army's tanks against ships at sea (GJ69 §8.0(2)); a mixed stack
+    opens with its units of one domain. Run gives odds, not a refusal."""
+    folder = tmp_path / name
+    shutil.copytree(NORTHERN_FRONT.parent / name, folder)
+    panel = PlaytestPanel(ScenarioDocument(folder))
+    qtbot.addWidget(panel)
+    assert panel.attacker.chosen() == attacking
+    with qtbot.waitSignal(panel.finished, timeout=60_000):
+        assert panel.run()
+    assert panel.result.text().startswith("Attacker wins ")
+    gc.collect()
