@@ -387,24 +387,21 @@ class Worth:
 
     def _ships_at(self, state, side: str) -> frozenset[str]:
         """The areas where `side` has ships."""
-        key = ("ships-at", side)
-        found = self._memo.get(key)
-        if found is None:
-            profiles = state.profiles
-            found = self._memo[key] = frozenset(
-                a for a in state.forces.occupied(side)
-                if any(profiles[u].domain == "sea" for u, _, _ in state.forces.stacks(a, side)))
-        return found
+        return self._areas_with(state, side, "sea")
 
     def _land_held(self, state, side: str) -> frozenset[str]:
         """The areas where `side` has land units."""
-        key = ("land-held", side)
+        return self._areas_with(state, side, "land")
+
+    def _areas_with(self, state, side: str, domain: str) -> frozenset[str]:
+        """The areas where `side` has units of the domain, once per position."""
+        key = ("areas-with", side, domain)
         found = self._memo.get(key)
         if found is None:
             profiles = state.profiles
             found = self._memo[key] = frozenset(
                 a for a in state.forces.occupied(side)
-                if any(profiles[u].domain == "land" for u, _, _ in state.forces.stacks(a, side)))
+                if any(profiles[u].domain == domain for u, _, _ in state.forces.stacks(a, side)))
         return found
 
 
