@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from .document import ScenarioDocument
+from .follow import FollowsDocument
 from .validation import build_scenario
 
 X_TITLE = "units left at the end of the battle"
@@ -350,7 +351,8 @@ class _BattleJob(QRunnable):
         self.signals.finished.emit((report, text))
 
 
-class PlaytestPanel(QWidget):
+class PlaytestPanel(FollowsDocument, QWidget):
+    watched = ("setup", "map", "units", "scenario")
     finished = Signal(object)
 
     def __init__(self, document: ScenarioDocument, calculator=None, parent=None, lazy: bool = False):
@@ -412,24 +414,7 @@ class PlaytestPanel(QWidget):
         layout.addWidget(self.chart, 2)
         layout.addWidget(self.charts)
         self._placed = False
-        self._stale = lazy
-        document.changed.connect(self._changed)
-        document.reloaded.connect(self.reload)
-        if not lazy:
-            self.reload()
-
-    def _changed(self, kind: str) -> None:
-        """Follow the scenario when seen: rebuilding the pickers after every edit elsewhere
-        would cost each edit the time of a few hundred widgets."""
-        if kind in ("setup", "map", "units", "scenario"):
-            self._stale = True
-            if self.isVisible():
-                self.reload()
-
-    def showEvent(self, event) -> None:
-        if self._stale:
-            self.reload()
-        super().showEvent(event)
+        self.follow(document, lazy)
 
     def reload(self) -> None:
         self._stale = False

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from .document import ScenarioDocument
+from .follow import FollowsDocument
 from .validation import build_scenario, run_validators
 
 
@@ -86,7 +87,8 @@ class _GamesJob(QRunnable):
             pass  # the panel is gone (the scenario was closed): nobody to tell
 
 
-class GamesPanel(QGroupBox):
+class GamesPanel(FollowsDocument, QGroupBox):
+    watched = ("scenario", "units")
     finished = Signal(object)
 
     def __init__(self, document: ScenarioDocument, parent=None, lazy: bool = False):
@@ -152,22 +154,7 @@ class GamesPanel(QGroupBox):
         layout.addLayout(top)
         layout.addLayout(buttons)
         layout.addLayout(results, 1)
-        self._stale = lazy
-        document.changed.connect(self._changed)
-        document.reloaded.connect(self.reload)
-        if not lazy:
-            self.reload()
-
-    def _changed(self, kind: str) -> None:
-        if kind in ("scenario", "units"):
-            self._stale = True
-            if self.isVisible():
-                self.reload()
-
-    def showEvent(self, event) -> None:
-        if self._stale:
-            self.reload()
-        super().showEvent(event)
+        self.follow(document, lazy)
 
     def reload(self) -> None:
         """A player per side, from the players the game system has."""
