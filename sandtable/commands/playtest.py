@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import sys
 
 from ..cli import EXIT_OK, UsageError
 
@@ -69,6 +68,8 @@ def run(args) -> int:
     from engine.system import BattlePosition, load_system
     from sandtable.scenario import load_scenario
 
+    from .playtest_study import progress_bar
+
     scenario = load_scenario(args.scenario)
     if "scenario" in scenario.failed_kinds or not scenario.manifest:
         raise UsageError(f"{args.scenario} is not a scenario folder")
@@ -91,13 +92,13 @@ def run(args) -> int:
             nation, _, options = text.partition(":")
             research.setdefault(nation.strip(), set()).update(
                 o.strip() for o in options.split(",") if o.strip())
-        show = _progress_bar() if sys.stderr.isatty() and not args.json else None
-        report = run_battle(scenario, attacker, defenders, args.at, runs=args.runs,
-                            seed=args.seed, exact=args.exact, progress=show,
-                            order_of_loss=args.order_of_loss, retreat_at=args.retreat_at,
-                            keep_land_unit=args.keep_land_unit, research=research,
-                            landing=landing, bombard=bombard, raid=args.raid,
-                            damage=args.damage, extras=extras)
+        with progress_bar(args.runs, quiet=args.json, label="battles") as show:
+            report = run_battle(scenario, attacker, defenders, args.at, runs=args.runs,
+                                seed=args.seed, exact=args.exact, progress=show,
+                                order_of_loss=args.order_of_loss, retreat_at=args.retreat_at,
+                                keep_land_unit=args.keep_land_unit, research=research,
+                                landing=landing, bombard=bombard, raid=args.raid,
+                                damage=args.damage, extras=extras)
     except (ValueError, UnknownName, EngineError, SettingError) as problem:
         raise UsageError(str(problem)) from None
     if args.json:
@@ -107,17 +108,6 @@ def run(args) -> int:
               or (_render_raid(report, attacker, defenders, args.at) if args.raid
                   else _render(report, attacker, defenders, args.at)))
     return EXIT_OK
-
-
-def _progress_bar():
-    def show(done: int, total: int) -> None:
-        width = 30
-        filled = width * done // max(total, 1)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} battles")
-        if done >= total:
-            sys.stderr.write("\r" + " " * (width + 40) + "\r")
-        sys.stderr.flush()
-    return show
 
 
 def _one_attacker(forces):
