@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from engine.study import Study, run_study
 from engine.system import load_system
+from playtest.study import Study, run_study
 from sandtable.cli import main
 from sandtable.scenario import load_scenario
 
@@ -171,7 +171,7 @@ def test_a_replay_names_the_content_of_its_own_scenario_even_when_ids_are_reused
     """Replays carry the scenario's content hash, worked out once per scenario object. A
     comparison makes and drops scenarios in one process, and Python may give a new one a
     dropped one's id: the hash kept for that id must not be taken for the new scenario's."""
-    from engine import study
+    from playtest import study
     from engine.replay import content_hash
     scenario = load_scenario(REPO / "scenarios" / "aa50-1941")
     gone = load_scenario(REPO / "scenarios" / "northern-front")

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from engine.calculator import parse_force, run_battle
-from engine.fairness import find_fair_value
-from engine.knob import KnobError, find_knob, with_knob
-from engine.stats import binomial_two_sided, fit_logistic, mcnemar, paired_shift
+from playtest.fairness import find_fair_value
+from playtest.knob import KnobError, find_knob, with_knob
+from playtest.stats import binomial_two_sided, fit_logistic, mcnemar, paired_shift
 from sandtable.cli import main
 from sandtable.scenario import load_scenario
 from sandtable.variant_changes import apply_changes, parent_of, variant_changes, without_documentation

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from engine.calculator import wilson
-from engine.report import quartiles, render_text, summarise
+from playtest.report import quartiles, render_text, summarise
 
 
 def record(index, winner, reason, round_, cities, incomes, captures=(), battles=(), payouts=()):

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from engine import load_system
-from engine.study import Study, run_study
 from engine.war_at_sea.combat import Decision
 from engine.war_at_sea.heuristic import WaSHeuristic
 from engine.war_at_sea.ships import Ship
+from playtest.study import Study, run_study
 from sandtable.scenario import load_scenario
 
 SCENARIO = Path(__file__).parent.parent / "scenarios" / "war-at-sea"

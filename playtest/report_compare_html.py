@@ -1,9 +1,9 @@
-"""Comparisons and fair-value searches as pages, in the style of engine/report_html.py, whose
+"""Comparisons and fair-value searches as pages, in the style of playtest/report_html.py, whose
 figure helpers they use.
 
 `write_comparison_report` writes `index.html` (the shifts, an ablation chart, the two studies'
 curves on one plot), `comparison.json`, and each study's own full page under `old/` and `new/`
-(engine/report_html.write_report). `write_fair_report` writes the curve a balance search found.
+(playtest/report_html.write_report). `write_fair_report` writes the curve a balance search found.
 """
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 `summarise(records, meta)` turns the games' results and chronicles (engine/game.py) into one
 plain dictionary, the report's JSON form; `render_text` writes it for a terminal and
-engine/report_html.py as a page with plots. The report knows no game system: it reads the
+playtest/report_html.py as a page with plots. The report knows no game system: it reads the
 series, captures, battles and payouts each system records.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ import math
 from collections import Counter, defaultdict
 from statistics import median
 
-from .calculator import wilson
+from engine.calculator import wilson
 
 FORMAT_VERSION = 1
 
@@ -85,7 +85,7 @@ def outcome_codes(records: list[dict], sides: list[str]) -> str:
     """Each game's end in game order, one character a game: the winner's place in `sides`
     (0, 1, ...); for a game stopped at the round limit, the place of the side ahead in victory
     cities as a capital letter (A, B, ...); '-' for no winner and none ahead, '!' for a rules
-    error. Two reports of the same seed can then be compared game by game (engine/compare.py)."""
+    error. Two reports of the same seed can then be compared game by game (playtest/compare.py)."""
     codes = []
     for record in sorted(records, key=lambda r: r["index"]):
         result = record.get("result")

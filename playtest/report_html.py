@@ -11,7 +11,8 @@ import html
 import json
 from pathlib import Path
 
-from .calculator import wilson
+from engine.calculator import wilson
+
 from .report import _verdict, display_names
 
 SIDE_COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")

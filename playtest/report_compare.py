@@ -1,6 +1,6 @@
 """Comparisons, ablations and fair-value searches for a terminal (text) and for a CI job
 summary (Markdown); also a playtest report in Markdown. The JSON forms are made by
-engine/compare.py and engine/fairness.py; the pages by engine/report_compare_html.py.
+playtest/compare.py and playtest/fairness.py; the pages by playtest/report_compare_html.py.
 """
 from __future__ import annotations
 

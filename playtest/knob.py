@@ -67,7 +67,7 @@ def find_knob(scenario: Scenario, text: str) -> Knob:
 
 
 def with_knob(scenario: Scenario, knob: Knob, value: float) -> Scenario:
-    """A copy of the scenario's data (engine.study.portable) with the knob set to `value`."""
+    """A copy of the scenario's data (playtest.study.portable) with the knob set to `value`."""
     documents = {kind: Tracked(tracked.data) for kind, tracked in scenario.documents.items()
                  if not kind.startswith("locale:")}
     data = copy.deepcopy(scenario.doc(knob.kind))

@@ -4,15 +4,16 @@ income and victory-city curves moved from an *old* study to a *new* one.
 The old study is the parent scenario (`playtest compare`) or a baseline report (`playtest games
 --baseline`). When both were played with the same seed and number of games, game i of one and
 game i of the other started from the same seed: the studies are paired and each side's shift is
-tested game by game (McNemar's exact test, engine/stats.py); otherwise the pooled two-proportion
+tested game by game (McNemar's exact test, playtest/stats.py); otherwise the pooled two-proportion
 test compares them as independent samples. The comparison reads only the two reports' JSON
-forms (engine/report.py), so a baseline saved by an earlier run serves as well as a fresh study.
+forms (playtest/report.py), so a baseline saved by an earlier run serves as well as a fresh study.
 """
 from __future__ import annotations
 
 import math
 
-from .calculator import wilson
+from engine.calculator import wilson
+
 from .report import AHEAD_CODES, OUTCOME_CODES
 from .stats import independent_shift, mean_shift, paired_shift
 

@@ -1,11 +1,11 @@
-"""What is fair: the value of a knob (engine/knob.py) at which a side wins a target share of
+"""What is fair: the value of a knob (playtest/knob.py) at which a side wins a target share of
 games, found by playing.
 
 Stochastic root finding that spends games where the answer is uncertain:
 
 1. a batch of games at both ends of the range and in its middle;
 2. a logistic curve of the side's win rate over the knob is fitted to every game played so far
-   (engine/stats.py, Firth's fit), and its crossing of the target estimated;
+   (playtest/stats.py, Firth's fit), and its crossing of the target estimated;
 3. the next batch goes where that estimate is uncertain: half of it at the estimate, a quarter
    each where the fitted curve says 30% and 70% (these pin the slope, which the estimate's
    interval depends on); repeat from 2 until the games are spent or the interval is as narrow as
@@ -27,7 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .calculator import wilson
+from engine.calculator import wilson
+
 from .stats import fit_logistic
 
 FIRST_VALUES = 3              # the ends and the middle of the range

@@ -28,7 +28,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from .calculator import wilson
+from engine.calculator import wilson
 
 Z95 = NormalDist().inv_cdf(0.975)
 
