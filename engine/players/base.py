@@ -26,9 +26,11 @@ class Player(ABC):
 
     name: ClassVar[str] = ""
     settings: ClassVar[list[Setting]] = []
-    # Rounds a search looks ahead with this player before it reads the position's standing;
-    # None: to the end of the game.
+    # What a search built on this player does by default (engine/players/search.py): rounds it
+    # looks ahead before it reads the position's standing (None: to the end of the game), and
+    # look-ahead games per decision. Each system sets them from what its games cost.
     search_horizon: ClassVar[int | None] = 1
+    search_budget: ClassVar[int] = 24
 
     def __init__(self, system, side: str, options: dict, rng: np.random.Generator):
         self.system, self.side, self.rng = system, side, rng

@@ -34,7 +34,9 @@ MAX_LOOKAHEAD_ACTIONS = 200_000        # a guard: a look-ahead never plays longe
 class SearchPlayer(Player):
     name = "search"
     settings = [
-        Setting("budget", 24, "int", "look-ahead games per decision, shared among the plans"),
+        Setting("budget", None, "int", "look-ahead games per decision, shared among the plans "
+                "(default: the heuristic's own, set by what the system's games cost)",
+                optional=True),
         Setting("width", 4, "int", "the most plans weighed at one decision"),
         Setting("horizon", None, "int", "rounds each look-ahead plays before the position is "
                 "judged (default: the heuristic's own, to the end where games are short)",
@@ -45,12 +47,14 @@ class SearchPlayer(Player):
 
     def __init__(self, system, side, options, rng):
         super().__init__(system, side, options, rng)
-        if self.options["budget"] < 1 or self.options["width"] < 1:
-            from ..options import SettingError
-            raise SettingError("search: budget and width are at least 1")
         self.base = system.players()["heuristic"](system, side, {}, rng)
+        base = type(self.base)
+        self.budget = base.search_budget if self.options["budget"] is None else self.options["budget"]
         horizon = self.options["horizon"]
-        self.horizon = type(self.base).search_horizon if horizon is None else horizon
+        self.horizon = base.search_horizon if horizon is None else horizon
+        if self.budget < 1 or self.options["width"] < 1 or (self.horizon is not None and self.horizon < 1):
+            from ..options import SettingError
+            raise SettingError("search: budget, width and horizon are at least 1")
         self.searched = 0                   # decisions searched, and look-ahead games played
         self.lookaheads = 0
 
@@ -64,7 +68,7 @@ class SearchPlayer(Player):
 
     # -- the search ----------------------------------------------------------------------------
     def _best(self, state: GameState, plans: list[Plan]) -> Plan:
-        budget, deadline = self.options["budget"], None
+        budget, deadline = self.budget, None
         if self.options["seconds"] is not None:
             deadline = time.perf_counter() + self.options["seconds"]
         seeds = [int(s) for s in self.rng.integers(2**63, size=budget)]
