@@ -281,13 +281,13 @@ def _simulate_chunk(run, size: int, seed: np.random.SeedSequence) -> OutcomeBatc
 
 
 # -- reports -----------------------------------------------------------------------------------
-def wilson(successes: int, n: int) -> tuple[float, float]:
-    """95 % Wilson score interval for a proportion."""
+def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion: 95 % by default, or the level of `z`."""
     if n == 0:
         return (0.0, 1.0)
     p = successes / n
-    centre = (p + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / (1 + Z95 ** 2 / n)
+    centre = (p + z ** 2 / (2 * n)) / (1 + z ** 2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z ** 2 / (4 * n * n)) / (1 + z ** 2 / n)
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 

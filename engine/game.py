@@ -81,12 +81,16 @@ class Chronicle:
     captures: (round, space, from, to) whenever a space changes hands.
     battles: (round, space, attacker, defender, attacking units, defending units, winner).
     payouts: (round, objective, who, amount) for each national objective or bonus paid.
+    blunders: (round, kind, side, amount): what a sensible player does not do, as the system
+        sees it happen (kinds in BLUNDERS). The report shows them per side and game, so that a
+        designer sees whether the players played well enough to trust the verdict.
     """
 
     series: dict[str, dict[str, list[float]]] = field(default_factory=dict)
     captures: list[tuple[int, str, str | None, str | None]] = field(default_factory=list)
     battles: list[tuple[int, str, str, str, int, int, str]] = field(default_factory=list)
     payouts: list[tuple[int, str, str, float]] = field(default_factory=list)
+    blunders: list[tuple[int, str, str, float]] = field(default_factory=list)
 
     def record(self, name: str, who: str, round_: int, value: float) -> None:
         values = self.series.setdefault(name, {}).setdefault(who, [])
@@ -107,10 +111,31 @@ class Chronicle:
     def payout(self, round_: int, objective: str, who: str, amount: float) -> None:
         self.payouts.append((round_, objective, who, amount))
 
+    def blunder(self, round_: int, kind: str, side: str, amount: float = 1) -> None:
+        assert kind in BLUNDERS, kind
+        self.blunders.append((round_, kind, side, amount))
+
     def as_dict(self) -> dict:
         return {"series": self.series, "captures": [list(c) for c in self.captures],
                 "battles": [list(b) for b in self.battles],
-                "payouts": [list(p) for p in self.payouts]}
+                "payouts": [list(p) for p in self.payouts],
+                "blunders": [list(b) for b in self.blunders]}
+
+
+# An attack is made "below the odds" when its estimated chance to win is under this.
+BELOW_ODDS = 0.3
+
+# What the report counts as a player's blunder, kind -> what one counts (the amount): each system
+# records those it can see.
+BLUNDERS = {
+    "lost-unfought": "units lost without a fight (in a battle where they could not strike back)",
+    "lost-unfought-value": "what those units cost",
+    "unspent": "money left unspent when a turn ends",
+    "below-odds": f"attacks made at an estimated chance to win below {BELOW_ODDS:.0%}",
+    "capital-empty": "turns ended with the capital undefended",
+    "cards-unused": "cards still in hand when a side passes to end the turn",
+    "idle-turnover": "units turned over (used) without moving or fighting",
+}
 
 
 class GameState(ABC):

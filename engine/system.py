@@ -307,6 +307,19 @@ class GameSystem(ABC):
         players every system has (random)."""
         return {}
 
+    def victory_targets(self, options: dict) -> dict[str, float]:
+        """Side -> the victory cities (or points) that win it the game with these settings,
+        where the victory rule is such a count: the report draws it as a line."""
+        found = {}
+        for _, entry in self.scenario.entities("scenario", "victory"):
+            if entry.get("option") and entry["option"] != options.get("victory"):
+                continue
+            count = (entry.get("when") or {}).get("victory_cities")
+            if isinstance(count, dict) and isinstance(count.get("count"), (int, float)) \
+                    and isinstance(count.get("side"), str):
+                found[count["side"]] = count["count"]
+        return found
+
 
 def _contingents(position: BattlePosition):
     yield from position.attackers

@@ -198,21 +198,28 @@ def _logit(p: float) -> float:
 
 
 def fit_logistic(x, wins, trials, iterations: int = 100) -> LogisticFit:
-    """Firth's bias-reduced logistic regression of wins out of trials at each x (Newton steps on
-    the modified score; the covariance is the inverse Fisher information at the estimate).
-    Firth's correction keeps the fit finite when a side wins all or none of its games."""
+    """Firth's bias-reduced logistic regression of wins out of trials at each x. Firth's
+    correction keeps the fit finite when a side wins all or none of its games."""
     x = np.asarray(x, dtype=float)
+    beta, covariance = fit_firth(np.column_stack([np.ones_like(x), x]), wins, trials, iterations)
+    return LogisticFit(float(beta[0]), float(beta[1]), covariance)
+
+
+def fit_firth(design, wins, trials, iterations: int = 100) -> tuple[np.ndarray, np.ndarray]:
+    """Firth's bias-reduced logistic regression on a design matrix (one row per observation):
+    the coefficients and their covariance (the inverse Fisher information at the estimate).
+    Newton steps on the modified score; `wins` may be fractional (a draw counts a half)."""
+    design = np.asarray(design, dtype=float)
     wins = np.asarray(wins, dtype=float)
     trials = np.asarray(trials, dtype=float)
     keep = trials > 0
-    x, wins, trials = x[keep], wins[keep], trials[keep]
-    design = np.column_stack([np.ones_like(x), x])
-    beta = np.zeros(2)
-    information = np.eye(2)
+    design, wins, trials = design[keep], wins[keep], trials[keep]
+    width = design.shape[1]
+    beta = np.zeros(width)
     for _ in range(iterations):
         p = 1.0 / (1.0 + np.exp(-(design @ beta)))
         weight = trials * p * (1 - p)
-        information = design.T @ (design * weight[:, None]) + 1e-12 * np.eye(2)
+        information = design.T @ (design * weight[:, None]) + 1e-12 * np.eye(width)
         inverse = np.linalg.inv(information)
         leverage = np.einsum("ij,jk,ik->i", design, inverse, design) * weight
         score = design.T @ (wins - trials * p + leverage * (0.5 - p))
@@ -225,9 +232,9 @@ def fit_logistic(x, wins, trials, iterations: int = 100) -> LogisticFit:
             break
     p = 1.0 / (1.0 + np.exp(-(design @ beta)))
     weight = trials * p * (1 - p)
-    information = design.T @ (design * weight[:, None]) + 1e-12 * np.eye(2)
-    return LogisticFit(float(beta[0]), float(beta[1]), np.linalg.inv(information))
+    information = design.T @ (design * weight[:, None]) + 1e-12 * np.eye(width)
+    return beta, np.linalg.inv(information)
 
 
 __all__ = ["Shift", "paired_shift", "independent_shift", "mcnemar", "binomial_two_sided",
-           "mean_shift", "histogram_moments", "LogisticFit", "fit_logistic", "wilson", "Z95"]
+           "mean_shift", "histogram_moments", "LogisticFit", "fit_logistic", "fit_firth", "wilson", "Z95"]

@@ -67,12 +67,13 @@ def test_playtest_games_reports_who_wins(capsys, tmp_path):
                        "--max-rounds", "3", "--players", "random", "--seed", "5", "--workers",
                        "1", "--report", str(tmp_path / "report"))
     assert code == 0
-    assert out.startswith("aa50-1942: 6 games, seed 5, axis random, allies random")
+    assert out.startswith("aa50-1942: 6 games, seed 5\nplayers: Axis random, Allies random\n")
     assert "who wins" in out and "round limit" in out and "income by round" in out
     for name in ("index.html", "report.json", "outcome.png", "income.png", "map.png"):
         assert (tmp_path / "report" / name).stat().st_size > 500
     page = (tmp_path / "report" / "index.html").read_text()
     assert "<h1>Playtest of aa50-1942</h1>" in page and 'src="map.png"' in page
+    assert "<h2>How the players played</h2>" in page and "units lost without a fight" in page
 
 
 def test_the_same_seed_gives_the_same_report_on_any_number_of_workers(capsys):
@@ -171,8 +172,8 @@ def test_a_replay_names_the_content_of_its_own_scenario_even_when_ids_are_reused
     """Replays carry the scenario's content hash, worked out once per scenario object. A
     comparison makes and drops scenarios in one process, and Python may give a new one a
     dropped one's id: the hash kept for that id must not be taken for the new scenario's."""
-    from playtest import study
     from engine.replay import content_hash
+    from playtest import study
     scenario = load_scenario(REPO / "scenarios" / "aa50-1941")
     gone = load_scenario(REPO / "scenarios" / "northern-front")
     study._HASHES[id(scenario)] = (study.weakref.ref(gone), "the hash of another scenario")

@@ -172,7 +172,8 @@ def test_whole_games_play_in_the_background_and_show_the_report(qtbot, qapp, tmp
     report = panel.report
     assert report["games"] == 3 and report["finished"] + report["failed"] == 3
     assert panel.progress.value() == 3 and panel.run_button.isEnabled()
-    assert panel.summary.toPlainText().startswith("aa50-1942: 3 games, seed 5, axis random, allies random")
+    assert panel.summary.toPlainText().startswith("aa50-1942: 3 games, seed 5\n"
+                                                  "players: Axis random, Allies random")
     names = [name for name, _ in panel.images]
     assert names[0] == "outcome" and "map" in names
     assert len(panel.charts_host.findChildren(QLabel)) == len(names)

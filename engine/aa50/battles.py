@@ -140,6 +140,8 @@ def fight(game: AA50Game, space: str, retreat_at: int) -> None:
         piece.bombarded = True
     a_left = _left(model.attacker, a_final)
     d_left = _left(model.defender, d_final)
+    _note_unfought_losses(game, attackers, fighting, a_left, attacking=True)
+    _note_unfought_losses(game, fighting, attackers, d_left, attacking=False)
     _remove_losses(game, attackers, a_left)
     _remove_losses(game, fighting, d_left)
     for piece in attackers:
@@ -153,6 +155,29 @@ def fight(game: AA50Game, space: str, retreat_at: int) -> None:
         _conclude(game, space, survivors, won=True)
     else:
         _conclude(game, space, survivors, won=False)
+
+
+def _note_unfought_losses(game: AA50Game, pieces: list[Piece], foes: list[Piece], left: Counter,
+                          attacking: bool) -> None:
+    """Losses of a side none of whose units could hit the other (transports alone, submarines
+    under aircraft, §7.3.4): units lost without a fight, a blunder the report counts."""
+    def strikes(piece: Piece) -> bool:
+        profile = game.profiles(piece.owner)[piece.type]
+        value = profile.attack if attacking else profile.defense
+        if not value or profile.defenceless:
+            return False
+        return not profile.cannot_hit_air or any(
+            not game.profiles(f.owner)[f.type].is_air for f in foes)
+    if not pieces or any(strikes(p) for p in pieces):
+        return
+    standing = Counter((p.owner, p.type) for p in pieces)
+    for (owner, type_), count in standing.items():
+        lost = count - left.get((owner, type_), 0)
+        if lost > 0:
+            side = game.side_of(owner)
+            game.chronicle.blunder(game.round, "lost-unfought", side, lost)
+            game.chronicle.blunder(game.round, "lost-unfought-value", side,
+                                   lost * game.profiles(owner)[type_].cost)
 
 
 def _left(side_model, final) -> Counter:

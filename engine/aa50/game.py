@@ -491,7 +491,25 @@ class AA50Game(GameState):
         self.placed.clear()
         self._enter("research")
 
+    def _note_empty_capital(self) -> None:
+        """A power that ends its turn with its own capital held by no land unit of its side
+        invites its capture (a blunder the report counts)."""
+        nation = self.seat
+        capital = self.data.nations[nation].capital
+        if not capital or self.control.get(capital) != nation:
+            return
+        side = self.side_of(nation)
+        if not any(self.side(p.owner) == side and self.data.types[p.type].domain == "land"
+                   and not self.data.types[p.type].has("capturable")
+                   and not self.data.types[p.type].has("factory")
+                   for p in self.pieces[capital]):
+            self.chronicle.blunder(self._round, "capital-empty", side)
+
     def _enter(self, phase: str) -> None:
+        if self._phase == "purchase" and phase != "purchase" and economy.may_spend(self, self.seat):
+            # what the power left unspent (a blunder the report counts, unless it saves on purpose)
+            self.chronicle.blunder(self._round, "unspent", self.side_of(self.seat),
+                                   self.money[self.seat])
         self._phase = phase
         self.step = ""
         self.decided.clear()
@@ -516,6 +534,7 @@ class AA50Game(GameState):
             self._end_turn()
 
     def _end_turn(self) -> None:
+        self._note_empty_capital()
         self.turn += 1
         if self.turn == len(self.data.order):
             self._end_round()

@@ -59,6 +59,8 @@ def register(commands) -> None:
     playtest_chart.register(kinds)
     from . import playtest_balance
     playtest_balance.register(kinds)
+    from . import playtest_ladder
+    playtest_ladder.register(kinds)
 
 
 def run(args) -> int:

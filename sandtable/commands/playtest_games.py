@@ -17,6 +17,7 @@ from .playtest_study import (
     print_report,
     progress_bar,
     report_folder,
+    robust_check,
     run_on,
     writable_folder,
 )
@@ -73,10 +74,15 @@ def run_games(args) -> int:
     study = Study(scenario, settings.options, settings.players, args.games, args.seed,
                   args.max_rounds, check=args.check, replays=args.replays)
     executor = open_executor_for(args, args.games)
-    with progress_bar(args.games, quiet=args.format != "text") as show:
-        with enter_executor(executor):
+    names = display_names(scenario)
+    with enter_executor(executor):
+        with progress_bar(args.games, quiet=args.format != "text") as show:
             records = run_on(executor, study, show)
+        robust = robust_check(args, scenario, settings, [r.result for r in records if r.result],
+                              executor, names)
     report = summarise(records, settings.meta(scenario, args, args.games, executor))
+    if robust is not None:
+        report["robust"] = robust
     failures, comparison = [], None
     if baseline is not None:
         from playtest.compare import compare_reports, gate
@@ -84,7 +90,6 @@ def run_games(args) -> int:
         failures = gate(comparison, args.max_shift) if args.max_shift is not None else []
         report["baseline"] = dict(comparison, file=args.baseline, max_shift=args.max_shift,
                                   failures=failures)
-    names = display_names(scenario)
     if args.report:
         from playtest.report_html import write_report
         page = write_report(report, scenario, Path(args.report))

@@ -47,6 +47,13 @@ def add_study_arguments(parser, games: int) -> None:
     parser.add_argument("--report", metavar="DIR", default=None,
                         help="also write the report as an HTML page with plots, and as JSON, "
                         "into DIR")
+    parser.add_argument("--robust", action="store_true",
+                        help="also play with the next stronger player on every side (random -> "
+                        "heuristic -> search), only as many games as it takes to tell whether "
+                        "the verdict holds; a verdict that does not is reported as depending on "
+                        "the players")
+    parser.add_argument("--robust-games", type=int, default=None, metavar="N",
+                        help="the most games the robust check plays (default: --games)")
 
 
 # -- the scenario and what it is played with -----------------------------------------------------
@@ -147,7 +154,39 @@ class StudySettings:
                 "options": self.options, "seed": args.seed, "games": games,
                 "max_rounds": args.max_rounds,
                 "workers": executor.describe().get("workers", executor.workers),
-                "executor": executor.describe()}
+                "executor": executor.describe(),
+                "victory_target": self.system.victory_targets(self.options)}
+
+
+def robust_check(args, scenario, settings: StudySettings, results: list[dict], executor,
+                 names: dict[str, str]) -> dict | None:
+    """With --robust: whether the verdict of `results` (the study's game results) holds with
+    the next stronger players (playtest/robust.py); None without --robust."""
+    if not args.robust:
+        return None
+    from playtest.robust import SEED_OFFSET, check_robust, count_games, describe, stronger_players
+    from playtest.study import Study, game_seed
+    sides = settings.sides
+    if len(sides) != 2:
+        return {"result": "unsettled", "summary": "the robust check compares two sides"}
+    players, notes = stronger_players(settings.players, settings.system)
+    most = args.robust_games or args.games
+    if not 1 <= most <= MAX_GAMES:
+        raise UsageError(f"--robust-games must be between 1 and {MAX_GAMES:,}")
+    if players == settings.players:
+        return {"result": "unsettled", "players": players, "notes": notes, "games": 0,
+                "summary": "no side has a stronger player to check the verdict with"}
+    batch = max(10, 2 * (executor.workers or 1))
+
+    def play(look: int, games: int) -> list[dict]:
+        study = Study(scenario, settings.options, players, games,
+                      game_seed(args.seed, SEED_OFFSET + look), args.max_rounds)
+        return [r.result for r in run_on(executor, study, None) if r.result]
+
+    check = check_robust(count_games(results, sides), play, sides, most, batch)
+    check["players"], check["notes"] = players, notes
+    check["summary"] = describe(check, sides, settings.players, players, names)
+    return check
 
 
 # -- output folders ------------------------------------------------------------------------------
