@@ -41,6 +41,8 @@ def _title(comparison: dict, names: dict) -> list[str]:
         lines.append("options: " + ", ".join(f"{k.replace('_', '-')}={_plain(v)}"
                                              for k, v in new["options"].items()))
     lines.append(f"shifts tested with {comparison['test']}; * significant at 5%")
+    if comparison.get("robust"):
+        lines.append(f"robust check: {comparison['robust']['summary']}")
     return lines
 
 
@@ -97,6 +99,9 @@ def comparison_verdict(comparison: dict, names: dict) -> str:
                 f"{abs(100 * f['shift']):.1f} points"
                 for side, f in shifts.items() if f["significant"]]
 
+    robust = comparison.get("robust") or {}
+    if robust.get("result") == "depends":
+        return "verdict: depends on the players, not a balance claim: " + robust["summary"]
     verdict = ("verdict: the balance moved: " + ", ".join(moved(comparison["sides"]))
                if moved(comparison["sides"]) else
                "verdict: no side's win rate moved significantly")
@@ -176,6 +181,7 @@ def render_ablation_text(ablation: dict, names: dict | None = None) -> str:
 
 def render_fair_text(answer: dict, names: dict | None = None) -> str:
     names = names or {}
+    robust = [f"robust check: {answer['robust']['summary']}"] if answer.get("robust") else []
     side = names.get(answer["side"], answer["side"])
     knob = answer["knob"]
     counted = {"decided": "decided games", "all": "games",
@@ -187,7 +193,7 @@ def render_fair_text(answer: dict, names: dict | None = None) -> str:
                else []),
              f"searched {answer['range'][0]:g} to {answer['range'][1]:g} with {answer['games']} "
              f"games, seed {answer['seed']}, " + ", ".join(
-                 f"{names.get(s, s)} {spec}" for s, spec in answer["players"].items())]
+                 f"{names.get(s, s)} {spec}" for s, spec in answer["players"].items()), *robust]
     lines.append("")
     if answer["found"]:
         low, high = answer["interval"]

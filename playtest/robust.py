@@ -27,7 +27,7 @@ from statistics import NormalDist
 
 from engine.calculator import wilson
 
-from .report import leader_at_limit
+from .report import AHEAD_CODES, OUTCOME_CODES, leader_at_limit
 
 LEVEL = 0.05
 SEED_OFFSET = 1_000_000          # batch k plays with the seed of "game" 1,000,000 + k
@@ -58,12 +58,28 @@ def count_games(results: list[dict], sides: list[str]) -> Counted:
     return Counted(first, second, neither)
 
 
-def lean(counted: Counted, z: float = NormalDist().inv_cdf(1 - LEVEL / 2)) -> int:
-    """+1 when the first side is significantly favoured, -1 the second, 0 neither."""
+def shift_counts(old_codes: str, new_codes: str, index: int) -> Counted:
+    """Games paired by seed (report `outcomes` codes): `first` the games the side at `index`
+    gains in the new study (counted for it there, not in the old), `second` those it loses,
+    `neither` the others. A shift is significant when gains and losses are unequal."""
+    mine = (OUTCOME_CODES[index], AHEAD_CODES[index])
+    gained = lost = same = 0
+    for old, new in zip(old_codes, new_codes, strict=True):
+        before, after = old in mine, new in mine
+        gained += after and not before
+        lost += before and not after
+        same += before == after
+    return Counted(gained, lost, same)
+
+
+def lean(counted: Counted, z: float = NormalDist().inv_cdf(1 - LEVEL / 2),
+         target: float = 0.5) -> int:
+    """+1 when the first side's share of the counted games is significantly above `target`,
+    -1 when below, 0 neither."""
     low, high = wilson(counted.first, counted.counted, z)
     if not counted.counted:
         return 0
-    return 1 if low > 0.5 else -1 if high < 0.5 else 0
+    return 1 if low > target else -1 if high < target else 0
 
 
 def stronger_players(players: dict[str, str], system) -> tuple[dict[str, str], list[str]]:
@@ -85,22 +101,24 @@ def stronger_players(players: dict[str, str], system) -> tuple[dict[str, str], l
     return found, notes
 
 
-def check_robust(original: Counted, play: Callable[[int, int], list[dict]], sides: list[str],
-                 max_games: int, batch: int) -> dict:
-    """Play batches (`play(batch_number, games)` -> results) until the stronger players' games
-    settle whether the original verdict holds, or `max_games` are played."""
+def check_robust(original: Counted, play: Callable[[int, int], Counted], sides: list[str],
+                 max_games: int, batch: int, target: float = 0.5,
+                 verdict: int | None = None) -> dict:
+    """Play batches (`play(batch_number, games)` -> their Counted) until the stronger players'
+    games settle whether the original verdict (its `lean`, or `verdict` when given: 0 for
+    "at the target") holds, or `max_games` are played."""
     looks = max(1, math.ceil(max_games / batch))
     z = NormalDist().inv_cdf(1 - LEVEL / (2 * looks))
-    verdict = lean(original)
+    verdict = lean(original, target=target) if verdict is None else verdict
     first = second = neither = played = 0
-    result, found = "unsettled", 0
+    result, found, look = "unsettled", 0, 0
     for look in range(looks):
         games = min(batch, max_games - played)
-        counted = count_games(play(look, games), sides)
+        counted = play(look, games)
         first, second, neither = first + counted.first, second + counted.second, \
             neither + counted.neither
         played += games
-        found = lean(Counted(first, second, neither), z)
+        found = lean(Counted(first, second, neither), z, target)
         if verdict and found == verdict:
             result = "holds"
         elif found and found != verdict:
@@ -112,7 +130,7 @@ def check_robust(original: Counted, play: Callable[[int, int], list[dict]], side
     total = Counted(first, second, neither)
     low, high = wilson(total.first, total.counted, z)
     return {"result": result, "games": played, "max_games": max_games, "looks": look + 1,
-            "level": LEVEL, "verdict": verdict, "found": found,
+            "level": LEVEL, "verdict": verdict, "found": found, "target": target,
             "counted": {sides[0]: first, sides[1]: second, "neither": neither},
             "share": first / total.counted if total.counted else None,
             "interval": [low, high]}
@@ -140,3 +158,31 @@ def describe(check: dict, sides: list[str], players: dict[str, str], stronger: d
         return f"the verdict holds with stronger players: no side is favoured in {games}"
     return (f"not settled: {games} neither confirm nor refute that {before} is favoured; "
             "more games (--robust-games) would")
+
+
+def describe_shift(check: dict, side: str, stronger: dict[str, str]) -> str:
+    """A comparison's robust check in one sentence."""
+    who = ", ".join(f"{s} {spec}" for s, spec in stronger.items())
+    games = f"{check['games']} paired game{'s' if check['games'] != 1 else ''} with {who}"
+    moved = {1: f"{side} gains", -1: f"{side} loses", 0: None}
+    before, after = moved[check["verdict"]], moved[check["found"]]
+    if check["result"] == "depends":
+        return ("the shift depends on the players: " + (before or "no significant shift") +
+                " with the players compared, " + (after or "no significant shift") +
+                f" with stronger ones ({games})")
+    if check["result"] == "holds":
+        return (f"the shift holds with stronger players: {before} again ({games})" if before
+                else f"no significant shift with stronger players either ({games})")
+    return f"not settled: {games} neither confirm nor refute that {before}"
+
+
+def describe_target(check: dict, side: str, target: float) -> str:
+    """A fair value's robust check in one sentence."""
+    games = f"{check['games']} game{'s' if check['games'] != 1 else ''}"
+    share = check.get("share")
+    shown = f"{100 * share:.0f}%" if share is not None else "no decided game"
+    if check["result"] == "depends":
+        return (f"the fair value depends on the players: with stronger players {side} wins "
+                f"{shown} there, not {100 * target:g}% ({games})")
+    return (f"the fair value holds with stronger players: {side} wins {shown} there, as "
+            f"{100 * target:g}% allows ({games})")

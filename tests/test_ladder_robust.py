@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from playtest.ladder import ELO, fit_ratings, game_score
-from playtest.robust import Counted, check_robust, count_games, lean
+from playtest.robust import Counted, check_robust, count_games, lean, shift_counts
 from sandtable.cli import main
 
 from helpers import REPO
@@ -95,10 +95,14 @@ def test_the_ladder_refuses_a_wrong_list_of_players(capsys, players):
 def play_with(first_share: float, seed: int = 3):
     rng = np.random.default_rng(seed)
 
-    def play(look: int, games: int) -> list[dict]:
+    def play(look: int, games: int) -> Counted:
         wins = int(rng.binomial(games, first_share))
-        return results(wins, games - wins)
+        return count_games(results(wins, games - wins), SIDES)
     return play
+
+
+def fair(look: int, games: int) -> Counted:
+    return count_games(results(games // 2, games - games // 2), SIDES)
 
 
 def test_a_verdict_the_stronger_players_reach_too_holds_after_few_games():
@@ -112,14 +116,12 @@ def test_a_verdict_the_stronger_players_reverse_depends_on_the_players():
 
 
 def test_no_side_favoured_by_either_strength_holds_after_every_game():
-    check = check_robust(Counted(50, 50, 0), lambda look, games: results(games // 2, games - games // 2),
-                         SIDES, max_games=60, batch=10)
+    check = check_robust(Counted(50, 50, 0), fair, SIDES, max_games=60, batch=10)
     assert check["result"] == "holds" and check["games"] == 60 and check["looks"] == 6
 
 
 def test_an_unclear_answer_is_not_settled():
-    check = check_robust(Counted(80, 20, 0), lambda look, games: results(games // 2, games - games // 2),
-                         SIDES, max_games=40, batch=10)
+    check = check_robust(Counted(80, 20, 0), fair, SIDES, max_games=40, batch=10)
     assert check["result"] == "unsettled" and check["games"] == 40
 
 
@@ -129,6 +131,20 @@ def test_looking_after_every_batch_keeps_false_alarms_under_five_percent():
     alarms = sum(check_robust(Counted(50, 50, 0), play_with(0.5, seed), SIDES, 100, 10)["result"]
                  == "depends" for seed in range(400))
     assert alarms / 400 < 0.05
+
+
+def test_a_fair_value_is_checked_against_its_target_share():
+    """`playtest balance --robust`: the side should win the target share at the fair value."""
+    at_target = check_robust(Counted(0, 0, 0), play_with(0.3), SIDES, 60, 10, target=0.3, verdict=0)
+    assert at_target["result"] == "holds" and at_target["target"] == 0.3
+    off = check_robust(Counted(0, 0, 0), play_with(0.8), SIDES, 60, 10, target=0.3, verdict=0)
+    assert off["result"] == "depends" and off["found"] == 1
+
+
+def test_a_variant_s_shift_is_counted_game_by_game():
+    old, new = "0011A-1", "1010AA0"
+    assert shift_counts(old, new, 0) == Counted(3, 1, 3)
+    assert shift_counts(old, new, 1) == Counted(1, 2, 4)
 
 
 def test_games_count_for_the_winner_or_the_side_ahead_at_the_limit():
@@ -152,3 +168,33 @@ def test_robust_games_on_the_command_line(capsys):
                        "--players", "random", "--robust", "--workers", "1")
     assert out.splitlines()[1] == "players: Allies random, Axis random"
     assert out.splitlines()[2].startswith("robust check: ")
+
+
+# -- compare and balance, robust -------------------------------------------------------------------
+DUEL = REPO / "tests" / "fixtures" / "balance" / "duel"
+REINFORCED = REPO / "tests" / "fixtures" / "balance" / "duel-reinforced"
+ONE_ROUND = ["--max-rounds", "1", "--workers", "1"]
+
+
+def test_a_variant_s_shift_is_checked_with_stronger_players(capsys):
+    """duel-reinforced gives the Soviet fleet two more cruisers: with random players and with
+    heuristic ones alike the Allies gain, game by game (the duel is one forced battle)."""
+    code, out, err = run(capsys, "playtest", "compare", str(REINFORCED), "--games", "60",
+                         "--players", "random", "--robust", "--robust-games", "40",
+                         "--ablation", "none", *ONE_ROUND, "--json")
+    assert code == 0, err
+    robust = json.loads(out)["robust"]
+    assert robust["players"] == {"axis": "heuristic", "allies": "heuristic"}
+    assert robust["verdict"] == -1 and robust["result"] == "holds" and robust["games"] <= 40
+    assert robust["summary"].startswith("the shift holds with stronger players: axis loses again")
+
+
+def test_a_fair_value_is_checked_with_stronger_players(capsys):
+    code, out, err = run(capsys, "playtest", "balance", str(DUEL), "--knob",
+                         "/setup/spaces/2/units/0/count", "--range", "1:8", "--games", "200",
+                         "--players", "random", "--robust", "--robust-games", "40", *ONE_ROUND,
+                         "--json")
+    assert code == 0, err
+    answer = json.loads(out)
+    assert answer["found"] and answer["robust"]["result"] == "holds"
+    assert answer["robust"]["games"] == 40 and answer["robust"]["target"] == 0.5

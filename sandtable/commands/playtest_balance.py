@@ -20,6 +20,8 @@ from .playtest_study import (
     print_report,
     progress_bar,
     report_folder,
+    robust_fair_value,
+    robust_shift,
     run_on,
 )
 
@@ -127,6 +129,10 @@ def run_compare(args) -> int:
                 records = run_on(executor, study, bar.study())
                 reports[key] = summarise(records, chosen.meta(which, args, args.games, executor))
             comparison = compare_reports(reports["old"], reports["new"])
+            robust = robust_shift(args, {"old": other, "new": scenario},
+                                  {"old": other_settings, "new": settings}, reports, executor)
+            if robust is not None:
+                comparison["robust"] = robust
             ablation = _run_ablation(plan, args, other_settings, settings.players, executor,
                                      reports["old"], ablation_games, bar) if is_parent else \
                 {"changes": [], "note": "the ablation tries a variant's changes on the "
@@ -274,12 +280,17 @@ def run_balance(args) -> int:
             answer = find_fair_value(play, low, high, args.target, args.games, args.batch,
                                      knob.integer, args.tolerance, show)
             where = executor.describe()
+            robust = robust_fair_value(
+                args, with_knob(scenario, knob, answer["value"]), settings, side, executor,
+                lambda result: _winner(result, args.count)) if answer["found"] else None
     answer.update({
         "format": "sandtable-fair-value", "version": 1, "scenario": scenario.id,
         "folder": str(scenario.root), "side": side, "count": args.count, "seed": args.seed,
         "knob": {"pointer": knob.pointer, "label": knob.label, "value": knob.value},
         "players": settings.players, "options": settings.options,
         "max_rounds": args.max_rounds, "failed": len(failed), "executor": where})
+    if robust is not None:
+        answer["robust"] = robust
     names = display_names(scenario)
     if args.report:
         from playtest.report_compare_html import write_fair_report
