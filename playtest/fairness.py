@@ -15,6 +15,14 @@ The answer is the fitted crossing with Fieller's 95% interval, and the curve fou
 played with its games, wins and Wilson interval, and the fitted rate. A knob of whole numbers
 (counts, money) is played at whole numbers only; its answer is a point between them.
 
+The answer is only as good as the curve. Its fit is checked with Pearson's chi-squared over the
+values played (degrees of freedom: values less the two fitted coefficients); when the games
+reject the logistic shape (p < 0.05), the answer says so, since Fieller's interval then covers
+the crossing less often than 95% (a curve that is not logistic bends the crossing, and the more
+games, the narrower an interval around the wrong point: about 82% at 3,000 games in one
+measured case). An interval that reaches outside the range searched is no answer: the value is
+"not found", with the reason.
+
 Why a fitted curve rather than bisection: every game played anywhere informs the fit, the curve
 is worth reporting for itself, and the interval comes with it. Probabilistic bisection needs the
 chance that one answer points the right way, which a batch of games does not know beforehand.
@@ -29,7 +37,7 @@ import numpy as np
 
 from engine.calculator import wilson
 
-from .stats import fit_logistic
+from .stats import chi2_survival, fit_logistic
 
 FIRST_VALUES = 3              # the ends and the middle of the range
 SPREAD_LOGIT = 0.85           # where the fitted curve is at 30% and 70% of a 50% target
@@ -130,7 +138,8 @@ def _answer(points: dict, low: float, high: float, target: float, integer: bool,
             fitted: dict) -> dict:
     fit, width = fitted["fit"], high - low
     root, interval = fitted["root"], fitted["interval"]
-    found = bool(fitted["clear"] and interval is not None and low <= root <= high)
+    inside = interval is not None and low <= interval[0] and interval[1] <= high
+    found = bool(fitted["clear"] and inside and low <= root <= high)
     curve = []
     for point in sorted(points.values(), key=lambda p: p.value):
         curve.append({"value": point.value, "games": point.games, "counted": point.counted,
@@ -151,6 +160,11 @@ def _answer(points: dict, low: float, high: float, target: float, integer: bool,
     elif not low <= root <= high:
         why = (f"the win rate meets {100 * target:g}% outside the range, near "
                f"{root:.3g}: widen the range")
+    elif not inside:
+        assert interval is not None
+        why = (f"the 95% interval of the crossing ({interval[0]:.3g} to {interval[1]:.3g}) "
+               f"reaches outside the range searched ({low:g} to {high:g}): the games do not pin "
+               "the value down; play more games, or widen the range")
     else:
         why = ""
     return {"found": found, "why": why, "slope_clear": bool(fitted["clear"]),
@@ -158,7 +172,23 @@ def _answer(points: dict, low: float, high: float, target: float, integer: bool,
             "interval": list(interval) if interval else None,
             "whole": int(round(root)) if integer and found else None,
             "target": target, "range": [low, high], "integer": integer, "games": spent,
-            "curve": curve, "fit": {"intercept": intercept, "slope": slope}}
+            "curve": curve, "fit": {"intercept": intercept, "slope": slope,
+                                    **goodness_of_fit(curve)}}
+
+
+def goodness_of_fit(curve: list[dict]) -> dict:
+    """Pearson's chi-squared of the curve's values against the fitted rates: does the logistic
+    shape fit the games? Values with no counted game, or a fitted rate of 0 or 1, add nothing."""
+    chi2, used = 0.0, 0
+    for point in curve:
+        n, p = point["counted"], point["fitted"]
+        if n and 0 < p < 1:
+            chi2 += (point["wins"] - n * p) ** 2 / (n * p * (1 - p))
+            used += 1
+    df = used - 2
+    p_value = chi2_survival(chi2, df) if df > 0 else None
+    return {"chi2": chi2, "df": df, "p": p_value,
+            "fits": p_value is None or p_value >= 0.05}
 
 
 __all__ = ["find_fair_value", "Point"]

@@ -299,6 +299,8 @@ def render_text(report: dict, names: dict[str, str] | None = None, top: int = 8)
             lines.append(f"{label} (median): " + ", ".join(
                 f"{names.get(who, who)} {q['median']:g}" for who, q in report[key].items()))
     for name, by_who in report["series"].items():
+        if not any(row["median"] for rows in by_who.values() for row in rows):
+            continue                           # nobody ever had any: nothing to read
         lines += ["", f"{name} by round (median)"]
         rounds = max(len(rows) for rows in by_who.values())
         shown = list(range(1, rounds + 1))

@@ -141,7 +141,7 @@ def _comparison_page(comparison: dict, names: dict, plots: list[str]) -> str:
     rows = "".join(
         f"<tr><td>{esc(names.get(side, side))}</td><td>{_pct(f['old']).strip()}</td>"
         f"<td>{_pct(f['new']).strip()}</td><td>{_pts(f['shift'])}</td>"
-        f"<td>{esc(_shift_interval(f['interval']))}</td><td>{esc(_p(f['p_value']))}</td>"
+        f"<td>{esc(_shift_interval(f['interval']))}</td><td>{esc(_p(f.get('p_adjusted', f['p_value'])))}</td>"
         f"<td>{'significant' if f['significant'] else ''}</td></tr>"
         for side, f in comparison["sides"].items())
     length = comparison["length"]

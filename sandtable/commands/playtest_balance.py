@@ -31,8 +31,8 @@ def register(kinds) -> None:
         "compare", help="did a variant move the balance, and which change did it",
         description="Play a scenario and another (by default the scenario it extends) with the "
         "same seeds and players, and report each side's win rate in both with 95% intervals, "
-        "the shift and whether it is significant (McNemar's exact test on the games paired by "
-        "seed), and the shift in game length, income and victory cities by round. For a "
+        "the shift and whether it is significant (Newcombe's interval on the games paired by "
+        "seed, Holm-corrected over the sides), and the shift in game length, income and victory cities by round. For a "
         "variant, an ablation: each change it makes to its parent, applied alone to the "
         "parent, and its effect on the win rates.")
     compare.add_argument("scenario", metavar="SCENARIO", help="a scenario folder (the variant)")
@@ -193,7 +193,7 @@ def _run_ablation(plan, args, parent_settings, players, executor, parent_report,
                   bar) -> dict:
     from engine import EngineError
     from engine.system import load_system
-    from playtest.compare import compare_reports
+    from playtest.compare import compare_reports, correct_family
     from playtest.report import summarise
     from playtest.study import Study
     from sandtable.variant_changes import apply_changes
@@ -228,6 +228,12 @@ def _run_ablation(plan, args, parent_settings, players, executor, parent_report,
             item["error"] = "no game could be played: " + report["errors"][0]["error"]
             continue
         item["sides"] = compare_reports(baseline, report)["sides"]
+    # every change and side tried is one family of tests: a star is a false alarm at most 5%
+    # of the time over the whole ablation, not per change
+    family = {(i, side): shift for i, item in enumerate(found["changes"])
+              for side, shift in (item.get("sides") or {}).items()}
+    correct_family(family)
+    found["family"] = {"method": "holm", "tests": len(family)}
     return found
 
 

@@ -70,7 +70,7 @@ def run_games(args) -> int:
     if args.replays:
         writable_folder(args.replays, "--replays")
     report_folder(args)
-    baseline = _baseline(args)
+    baseline = _baseline(args, settings.sides)
     study = Study(scenario, settings.options, settings.players, args.games, args.seed,
                   args.max_rounds, check=args.check, replays=args.replays)
     executor = open_executor_for(args, args.games)
@@ -85,9 +85,11 @@ def run_games(args) -> int:
         report["robust"] = robust
     failures, comparison = [], None
     if baseline is not None:
-        from playtest.compare import compare_reports, gate
+        from playtest.compare import compare_reports, games_needed, gate
         comparison = compare_reports(baseline, report)
         failures = gate(comparison, args.max_shift) if args.max_shift is not None else []
+        if args.max_shift is not None:
+            comparison["games_needed"] = games_needed(comparison, args.max_shift)
         report["baseline"] = dict(comparison, file=args.baseline, max_shift=args.max_shift,
                                   failures=failures)
     if args.report:
@@ -113,24 +115,47 @@ def run_games(args) -> int:
     return EXIT_PROBLEMS if failures else EXIT_OK
 
 
-def _baseline(args) -> dict | None:
-    """The baseline report of --baseline, read before any game is played."""
-    from playtest.compare import is_report
+MAX_BASELINE_BYTES = 64 * 1024 * 1024
+
+
+def _baseline(args, sides: list[str]) -> dict | None:
+    """The baseline report of --baseline, read and checked before any game is played: a sound
+    report (its schema, numbers that add up) of the same sides as the scenario."""
+    from playtest.compare import is_report, report_problems
     if args.max_shift is not None and args.baseline is None:
         raise UsageError("--max-shift needs --baseline REPORT.json to measure the shift from")
     if args.max_shift is not None and not 0 < args.max_shift < 1:
         raise UsageError("--max-shift is a share between 0 and 1, as 0.05")
     if args.baseline is None:
         return None
+    path = Path(args.baseline)
     try:
-        data = json.loads(Path(args.baseline).read_text(encoding="utf-8"))
+        if not path.is_file():
+            raise UsageError(f"--baseline {args.baseline}: not a file" if path.exists() else
+                             f"--baseline {args.baseline}: cannot read it (No such file or directory)")
+        if path.stat().st_size > MAX_BASELINE_BYTES:
+            raise UsageError(f"--baseline {args.baseline}: larger than "
+                             f"{MAX_BASELINE_BYTES // (1024 * 1024)} MiB, not a playtest report")
+        data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as problem:
         raise UsageError(f"--baseline {args.baseline}: cannot read it ({problem.strerror})") from None
+    except RecursionError:
+        raise UsageError(f"--baseline {args.baseline}: nested too deeply to be a playtest "
+                         "report") from None
     except (ValueError, UnicodeDecodeError) as problem:
         raise UsageError(f"--baseline {args.baseline}: not JSON ({problem})") from None
     if not is_report(data):
         raise UsageError(f"--baseline {args.baseline} is not a playtest report: write one with "
                          "`playtest games ... --format json` or --report DIR (its report.json)")
+    problems = report_problems(data)
+    if problems:
+        raise UsageError(f"--baseline {args.baseline} is a damaged playtest report:\n  "
+                         + "\n  ".join(problems))
+    theirs = data["meta"]["sides"]
+    if set(theirs) != set(sides):
+        raise UsageError(f"--baseline {args.baseline} has the sides {', '.join(theirs)} and the "
+                         f"scenario has {', '.join(sides)}: only studies of the same sides "
+                         "compare (a side renamed needs a new baseline)")
     return data
 
 
