@@ -482,3 +482,30 @@ def test_the_gate_says_how_many_games_its_tolerance_needs():
     changed = (shift["won_only_in_new"] + shift["won_only_in_old"]) / 400
     assert games_needed(comparison, 0.05) == games_to_decide(changed, 0.05)
     assert games_needed(dict(comparison, paired=False), 0.05) is None
+
+
+def test_the_progress_of_a_comparison_never_counts_past_its_total(capsys, monkeypatch):
+    """Issue 23: `compare` with --ablation-games and no change to try counted 20/16 (it played
+    the parent again for an ablation that did not run)."""
+    import sandtable.commands.playtest_balance as command
+    seen = []
+
+    class Recording:
+        def __init__(self, total, quiet=False, label="games"):
+            self.total = total
+
+        def __enter__(self):
+            return lambda done, total: seen.append((done, total, self.total))
+
+        def __exit__(self, *exc):
+            return False
+
+    monkeypatch.setattr(command, "progress_bar", Recording)
+    code, _, _ = run(capsys, "compare", REINFORCED, "--games", 8, "--ablation-games", 4,
+                     "--ablation", "none", *GAME)
+    assert code == 0 and seen
+    assert all(done <= total == bar for done, total, bar in seen)
+    assert seen[-1][0] == seen[-1][2] == 16
+    seen.clear()
+    code, _, _ = run(capsys, "compare", REINFORCED, "--games", 8, "--ablation-games", 4, *GAME)
+    assert code == 0 and seen[-1][0] == seen[-1][2] == 16 + 4 + 4 * 4

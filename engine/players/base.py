@@ -25,6 +25,7 @@ class Player(ABC):
     """Plays the seats of one side. `settings` are the options its spec may set."""
 
     name: ClassVar[str] = ""
+    description: ClassVar[str] = ""          # one line for `--players list`
     settings: ClassVar[list[Setting]] = []
     # What a search built on this player does by default (engine/players/search.py): rounds it
     # looks ahead before it reads the position's standing (None: to the end of the game), and

@@ -8,6 +8,7 @@ from .base import Player
 
 class RandomPlayer(Player):
     name = "random"
+    description = "uniform among the legal actions: plays badly on purpose, to fuzz the rules"
 
     def choose(self, state: GameState) -> Action:
         actions = state.legal_actions()

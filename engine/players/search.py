@@ -33,6 +33,7 @@ MAX_LOOKAHEAD_ACTIONS = 200_000        # a guard: a look-ahead never plays longe
 
 class SearchPlayer(Player):
     name = "search"
+    description = "the heuristic improved by looking ahead: plays out its plans, follows the best"
     settings = [
         Setting("budget", None, "int", "look-ahead games per decision, shared among the plans "
                 "(default: the heuristic's own, set by what the system's games cost)",

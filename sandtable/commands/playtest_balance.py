@@ -202,7 +202,7 @@ def _run_ablation(plan, args, parent_settings, players, executor, parent_report,
     found = {"by": plan["by"], "parent": plan["parent"].id if plan["parent"] else None,
              "games": games, "note": plan["note"], "sides": parent_settings.sides, "changes": []}
     baseline = parent_report
-    if games != args.games:                     # the parent again, with the ablation's games
+    if games != args.games and plan["items"]:   # the parent again, with the ablation's games
         study = Study(plan["parent"], parent_settings.options, players, games, args.seed,
                       args.max_rounds)
         baseline = summarise(run_on(executor, study, bar.study()), parent_settings.meta(

@@ -114,11 +114,31 @@ def listed(args, system) -> bool:
               or "this game has no settings")
         return True
     if args.players == ["list"]:
-        for name, kind in sorted(available(system).items()):
-            print(name + (":" + ",".join(s.describe() for s in kind.settings)
-                          if kind.settings else ""))
+        print(players_table(available(system)))
         return True
     return False
+
+
+HEURISTIC = "the game system's own: plays like a sensible human, quickly"
+
+
+def players_table(players: dict) -> str:
+    """The players and their settings as a table: one row a setting, under its player."""
+    rows = [("player", "setting", "values", "default", "meaning")]
+    for name, kind in sorted(players.items()):
+        rows.append((name, "", "", "", kind.description or HEURISTIC if name == "heuristic"
+                     else kind.description))
+        for setting in kind.settings:
+            values = "|".join(setting.choices) if setting.choices else {
+                "bool": "true|false", "int": "N", "float": "X", "counts": "TYPE:N,..."}.get(
+                setting.kind, "TEXT")
+            default = "none" if setting.default is None else str(setting.default).lower() \
+                if isinstance(setting.default, bool) else str(setting.default)
+            rows.append(("", setting.name, values, default, setting.help))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row[:4], widths, strict=True))
+             + "  " + row[4] for row in rows]
+    return "\n".join(line.rstrip() for line in lines)
 
 
 class StudySettings:
@@ -277,7 +297,8 @@ def report_folder(args) -> None:
     import importlib.util
     if importlib.util.find_spec("matplotlib") is None:
         raise UsageError('--report draws its plots with Matplotlib, which is not installed: '
-                         'python3 -m pip install "sandtable[report]"')
+                         'from a clone of the repository, python3 -m pip install -e ".[report]" '
+                         "(or python3 -m pip install matplotlib)")
 
 
 # -- where the games run -------------------------------------------------------------------------
