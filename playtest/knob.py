@@ -86,7 +86,7 @@ _MISSING = object()
 def _step(value, token: str):
     if isinstance(value, dict):
         return (token, value[token]) if token in value else _MISSING
-    if isinstance(value, list) and token.isdigit() and int(token) < len(value):
+    if isinstance(value, list) and token.isascii() and token.isdigit() and int(token) < len(value):
         return (int(token), value[int(token)])
     return _MISSING
 

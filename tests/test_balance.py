@@ -509,3 +509,31 @@ def test_the_progress_of_a_comparison_never_counts_past_its_total(capsys, monkey
     seen.clear()
     code, _, _ = run(capsys, "compare", REINFORCED, "--games", 8, "--ablation-games", 4, *GAME)
     assert code == 0 and seen[-1][0] == seen[-1][2] == 16 + 4 + 4 * 4
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["games", DUEL, "--seed", "-1"], "--seed must be a whole number from 0"),
+    (["compare", REINFORCED, "--seed", "-1"], "--seed must be a whole number from 0"),
+    (["balance", DUEL, "--knob", "/setup/spaces/2/units/0/count", "--seed", "-1"],
+     "--seed must be a whole number from 0"),
+    (["balance", DUEL, "--knob", "/setup/spaces/²/units/0/count"], "--knob"),
+    (["balance", DUEL, "--knob", "/setup/spaces/2/units/0/count", "--range=-inf:inf"],
+     "give finite values"),
+    (["balance", DUEL, "--knob", "/setup/spaces/2/units/0/count", "--range=-1e308:1e308"],
+     "give finite values"),
+])
+def test_hostile_study_arguments_exit_2_without_a_traceback(capsys, argv, message):
+    code, out, err = run(capsys, *argv, "--games", 2, *GAME)
+    assert code == 2 and message in err and "Traceback" not in err and not out
+
+
+def test_a_study_whose_games_all_fail_is_no_report(capsys, monkeypatch):
+    """Issue 25: a study in which every game stopped by a rules error exits 1, not 0."""
+    from engine.aa50.system import AA50
+
+    def broken(self, options, rng, max_rounds=None):
+        raise ZeroDivisionError("a rule divided by nothing")
+    monkeypatch.setattr(AA50, "new_game", broken)
+    code, out, err = run(capsys, "games", DUEL, "--games", 3, *GAME)
+    assert code == 1 and "every game stopped by a rules error (3 of 3)" in err
+    assert "rules error" in out

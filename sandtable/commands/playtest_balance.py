@@ -3,6 +3,7 @@ which of its changes did, and what value of a number makes a scenario fair."""
 from __future__ import annotations
 
 import difflib
+import math
 import sys
 from pathlib import Path
 
@@ -24,6 +25,8 @@ from .playtest_study import (
     robust_shift,
     run_on,
 )
+
+MAX_KNOB = 1e12           # the largest value a knob is searched over: money, counts, costs
 
 
 def register(kinds) -> None:
@@ -156,6 +159,12 @@ def run_compare(args) -> int:
         return render_comparison_markdown(comparison, names, ablation)
 
     print_report(args.format, comparison, text, markdown)
+    broken = [key for key in ("old", "new") if not reports[key]["finished"]]
+    if broken:
+        print("sandtable playtest: every game of " + " and ".join(
+            reports[key]["meta"]["scenario"] for key in broken) + " stopped by a rules error: "
+            "nothing to compare", file=sys.stderr)
+        return EXIT_PROBLEMS
     return EXIT_OK
 
 
@@ -342,6 +351,9 @@ def _range(text: str | None, knob) -> tuple[float, float]:
         found = float(low), float(high)
     except ValueError:
         raise UsageError(f"--range {text!r}: give LOW:HIGH, as 0:40") from None
+    if not all(math.isfinite(v) and abs(v) <= MAX_KNOB for v in found):
+        raise UsageError(f"--range {text!r}: give finite values between {-MAX_KNOB:g} and "
+                         f"{MAX_KNOB:g}")
     if not found[0] < found[1]:
         raise UsageError(f"--range {text!r}: LOW must be below HIGH")
     if knob.integer and round(found[1]) - round(found[0]) < 1:

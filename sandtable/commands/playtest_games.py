@@ -112,6 +112,10 @@ def run_games(args) -> int:
         return render_report_markdown(report, names, comparison, args.max_shift, failures)
 
     print_report(args.format, report, text, markdown)
+    if not report["finished"]:
+        print(f"sandtable playtest: every game stopped by a rules error ({report['failed']} of "
+              f"{report['games']}): no balance can be read from them", file=sys.stderr)
+        return EXIT_PROBLEMS
     return EXIT_PROBLEMS if failures else EXIT_OK
 
 

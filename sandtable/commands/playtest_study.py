@@ -141,6 +141,15 @@ def players_table(players: dict) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
+MAX_SEED = 2**63 - 1
+
+
+def check_seed(seed: int) -> None:
+    """A study's seed: a whole number from 0 (NumPy's seed sequences take no negative one)."""
+    if not 0 <= seed <= MAX_SEED:
+        raise UsageError(f"--seed must be a whole number from 0 to {MAX_SEED:,}")
+
+
 class StudySettings:
     """What a study of a scenario is played with, checked against the scenario's system."""
 
@@ -161,6 +170,7 @@ class StudySettings:
             raise UsageError(f"--games must be between 1 and {MAX_GAMES:,}")
         if args.max_rounds is not None and not 1 <= args.max_rounds <= 1000:
             raise UsageError("--max-rounds must be between 1 and 1000")
+        check_seed(args.seed)
         try:
             self.options = {s.key: s.default for s in settings} | resolve(chosen, settings)
             self.players = assign(args.players, self.sides, self.system)
