@@ -49,13 +49,19 @@ class Setting:
         if not self.key:
             object.__setattr__(self, "key", self.name.replace("-", "_"))
 
-    def describe(self) -> str:
-        """One line for a help text: name, values, default, meaning."""
-        values = "|".join(self.choices) if self.choices else {
+    def values(self) -> str:
+        """The values it takes, as a help text writes them: `true|false`, `N`, `a|b|c`."""
+        return "|".join(self.choices) if self.choices else {
             "bool": "true|false", "int": "N", "float": "X", "counts": "TYPE:N,...",
         }.get(self.kind, "TEXT")
-        default = "none" if self.default is None else _show(self.default)
-        return f"{self.name}={values} (default {default}){': ' + self.help if self.help else ''}"
+
+    def default_text(self) -> str:
+        return "none" if self.default is None else _show(self.default)
+
+    def describe(self) -> str:
+        """One line for a help text: name, values, default, meaning."""
+        return (f"{self.name}={self.values()} (default {self.default_text()})"
+                f"{': ' + self.help if self.help else ''}")
 
     def parse(self, text: str) -> Any:
         """The typed value of `text`, or SettingError saying what this setting takes."""

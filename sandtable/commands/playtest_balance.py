@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..cli import EXIT_OK, EXIT_PROBLEMS, UsageError
+from .playtest_robust import robust_fair_value, robust_shift
 from .playtest_study import (
     MAX_GAMES,
     StudiesBar,
@@ -21,8 +22,6 @@ from .playtest_study import (
     print_report,
     progress_bar,
     report_folder,
-    robust_fair_value,
-    robust_shift,
     run_on,
 )
 

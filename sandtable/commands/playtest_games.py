@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from ..cli import EXIT_OK, EXIT_PROBLEMS, UsageError
+from .playtest_robust import robust_check
 from .playtest_study import (
     StudySettings,
     add_study_arguments,
@@ -17,7 +18,6 @@ from .playtest_study import (
     print_report,
     progress_bar,
     report_folder,
-    robust_check,
     run_on,
     writable_folder,
 )
