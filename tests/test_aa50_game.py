@@ -114,6 +114,65 @@ def test_mobilize_is_limited_by_the_factory_territory_value(system41):
     assert not any(a[2] == "caucasus" for a in game.legal_actions() if a[0] == "place")
 
 
+def test_a_factory_placed_this_turn_mobilizes_nothing_until_the_next_turn(system41):
+    """§7.1.5 (seed 000): only an industrial complex controlled since the start of the turn
+    mobilizes units; §5.7: new units go where a factory could put them at the start of the
+    turn. A factory bought and placed in India takes no infantry the same turn."""
+    game = until(new_game(system41), "united-kingdom", "purchase")
+    game.apply(("buy", "factory", 1))
+    game.apply(("buy", "infantry", 1))
+    game.apply(("end",))
+    until(game, "united-kingdom", "mobilize")
+    game.apply(("place", "factory", "india", 1))
+    assert not game.is_legal(("place", "infantry", "india", 1))
+    assert ("place", "infantry", "india", 1) not in game.legal_actions()
+    assert game.is_legal(("place", "infantry", "united-kingdom", 1))
+    assert game.invariants() == []
+
+
+def test_the_invariants_catch_units_mobilized_by_a_new_factory(system41):
+    """The check `playtest games --check` runs after every action sees a unit counted
+    against a factory placed this turn, and a new unit where no old factory could put it."""
+    game = until(new_game(system41), "united-kingdom", "purchase")
+    game.apply(("buy", "factory", 1))
+    game.apply(("buy", "infantry", 1))
+    game.apply(("end",))
+    until(game, "united-kingdom", "mobilize")
+    game.apply(("place", "factory", "india", 1))
+    assert game.invariants() == []
+    infantry = put(game, "india", "united-kingdom", "infantry")[0]
+    infantry.placed_now = True
+    game.placed["india"] += 1
+    assert game.invariants() == [
+        "the factory in india mobilized 1 unit(s) though united-kingdom did not control it at "
+        "the start of the turn",
+        f"{infantry} was mobilized where no factory united-kingdom controlled at the start of "
+        "the turn could put it"]
+
+
+def test_research_off_is_never_offered(system41):
+    """§5.2, note 18 (seed 000): research is an optional rule; with it off no nation is asked
+    to research, from the first decision of the game on."""
+    game = new_game(system41, research=False)
+    assert (game.current_player, game.phase) == ("germany", "purchase")
+    seen = set()
+    while game.round == 1:
+        seen.add(game.phase)
+        assert not any(a[0] == "research" for a in game.legal_actions())
+        game.apply(game.legal_actions()[0])
+    assert "research" not in seen and "purchase" in seen
+    on = new_game(system41, research=True)
+    assert (on.phase, on.legal_actions()[:2]) == ("research", [("research", 0), ("research", 1)])
+
+
+def test_the_invariants_catch_a_phase_left_without_decision(system41):
+    game = new_game(system41, research=False)
+    game._phase = "research"
+    assert game.invariants() == [
+        "germany is asked to decide in the research phase, where nothing is left to decide "
+        "(an option or the rules close it)"]
+
+
 def test_ships_are_placed_in_a_sea_zone_next_to_a_factory(system41):
     """§5.7.1: new sea units go to a sea zone adjacent to a factory's territory."""
     game = until(new_game(system41), "germany", "purchase")

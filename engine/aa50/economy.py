@@ -73,13 +73,15 @@ def enter_research(game: AA50Game) -> None:
     game.step = ""
 
 
-def _research_on(game: AA50Game) -> bool:
+def research_on(game: AA50Game) -> bool:
+    """Whether the current nation researches: the option is on, it may spend, the scenario
+    has charts (§5.2; research is an optional rule, note 18)."""
     return bool(game.options.get("research")) and may_spend(game, game.seat) \
         and bool(game.data.charts)
 
 
 def research_done(game: AA50Game) -> bool:
-    if not _research_on(game):
+    if not research_on(game):
         return True
     return game.step == "done"
 
@@ -206,13 +208,14 @@ def mobilize_done(game: AA50Game) -> bool:
 
 
 def _factories(game: AA50Game, nation: str) -> dict[str, int]:
-    """Factory territory -> units it may still mobilize this turn (§5.7.1, §7.1.5): held by
-    the nation since the start of the turn, not taken this turn, value less damage."""
+    """Factory territory -> units it may still mobilize this turn (§5.7.1, §7.1.5): a factory
+    the nation controlled at the start of the turn (not one taken or placed this turn), in a
+    territory it held then; its territory's value less damage."""
     found = {}
     bonus = production_bonus(game, nation)
     for space, factory in game.factories.items():
-        if game.control.get(space) != nation \
-                or game.start_control.get(space) != nation or factory.captured_now:
+        if game.control.get(space) != nation or game.start_control.get(space) != nation \
+                or factory.captured_now or factory.placed_now:
             continue
         limit = game.data.board.value[space] + bonus - game.damage.get(space, 0)
         room = limit - game.placed[space]
@@ -320,10 +323,43 @@ def mobilize_apply(game: AA50Game, action: tuple) -> None:
         game.placed[space] += count
     for _ in range(count):
         piece = game.new_piece(nation, type_, space)
-        piece.done = True
+        piece.done = piece.placed_now = True
         game.created += 1
         if kind.has("factory"):
             game.factories[space] = piece
+
+
+def placement_broken(game: AA50Game) -> list[str]:
+    """What the current nation's mobilization broke (for the invariants): units counted
+    against a factory it did not control at the start of the turn, or beyond the factory's
+    limit, and new units standing where none of its factories could put them (§5.7, §7.1.5)."""
+    nation = game.seat
+    if game.is_china(nation):
+        return []
+    broken = []
+    bonus = production_bonus(game, nation)
+    usable = set()
+    for space, factory in game.factories.items():
+        if factory.placed_now or factory.captured_now or game.start_control.get(space) != nation:
+            if game.placed[space]:
+                broken.append(f"the factory in {space} mobilized {game.placed[space]} unit(s) "
+                              f"though {nation} did not control it at the start of the turn")
+            continue
+        usable.add(space)
+        limit = game.data.board.value[space] + bonus - game.damage.get(space, 0)
+        if game.placed[space] > limit:
+            broken.append(f"the factory in {space} mobilized {game.placed[space]} units, "
+                          f"more than its {limit}")
+    coasts = game.data.board.coasts
+    for found in game.pieces.values():
+        for piece in found:
+            if piece.owner != nation or not piece.placed_now \
+                    or game.data.types[piece.type].has("factory"):
+                continue
+            if piece.space not in usable and not any(piece.space in coasts[f] for f in usable):
+                broken.append(f"{piece} was mobilized where no factory {nation} controlled at "
+                              "the start of the turn could put it")
+    return broken
 
 
 # -- income (§5.8) -------------------------------------------------------------------------------

@@ -11,11 +11,13 @@ class Piece:
     cargo assaults (§5.4.3), or "raid" for a bomber bombing a factory (§5.5.1); aboard: the
     transport carrying it (cargo is not in its space's list of pieces, §7.3.6);
     cargo: the pieces a transport carries; bombarded: it fired at the shore this turn;
-    loaded_now: a land unit went aboard this turn, or a transport took one aboard.
+    loaded_now: a land unit went aboard this turn, or a transport took one aboard;
+    placed_now: mobilized this turn (a new factory mobilizes nothing before the owner's next
+    turn, §7.1.5).
     """
 
     __slots__ = ("uid", "owner", "type", "space", "spent", "done", "came_from", "target",
-                 "aboard", "cargo", "fought", "bombarded", "loaded_now", "captured_now")
+                 "aboard", "cargo", "fought", "bombarded", "loaded_now", "captured_now", "placed_now")
 
     def __init__(self, uid: int, owner: str, type_: str, space: str):
         self.uid, self.owner, self.type, self.space = uid, owner, type_, space
@@ -32,6 +34,7 @@ class Piece:
         self.bombarded = False
         self.loaded_now = False
         self.captured_now = False
+        self.placed_now = False
 
     def __repr__(self) -> str:
         return f"<{self.owner} {self.type} #{self.uid} in {self.space}>"

@@ -71,6 +71,7 @@ class AA50Game(GameState):
         self.outcome: GameResult | None = None
         self._profiles: dict[str, dict] = {}
         self._start_turn()
+        self._advance()                         # past phases the options leave without decision
 
     # -- set-up --------------------------------------------------------------------------------
     def next_uid(self) -> int:
@@ -593,6 +594,11 @@ class AA50Game(GameState):
                 if strangers:
                     broken.append(f"{strangers[0]} stands in {space}, held by "
                                   f"{self.control.get(space)}")
+        if self.outcome is None and self._phase in _WAITS and _DONE[self._phase](self):
+            broken.append(f"{self.seat} is asked to decide in the {self._phase} phase, where "
+                          "nothing is left to decide (an option or the rules close it)")
+        if self._phase in ("mobilize", "collect-income"):
+            broken += economy.placement_broken(self)
         return broken
 
 
@@ -628,6 +634,8 @@ def _decide(game: AA50Game, pieces: list[Piece]) -> None:
             piece.done = True
 
 
+# phases whose `done` test only reads the state: the invariants may ask it
+_WAITS = ("research", "purchase", "mobilize")
 _DONE = {
     "research": economy.research_done, "purchase": economy.purchase_done,
     "combat-move": _movement_done, "conduct-combat": battles.combat_done,
