@@ -433,6 +433,65 @@ def test_allied_troops_ride_an_allied_transport_over_two_turns(system41):
     assert british.space == "sz-8" and not british.cargo and game.invariants() == []
 
 
+def test_an_allied_fighter_on_a_carrier_sails_with_it(system41):
+    """§5.4.5, §7.3.2, §5.5.4 (seed 000): a British fighter that lands on an American carrier
+    is its cargo: when the Americans move the carrier, the fighter goes with it, and flies on
+    from there in the next British turn."""
+    game = until(new_game(system41), "united-kingdom", "noncombat-move")
+    (carrier,) = put(game, "sz-8", "united-states", "carrier")
+    move(game, "united-kingdom", "fighter", "sz-8", 1)
+    (fighter,) = [p for p in game.pieces["sz-8"] if p.type == "fighter"]
+    until(game, "united-states", "noncombat-move")
+    group = group_of(game, "sz-8", "carrier")
+    assert group == [carrier] and game.group_tag(carrier) == "united-kingdom:fighter"
+    away = next(z for z in game.data.board.neighbours["sz-8"] if z in game.data.board.sea)
+    move(game, "sz-8", "carrier", away, 1)
+    assert fighter.space == away and fighter in game.pieces[away]
+    assert game.invariants() == []
+    until(game, "united-kingdom", "combat-move")
+    assert fighter.space == away and game.invariants() == []
+
+
+def test_a_fighter_whose_carrier_is_sunk_defending_lands_one_space_away(system41):
+    """§7.3.2 (seed 000): the fighters of a carrier sunk in a defence land on another carrier
+    in the zone or fly one space to a friendly territory or carrier, after the attacker's
+    battles; otherwise they are lost."""
+    game = new_game(system41)
+    (carrier,) = put(game, "sz-8", "united-states", "carrier")
+    (fighter,) = put(game, "sz-8", "united-kingdom", "fighter")
+    (lone,) = put(game, "sz-26", "united-kingdom", "fighter")    # no land, no carrier near
+    game.destroy(carrier)
+    destroyed = game.destroyed
+    until(game, "germany", "noncombat-move")
+    assert fighter.space in game.data.board.neighbours["sz-8"]
+    assert game.control[fighter.space] == "united-kingdom" and fighter in game.pieces[fighter.space]
+    assert not any(lone in found for found in game.pieces.values())
+    assert game.destroyed >= destroyed + 1 and game.invariants() == []
+
+
+def test_an_allied_fighter_sinks_with_the_carrier_it_rides_in_an_attack(system41):
+    """§5.4.5: cargo is destroyed with a carrier sunk in its own attack."""
+    from engine.aa50 import carriers
+    game = until(new_game(system41), "united-states", "combat-move")
+    (carrier,) = put(game, "sz-8", "united-states", "carrier")
+    (fighter,) = put(game, "sz-8", "united-kingdom", "fighter")
+    assert carriers.seat(game, "sz-8", "united-kingdom") == [] and fighter.on_carrier is carrier
+    game.destroy(carrier)
+    assert fighter not in game.pieces["sz-8"] and game.destroyed == 2
+
+
+def test_the_invariants_catch_a_fighter_left_behind_by_its_carrier(system41):
+    game = until(new_game(system41), "united-states", "combat-move")
+    (carrier,) = put(game, "sz-8", "united-states", "carrier")
+    put(game, "sz-8", "united-kingdom", "fighter")
+    game.pieces["sz-8"].remove(carrier)
+    carrier.space = "sz-7"
+    game.pieces["sz-7"].append(carrier)
+    assert game.invariants() == [
+        "united-kingdom has aircraft in sz-8 without a seat on a carrier of its side "
+        "(§5.4.5, §7.3.2)"]
+
+
 def test_transport_room_is_one_unit_and_one_infantry(system41):
     """§7.3.6: a transport carries one land unit of any kind plus one infantry."""
     game = until(new_game(system41), "germany", "combat-move")

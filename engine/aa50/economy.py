@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 from validators.conditions import evaluate
 
+from . import carriers
+
 if TYPE_CHECKING:
     from .game import AA50Game
 
@@ -246,23 +248,9 @@ def placement_spaces(game: AA50Game, nation: str, type_: str) -> list[str]:
 
 def carrier_room_for_new(game: AA50Game, nation: str, sea: str) -> int:
     """Room for new fighters on the nation's own carriers in `sea`, new or there before
-    (§5.7.1, note 54; never on an ally's carrier), with the fighters placed before them and
-    every other fighter of the side there kept aboard some carrier of the side (two a
-    carrier, §7.3.2)."""
-    types = game.data.types
-    own = side = taken = 0
-    for piece in game.pieces[sea]:
-        if game.side(piece.owner) != game.side(nation):
-            continue
-        kind = types[piece.type]
-        side += kind.carrier_room
-        if piece.owner == nation:
-            own += kind.carrier_room
-        if kind.domain == "air":
-            taken += kind.carrier_size
-            if piece.owner == nation and piece.uid >= game.first_new_uid:
-                own -= kind.carrier_size                  # new ones sit on the nation's own
-    return max(0, min(own, side - taken))
+    (§5.7.1, note 54; never on an ally's carrier): what the allied fighters aboard them and the
+    nation's fighters there, placed before or not, leave (two a carrier, §7.3.2)."""
+    return max(0, carriers.own_room(game, sea, nation))
 
 
 def _placements(game: AA50Game) -> list[tuple[str, str]]:
@@ -347,7 +335,7 @@ def placement_broken(game: AA50Game) -> list[str]:
             continue
         usable.add(space)
         limit = game.data.board.value[space] + bonus - game.damage.get(space, 0)
-        if game.placed[space] > limit:
+        if game.placed[space] > max(limit, 0):
             broken.append(f"the factory in {space} mobilized {game.placed[space]} units, "
                           f"more than its {limit}")
     coasts = game.data.board.coasts
@@ -386,33 +374,21 @@ def collect_income(game: AA50Game) -> None:
 
 # -- aircraft at the end of the noncombat move (§5.6.1.2) ----------------------------------------
 def land_aircraft(game: AA50Game) -> None:
-    """Aircraft not on a territory friendly since the start of the turn, nor on a carrier of
-    their side with room, are lost."""
+    """Aircraft not on a territory friendly since the start of the turn, nor seated on a
+    carrier of their side (their nation's own first, then an ally's, as its cargo), are lost."""
     nation = game.seat
     side = game.side(nation)
     types = game.data.types
     board = game.data.board
     for space in board.spaces:
-        aircraft = [p for p in game.pieces[space] if p.owner == nation
-                    and types[p.type].domain == "air"]
-        if not aircraft:
-            continue
-        if space in board.land:
+        if space in board.sea:
+            lost = carriers.seat(game, space, nation)
+        elif any(p.owner == nation and types[p.type].domain == "air" for p in game.pieces[space]):
             safe = game.side(game.control.get(space)) == side and \
                 game.side(game.start_control.get(space)) == side
-            lost = [] if safe else aircraft
+            lost = [] if safe else [p for p in game.pieces[space] if p.owner == nation
+                                    and types[p.type].domain == "air"]
         else:
-            room = sum(types[p.type].carrier_room for p in game.pieces[space]
-                       if game.side(p.owner) == side)
-            room -= sum(types[p.type].carrier_size for p in game.pieces[space]
-                        if game.side(p.owner) == side and p.owner != nation
-                        and types[p.type].domain == "air")
-            lost = []
-            for piece in aircraft:
-                size = types[piece.type].carrier_size
-                if size and room >= size:
-                    room -= size
-                else:
-                    lost.append(piece)
+            continue
         for piece in lost:
             game.destroy(piece)

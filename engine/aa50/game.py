@@ -27,7 +27,7 @@ import numpy as np
 from validators.conditions import Position, Stack, evaluate
 
 from ..game import Chronicle, GameResult, GameState, IllegalAction, as_action
-from . import battles, economy, movement
+from . import battles, carriers, economy, movement
 from .forces import Piece, cargo_tag
 from .gamedata import GameData
 from .movement import Destinations
@@ -104,6 +104,9 @@ class AA50Game(GameState):
                 self.new_piece(owner, type_, space, aboard=carrier)
             else:
                 self.new_piece(owner, type_, space)
+        for space in self.data.board.sea:               # fighters at sea on their carriers
+            for nation in sorted({p.owner for p in self.pieces[space]}):
+                carriers.seat(self, space, nation)
 
     # -- the GameState interface ---------------------------------------------------------------
     @property
@@ -287,6 +290,8 @@ class AA50Game(GameState):
             return tag
         if kind.domain == "air" and self._phase == "noncombat-move":
             return str(self.movement(piece.owner, piece.type) - piece.spent)
+        if kind.carrier_room:                   # the allied fighters it carries (§5.4.5)
+            return "+".join(sorted(f"{r.owner}:{r.type}" for r in carriers.riders(self, piece)))
         return ""
 
     def movable(self, piece: Piece) -> bool:
@@ -359,7 +364,8 @@ class AA50Game(GameState):
                 self._land_cargo(piece, target, combat)
                 continue
             origin = piece.space
-            self._relocate(piece, to)
+            piece.on_carrier = None              # a fighter takes off in its own turn
+            self.relocate(piece, to)
             piece.spent += distance
             if to != origin:
                 piece.came_from = via or origin
@@ -374,8 +380,16 @@ class AA50Game(GameState):
                     and not movement.enemies_in(self, to, piece.owner):
                 self.capture(to, piece.owner)
 
-    def _relocate(self, piece: Piece, to: str) -> None:
-        self.pieces[piece.space].remove(piece)
+    def relocate(self, piece: Piece, to: str) -> None:
+        """A piece goes to `to` with its cargo: a transport's troops, a carrier's allied
+        fighters (§5.4.5)."""
+        here = piece.space
+        for rider in carriers.riders(self, piece) if self.data.types[piece.type].carrier_room \
+                else ():
+            self.pieces[here].remove(rider)
+            rider.space = to
+            self.pieces[to].append(rider)
+        self.pieces[here].remove(piece)
         piece.space = to
         self.pieces[to].append(piece)
         for cargo in piece.cargo:
@@ -430,6 +444,13 @@ class AA50Game(GameState):
             self.pieces[territory].append(cargo)
 
     def destroy(self, piece: Piece) -> None:
+        """A piece is lost with its cargo; the allied fighters on a carrier sunk in its own
+        attack go down with it, those on one sunk defending take off (§5.4.5, §7.3.2)."""
+        if self.data.types[piece.type].carrier_room:
+            for rider in carriers.riders(self, piece):
+                rider.on_carrier = None
+                if piece.owner == self.seat:
+                    self.destroy(rider)
         self.destroyed += len(piece.cargo)
         piece.cargo.clear()
         if piece.aboard is not None:
@@ -464,6 +485,7 @@ class AA50Game(GameState):
                 if self.side(piece.owner) != self.side(taker):
                     piece.captured_now = True
                 piece.owner = new
+                piece.placed_now = False         # not mobilized by its new owner
         if space == self.data.nations[new].capital and self.side(old) != self.side(new):
             self._liberate_capital(new)
         self.chronicle.capture(self._round, space, old, new)
@@ -597,8 +619,14 @@ class AA50Game(GameState):
         if self.outcome is None and self._phase in _WAITS and _DONE[self._phase](self):
             broken.append(f"{self.seat} is asked to decide in the {self._phase} phase, where "
                           "nothing is left to decide (an option or the rules close it)")
-        if self._phase in ("mobilize", "collect-income"):
+        if self.outcome is None and self._phase in ("mobilize", "collect-income"):
             broken += economy.placement_broken(self)
+        # every fighter at sea has a seat on a carrier of its side, but mid-combat (a sunk
+        # defender's) and the moving nation's own while it moves
+        seated = [] if self._phase == "conduct-combat" else [
+            n for n in self.data.order if self.outcome is not None or n != self.seat
+            or self._phase not in ("combat-move", "noncombat-move")]
+        broken += carriers.broken(self, seated)
         return broken
 
 
