@@ -544,6 +544,57 @@ def test_research_breakthroughs_change_the_nation_units(system41):
     assert game.movement("germany", "fighter") == 6 and game.movement("italy", "fighter") == 4
 
 
+def test_mechanized_infantry_moves_two_with_a_tank(system41):
+    """§5.2.3, chart 1 no. 6 (seed 000): each infantry paired with a tank may move 2 spaces
+    with it. Without the breakthrough an infantry beside a tank moves 1."""
+    game = until(new_game(system41), "germany", "combat-move")
+    tanks = group_of(game, "poland", "armour")
+    assert game.group_destinations(tanks)["ukraine"][2] == ("",)
+    game.tech["germany"] = {"mechanized-infantry"}
+    game.touch()
+    assert game.group_destinations(tanks)["ukraine"][2] == ("", "mech")
+    assert game.most_movers(tanks, "ukraine", "mech") == 2
+    game.apply(("move", "poland", "armour", "", "ukraine", 2, "mech"))
+    riders = [p for p in game.pieces["ukraine"] if p.owner == "germany" and p.type == "infantry"]
+    assert len(riders) == 2 and all(p.spent == 2 and p.done for p in riders)
+    left = [p for p in game.pieces["poland"] if p.type == "infantry"]
+    assert len(left) == 2 and game.invariants() == []
+    walking = group_of(game, "poland", "infantry")
+    assert {to: d for to, (d, _, _) in game.group_destinations(walking).items()} == {
+        "baltic-states": 1, "east-poland": 1, "sz-5": 1}
+
+
+def test_paratroopers_drop_into_the_first_hostile_territory(system41):
+    """§5.2.3, chart 1 no. 3 (seed 000): a bomber may carry one infantry; carrying one it stops
+    in the first hostile territory it enters, drops it there and still attacks; it may not
+    raid that turn. Belorussia lies behind hostile territory from Germany: no drop there."""
+    game = until(new_game(system41), "germany", "combat-move")
+    game.tech["germany"] = {"paratroopers"}
+    game.touch()
+    bombers = group_of(game, "germany", "bomber")
+    found = game.group_destinations(bombers)
+    assert "drop" in found["karelia-ssr"][2] and "drop" in found["baltic-states"][2]
+    assert found["belorussia"][2] == ("",) and found["eastern-ukraine"][2] == ("",)
+    game.apply(("move", "germany", "bomber", "", "baltic-states", 1, "drop"))
+    (bomber,) = [p for p in game.pieces["baltic-states"] if p.type == "bomber"]
+    (para,) = [p for p in game.pieces["baltic-states"] if p.owner == "germany"
+               and p.type == "infantry"]
+    assert bomber.target is None and para.done and para.spent == 2
+    assert sum(p.type == "infantry" for p in game.pieces["germany"]) == 2
+    assert game.invariants() == []
+    game.tech["germany"] = set()
+    game.touch()
+    assert game.invariants() == [f"{para} moved 2 spaces this turn, more than its movement "
+                                 "or what carried it allows"]
+
+
+def test_without_paratroopers_a_bomber_carries_nobody(system41):
+    game = until(new_game(system41), "germany", "combat-move")
+    bombers = group_of(game, "germany", "bomber")
+    assert not any("drop" in targets for _, _, targets in game.group_destinations(bombers).values())
+    assert not game.is_legal(("move", "germany", "bomber", "", "baltic-states", 1, "drop"))
+
+
 # -- §5.5.3.9 victory ---------------------------------------------------------------------------------
 def test_victory_is_checked_at_the_end_of_the_round_with_the_chosen_threshold(system41):
     """§5.5.3.9 and §6: a side holding the chosen number of victory cities at the end of a

@@ -25,6 +25,13 @@ def _changes(game: AA50Game, nation: str, op: str) -> list[dict]:
             if change.get("op") == op]
 
 
+def granted(game: AA50Game, nation: str, kind: str) -> dict[str, dict]:
+    """Unit type -> the ability of `kind` the nation's breakthroughs grant it (Paratroopers'
+    air_transport for bombers, Mechanized Infantry's mechanized_escort for tanks, §5.2.3)."""
+    return {c["type"]: c["ability"] for c in _changes(game, nation, "grant_ability")
+            if (c.get("ability") or {}).get("kind") == kind}
+
+
 def movement(game: AA50Game, nation: str, type_: str) -> int:
     """A unit type's movement, with Long-range Aircraft (§5.2.3)."""
     value = game.data.types[type_].movement

@@ -220,6 +220,9 @@ class AA50Game(GameState):
             return min(len(group), self.room_to_board(
                 to, group[0].owner, self.data.types[group[0].type].size,
                 self._phase == "combat-move", owner))
+        carried = _carried_kind(target)
+        if carried:                              # one infantry goes along with each
+            return min(len(group), len(movement.escorts(self, group, carried)))
         return len(group)
 
     def carrier_zones(self, side: str) -> list[str]:
@@ -350,6 +353,13 @@ class AA50Game(GameState):
         enemy territory takes it (§5.4.7), land units entering an empty one take it at once."""
         distance, via, _ = self.group_destinations(movers)[to]
         combat = self._phase == "combat-move"
+        carried: list[Piece] = []
+        kind_carried = _carried_kind(target)
+        if kind_carried:
+            carried = movement.escorts(self, movers, kind_carried)[:len(movers)]
+            if target == "drop":
+                distance, via = movement.drop_zones(self, movers[0])[to]
+            target = target[len("mech+"):] if target.startswith("mech+") else ""
         if target.startswith("blitz:"):
             via = target.split(":", 1)[1]
             if movement.enemy_territory(self, via, movers[0].owner):
@@ -379,6 +389,16 @@ class AA50Game(GameState):
                     and movement.enemy_territory(self, to, piece.owner) \
                     and not movement.enemies_in(self, to, piece.owner):
                 self.capture(to, piece.owner)
+        for piece in carried:                    # the infantry carried along (§5.2.3)
+            origin = piece.space
+            self.relocate(piece, to)
+            piece.spent += distance
+            piece.came_from = via or origin
+            piece.done = True
+            self.decided.add(piece.uid)
+        if carried and combat and movement.enemy_territory(self, to, carried[0].owner) \
+                and not movement.enemies_in(self, to, carried[0].owner):
+            self.capture(to, carried[0].owner)
 
     def relocate(self, piece: Piece, to: str) -> None:
         """A piece goes to `to` with its cargo: a transport's troops, a carrier's allied
@@ -623,6 +643,12 @@ class AA50Game(GameState):
             broken += economy.placement_broken(self)
         # every fighter at sea has a seat on a carrier of its side, but mid-combat (a sunk
         # defender's) and the moving nation's own while it moves
+        if self.outcome is None:
+            for found in self.pieces.values():
+                for piece in found:
+                    if piece.owner == self.seat and piece.spent > movement.farthest(self, piece):
+                        broken.append(f"{piece} moved {piece.spent} spaces this turn, more than "
+                                      "its movement or what carried it allows")
         seated = [] if self._phase == "conduct-combat" else [
             n for n in self.data.order if self.outcome is not None or n != self.seat
             or self._phase not in ("combat-move", "noncombat-move")]
@@ -636,6 +662,14 @@ _ENTER = {
     "noncombat-move": lambda game: None, "mobilize": economy.enter_mobilize,
     "collect-income": economy.collect_income,
 }
+
+
+def _carried_kind(target: str) -> str:
+    """The ability a move's target uses to carry infantry along: 'mech...' (Mechanized
+    Infantry) or 'drop' (Paratroopers); '' for none."""
+    if target == "drop":
+        return movement.PARATROOPERS
+    return movement.MECHANIZED if target.startswith("mech") else ""
 
 
 def _movement_done(game: AA50Game) -> bool:
