@@ -204,9 +204,25 @@ def test_air_moves_and_air_range_9(gj69):
     air = m.mover("japan", [("ijn-af-taiwan", 2)])
     assert "canton" in m.air_move_destinations(game.forces, air, "taiwan")
     assert "luzon" not in m.air_move_destinations(game.forces, air, "taiwan")   # Allied
-    assert "kunming" in m.air_range("taiwan", 4, carriers=False)
-    assert m.air_range("pacific-ocean", 4, carriers=True) == sorted(
+    assert "kunming" in m.air_range("taiwan", 4, False, "japan")
+    assert m.air_range("pacific-ocean", 4, True, "japan") == sorted(
         {"pacific-ocean"} | game.board.adjacent["pacific-ocean"])
+
+
+def test_land_based_air_range_is_not_counted_through_closed_areas_2_2_1_9_1(gj69):
+    """§2.2.1(3) (seed 001): Japanese units may not enter India, Kunming or the Indian Ocean,
+    though their air attacks may strike units there; §9.1(3): land-based air reaches land
+    areas within its movement. India lies 4 areas from Taiwan only through the Indian Ocean:
+    out of reach; Kunming, 4 away through open areas, is struck."""
+    game = new(gj69)
+    m = game.movement
+    assert game.board.distances("taiwan")["india"] == 4
+    reach = m.air_range("taiwan", 4, False, "japan", frozenset({"japan"}))
+    assert "india" not in reach and "kunming" in reach
+    deal(game)
+    play(game, ("air",), ("area", "taiwan"), ("add", "ijn-af-taiwan", READY), ("done",))
+    offered = {a[1] for a in game.legal_actions() if a[0] == "air-attack"}
+    assert "kunming" in offered and "india" not in offered
 
 
 # -- retreats (§11.5), supply (§12, §13), control (§14) -------------------------------------------------

@@ -252,7 +252,8 @@ class GroupActions(GameCore):
         carriers = any(p.domain == "sea" for p in profiles)
         reach = min(p.movement for p in profiles)
         enemy_at = self.forces.occupied(self.enemy(side))
-        return [("air-attack", t) for t in self.movement.air_range(area, reach, carriers)
+        nations = frozenset(p.owner for p in profiles)
+        return [("air-attack", t) for t in self.movement.air_range(area, reach, carriers, side, nations)
                 if t in enemy_at and self.air_targets(side, t)]
 
     def air_targets(self, side: str, area: str) -> dict[tuple[str, str], int]:
