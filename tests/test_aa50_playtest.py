@@ -42,6 +42,39 @@ def test_random_games_keep_every_invariant_and_replay_identically(name, options)
         assert any(r.chronicle["payouts"] for r in records)
 
 
+@pytest.mark.parametrize("name, options", [("aa50-1941", {}),
+                                           ("aa50-1942", {"research": True})])
+def test_random_games_that_buy_factories_keep_every_invariant(name, options):
+    """A seeded slice of the 200 checked games per scenario (docs/playtest.md): random players
+    that buy and place an industrial complex whenever they can (`random:favour=factory`), every
+    invariant checked after every action: no unit mobilized by a factory placed the same turn
+    (§7.1.5), no phase the options close, every fighter at sea on a carrier of its side."""
+    scenario = load_scenario(SCENARIOS / name)
+    system = load_system(scenario)
+    chosen = {s.key: s.default for s in system.game_settings()} | options
+    builder = "random:favour=factory"
+    study = Study(scenario, chosen, {"axis": builder, "allies": builder}, 6, 24, 5, check=True,
+                  keep_actions=True)
+    records = run_study(study, workers=1)
+    assert [r.error for r in records if r.error] == []
+    factories = [a for r in records for _, a in r.moves or () if a[:2] == ("place", "factory")]
+    assert len(factories) >= 30
+    assert not any(a[0] == "research" for r in records for _, a in r.moves or ()) \
+        or options.get("research")
+
+
+def test_the_random_player_favours_a_word_when_told():
+    system = load_system(load_scenario(SCENARIOS / "aa50-1941"))
+    import numpy as np
+
+    from engine.players import make_player
+    game = system.new_game({}, np.random.default_rng(1), 3)
+    builder = make_player("random:favour=factory", system, "axis", np.random.default_rng(2))
+    plain = make_player("random", system, "axis", np.random.default_rng(2))
+    assert builder.choose(game) == ("buy", "factory", 1)
+    assert {plain.choose(game) for _ in range(40)} != {("buy", "factory", 1)}
+
+
 def test_a_broken_state_is_caught_by_the_invariants():
     system = load_system(load_scenario(SCENARIOS / "aa50-1941"))
     import numpy as np

@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from typing import TYPE_CHECKING
 
 from ..system import ATTACKER_WINS, DEFENDER_WINS, BattlePosition, Contingent, Policy
-from . import bombing
+from . import bombing, carriers
 from .forces import Piece
 from .movement import enemies_in, hostile_sea
 from .position import AA50Position
@@ -37,10 +37,14 @@ def enter_combat(game: AA50Game) -> None:
 
 
 def combat_done(game: AA50Game) -> bool:
-    """Battles that need no decision (nothing left to fight) are settled on the way."""
+    """Battles that need no decision (nothing left to fight) are settled on the way; after
+    the last, fighters whose carrier was sunk defending land (§7.3.2)."""
     while game.battle_queue and not _needs_decision(game, game.battle_queue[0]):
         fight(game, game.battle_queue.pop(0), 0)
-    return not game.battle_queue
+    if game.battle_queue:
+        return False
+    carriers.land_unseated(game)
+    return True
 
 
 def combat_actions(game: AA50Game) -> list[tuple]:
@@ -223,11 +227,7 @@ def _conclude(game: AA50Game, space: str, survivors: list[Piece], won: bool) -> 
         if back is not None:
             for piece in survivors:
                 if game.data.types[piece.type].domain == "sea":
-                    game.pieces[space].remove(piece)
-                    piece.space = back
-                    for cargo in piece.cargo:
-                        cargo.space = back
-                    game.pieces[back].append(piece)
+                    game.relocate(piece, back)
 
 
 # -- amphibious assaults (§5.5.2) ----------------------------------------------------------------
