@@ -115,8 +115,9 @@ class BattleReport:
         return f"   95% {100 * low:5.1f}% - {100 * high:5.1f}%"
 
     @property
-    def ipc_swing(self) -> float:
-        """What the defender loses beyond what the attacker loses, on average."""
+    def swing(self) -> float:
+        """What the defender loses beyond what the attacker loses, on average, in the system's
+        own unit (`loss_unit`: IPC, VP, ships sunk, steps ...)."""
         return self.expected_defender_loss - self.expected_attacker_loss
 
     def as_dict(self) -> dict:
@@ -125,8 +126,14 @@ class BattleReport:
                               if self.intervals is not None else None)
         found["attacker_survivors"] = {str(k): v for k, v in self.attacker_survivors.items()}
         found["defender_survivors"] = {str(k): v for k, v in self.defender_survivors.items()}
-        found["ipc_swing"] = self.ipc_swing
+        found["swing"] = self.swing
+        if self.loss_unit in MONEY_UNITS:      # the name AA50 and TripleA players know it by
+            found["ipc_swing"] = self.swing
         return found
+
+
+# Loss units that are a game's money, whose swing AA50 and TripleA players call the IPC swing.
+MONEY_UNITS = ("IPC", "PU")
 
 
 def run_battle(scenario, attacker: Force, defender: Force | Sequence[Force], space: str,

@@ -66,7 +66,6 @@ def summarise(records, meta: dict) -> dict:
                                                    if r["result"]["winner"] == winner])
                              for winner in [*sides, None]
                              if any(r["result"]["winner"] == winner for r in finished)},
-        "final_victory_cities": _final(finished, "victory_cities"),
         "final_scores": _final(finished, "scores"),
         "series": _series(finished),
         "captures": _captures(finished, played),
@@ -80,6 +79,9 @@ def summarise(records, meta: dict) -> dict:
                     "median_per_game": median([r["seconds"] for r in records]) if records
                     else 0.0},
     }
+    cities = _final(finished, "victory_cities")
+    if cities:                               # only systems whose games count victory cities
+        report["final_victory_cities"] = cities
     return report
 
 
@@ -107,11 +109,12 @@ def outcome_codes(records: list[dict], sides: list[str]) -> str:
 
 
 def leader_at_limit(result: dict) -> str | None:
-    """The side ahead in victory cities in a game the round limit stopped; "level" when two
-    lead; None for a game with a winner, another end, or no victory cities."""
+    """The side ahead in victory cities (in its score, where the system counts no cities) in a
+    game the round limit stopped; "level" when two lead; None for a game with a winner, another
+    end, or nothing to count."""
     if result["winner"] is not None or result["reason"] != "round-limit":
         return None
-    standing = result.get("victory_cities") or {}
+    standing = result.get("victory_cities") or result.get("scores") or {}
     if not standing:
         return None
     best = max(standing.values())
@@ -293,9 +296,10 @@ def render_text(report: dict, names: dict[str, str] | None = None, top: int = 8)
             lines.append("  median by winner: " + ", ".join(
                 f"{names.get(w, w) if w != 'None' else 'no winner'} {found['median']:g}"
                 for w, found in by_winner.items() if "median" in found))
+    terms = meta.get("terms") or {}
     for key, label in (("final_victory_cities", "victory cities at the end"),
-                       ("final_scores", "scores at the end")):
-        if report[key] and not (key == "final_scores" and report["series"]):
+                       ("final_scores", f"{terms.get('scores', 'scores')} at the end")):
+        if report.get(key) and not (key == "final_scores" and report["series"]):
             lines.append(f"{label} (median): " + ", ".join(
                 f"{names.get(who, who)} {q['median']:g}" for who, q in report[key].items()))
     for name, by_who in report["series"].items():
@@ -333,10 +337,11 @@ def render_text(report: dict, names: dict[str, str] | None = None, top: int = 8)
         lines += ["", f"battles: {battles['per_game']:.1f} per game, "
                   f"{battles['mean_size']:.1f} units in each on average"]
     if report["payouts"]:
-        lines += ["", "national objectives and bonuses (paid per game)"]
+        unit = f" {terms['unit']}" if terms.get("unit") else ""
+        lines += ["", f"{terms.get('payouts', 'bonuses paid')} (per game)"]
         for objective, found in report["payouts"].items():
             lines.append(f"  {names.get(objective, objective)[:40]:<40}{found['per_game']:6.2f} "
-                         f"times, {found['amount_per_game']:6.1f} in all")
+                         f"times, {found['amount_per_game']:6.1f}{unit} in all")
     if report.get("blunders"):
         lines += ["", "how the players played (per game; a sensible player keeps these near 0)"]
         sides = list(report["sides"])

@@ -19,8 +19,11 @@ from .report import _verdict, display_names
 SIDE_COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
 
 
-PAYOUTS_HEAD = ("<h2>National objectives paid</h2><table><tr><th>objective</th><th>nation</th>"
-                "<th>times per game</th><th>paid per game</th></tr>")
+def _payouts_head(terms: dict) -> str:
+    heading = html.escape(terms.get("payouts", "bonuses paid"))
+    unit = html.escape(f" ({terms['unit']})" if terms.get("unit") else "")
+    return (f"<h2>{heading[:1].upper() + heading[1:]}</h2><table><tr><th>what</th><th>who</th>"
+            f"<th>times per game</th><th>paid per game{unit}</th></tr>")
 
 def write_report(report: dict, scenario, folder: Path) -> Path:
     folder = Path(folder)
@@ -283,7 +286,7 @@ def _page(report: dict, names: dict[str, str], plots: list[str]) -> str:
     ahead = report.get("ahead_at_limit") or {}
     ahead_text = ""
     if ahead:
-        ahead_text = "<p>Ahead in victory cities when stopped: " + ", ".join(
+        ahead_text = "<p>Ahead when the round limit stopped them: " + ", ".join(
             f"{esc(names.get(k, k))} {v}" for k, v in ahead.items()) + "</p>"
     contested = "".join(
         f"<tr><td>{esc(names.get(s, s))}</td><td>{c['per_game']:.2f}</td>"
@@ -334,7 +337,7 @@ units each.</p>
 <h2>Most contested spaces</h2>
 <table><tr><th>space</th><th>changes of hands per game</th><th>first change (median round)</th></tr>
 {contested}</table>
-{PAYOUTS_HEAD + payouts + "</table>" if payouts else ""}
+{_payouts_head(meta.get("terms") or {}) + payouts + "</table>" if payouts else ""}
 {_blunder_table(report, names)}
 {"<h2>Games stopped by a rules error</h2><ul>" + errors + "</ul>" if errors else ""}
 </body></html>

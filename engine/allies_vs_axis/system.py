@@ -31,6 +31,7 @@ from ..system import (
     EngineError,
     ExactOutcome,
     GameSystem,
+    ReportTerms,
     UnknownName,
 )
 from .board import Board
@@ -57,6 +58,7 @@ class Invasion:
 
 class AlliesVsAxis(GameSystem):
     system = "allies-vs-axis"
+    report_terms = ReportTerms("territories held", "ransoms paid", "$M")
     position_type = AvAPosition
     loss_unit = "$M"                 # "Money": shown as $M
     defender_optional = True         # no defender: a neutral territory

@@ -158,7 +158,7 @@ def _render(report, attacker, defenders, space: str) -> str:
     unit = report.loss_unit
     lines.append(f"  expected losses  attacker {report.expected_attacker_loss:.2f} {unit}, "
                  f"defender {report.expected_defender_loss:.2f} {unit} "
-                 f"(swing {report.ipc_swing:+.2f})")
+                 f"(swing {report.swing:+.2f})")
     lines.append(f"  mean rounds      {report.mean_rounds:.2f}")
     for label, survivors in (("attacker", report.attacker_survivors),
                              ("defender", report.defender_survivors)):

@@ -3,6 +3,7 @@ checked scenario and its settings, the executor the games run on, the progress b
 way a report is printed as text, JSON or markdown."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from collections.abc import Callable
@@ -180,7 +181,8 @@ class StudySettings:
                 "max_rounds": args.max_rounds,
                 "workers": executor.describe().get("workers", executor.workers),
                 "executor": executor.describe(),
-                "victory_target": self.system.victory_targets(self.options)}
+                "victory_target": self.system.victory_targets(self.options),
+                "terms": dataclasses.asdict(self.system.report_terms)}
 
 
 # -- output folders ------------------------------------------------------------------------------
