@@ -135,7 +135,7 @@ class ScenarioDocument(QObject):
     def _read(kind: str, path: Path, variant: bool = False) -> ScenarioFile:
         if not path.exists():
             # A new file names its schema, a variant's the schema of a variant's files.
-            return ScenarioFile(kind, path, {}, header=schema_header(kind, 3 if "locale" in kind else 2, variant))
+            return ScenarioFile(kind, path, {}, header=schema_header(kind, path, variant))
         try:
             doc = read_yaml_file(path)
         except YamlRefused as refused:
