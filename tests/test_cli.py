@@ -6,6 +6,8 @@ import json
 import shutil
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from sandtable.cli import main
 
 from helpers import FIXTURES, REPO
@@ -129,3 +131,21 @@ def test_a_reader_that_stops_early_gets_no_traceback():
     finally:
         os.close(writing)
     assert (done.returncode, done.stderr.decode()) == (141, "")
+
+
+@pytest.mark.parametrize("module", ["sandtable", "sandtable.cli"])
+def test_python_dash_m_runs_the_command_line(module):
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-m", module, "validate", str(CORE / "ref001-unknown-reference")],
+                          capture_output=True, text=True, timeout=60, env=env, cwd=REPO)
+    assert done.returncode == 1
+    assert "error REF001: unknown unit type 'infantery'" in done.stdout
+    # a usage error is the command's message, not a traceback (the commands raise the package's
+    # UsageError, which a second copy of the module run as __main__ would not catch)
+    done = subprocess.run([sys.executable, "-m", module, "validate", "no-such-folder"],
+                          capture_output=True, text=True, timeout=60, env=env, cwd=REPO)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "sandtable validate: no-such-folder: no such file or folder\n"
