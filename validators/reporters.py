@@ -6,7 +6,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from rich.text import Text
+
 from sandtable.diagnostics import Diagnostic, Severity, one_line, shown_path
+
+SEVERITY_STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "cyan"}
 
 
 @dataclass
@@ -30,28 +34,35 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def render_text(results: list[Result], color: bool = False) -> str:
-    paint = _painter(color)
-    out = []
+def render_text(results: list[Result]) -> str:
+    """The diagnostics for people, without colour (text_report has the styles)."""
+    return text_report(results).plain
+
+
+def text_report(results: list[Result]) -> Text:
+    """The diagnostics for people, each severity styled: rich prints it in colour or not, as
+    the terminal, NO_COLOR, TERM=dumb and --color say."""
+    out = Text()
     for result in results:
         for d in result.diagnostics:
             place = shown_path(d.file) + (f":{d.line}:{d.column}" if d.line else "")
-            severity = paint(d.severity.value, d.severity)
-            out.append(f"{place}: {severity} {d.code}: {d.message}")
+            out.append(f"{place}: ")
+            out.append(d.severity.value, style=SEVERITY_STYLES[d.severity])
+            out.append(f" {d.code}: {d.message}\n")
             source = result.line_of(d.file, d.line) if d.file and d.line else ""
             if source:
                 gutter = f"{d.line:>5} | "
-                out.append(gutter + source.rstrip())
-                out.append(" " * (len(gutter) - 2) + "| " + _caret_pad(source, d.column) + "^")
+                out.append(gutter + source.rstrip() + "\n")
+                out.append(" " * (len(gutter) - 2) + "| " + _caret_pad(source, d.column) + "^\n")
             if d.hint:
-                out.append(f"      = hint: {d.hint}")
+                out.append(f"      = hint: {d.hint}\n")
     errors, warnings, infos = _tally(results)
     summary = (f"{_plural(len(results), 'scenario')} checked: {_plural(errors, 'error')}, "
                f"{_plural(warnings, 'warning')}")
     if infos:
         summary += f", {_plural(infos, 'note')}"
-    out.append(summary)
-    return "\n".join(out) + "\n"
+    out.append(summary + "\n")
+    return out
 
 
 def _caret_pad(source: str, column: int) -> str:
@@ -63,14 +74,6 @@ def _caret_pad(source: str, column: int) -> str:
 def _width(ch: str) -> int:
     import unicodedata
     return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-
-
-def _painter(color: bool):
-    codes = {Severity.ERROR: "31;1", Severity.WARNING: "33;1", Severity.INFO: "36"}
-
-    def paint(text: str, severity: Severity) -> str:
-        return f"\033[{codes[severity]}m{text}\033[0m" if color else text
-    return paint
 
 
 def render_json(results: list[Result]) -> str:
