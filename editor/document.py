@@ -215,7 +215,7 @@ class ScenarioDocument(QObject):
         if kind not in self._merged:
             inherited = self._parent_scenario.documents.get(kind)
             mine = Tracked(copy.deepcopy(self.own(kind)))
-            merged = mine if inherited is None else merge_tracked(inherited, mine)[0]
+            merged = mine if inherited is None else merge_tracked(inherited, mine, kind)[0]
             self._merged[kind] = merged.data if isinstance(merged.data, dict) else {}
         return self._merged[kind]
 

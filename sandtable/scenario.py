@@ -128,7 +128,7 @@ def load_scenario(folder: Path | str) -> Scenario:
             if merged is None:
                 merged = tracked
             else:
-                merged, problems = merge_tracked(merged, tracked)
+                merged, problems = merge_tracked(merged, tracked, kind)
                 scenario.diagnostics.extend(problems)
         if merged is not None:
             scenario.documents[kind] = merged

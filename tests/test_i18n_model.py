@@ -1,5 +1,6 @@
 """Translation status, the display fallback and plural rules (sandtable.i18n)."""
 import gettext
+import shutil
 from pathlib import Path
 
 import polib
@@ -19,6 +20,9 @@ from sandtable.i18n import (
 )
 from sandtable.i18n.plural_forms import PLURAL_FORMS
 from sandtable.scenario import load_scenario
+from validators import validate
+
+from helpers import place
 
 FIXTURES = Path(__file__).parent / "fixtures" / "i18n"
 
@@ -158,3 +162,66 @@ def test_describe_says_which_entity_a_key_belongs_to():
     assert describe("spaces.karelia-ssr.name") == "name of space karelia-ssr"
     assert describe("decks.japan.cards.j01.title") == "title of card j01 in deck japan"
     assert describe("unit_types.aa-gun.name") == "name of unit type aa-gun"
+
+
+# -- a variant that removes what its parent translates -------------------------------------------
+
+@pytest.fixture
+def family(tmp_path) -> Path:
+    shutil.copytree(FIXTURES / "tiny", tmp_path / "tiny")
+    shutil.copytree(FIXTURES / "tiny-variant", tmp_path / "tiny-variant")
+    return tmp_path
+
+
+def test_a_variant_that_removes_an_entity_is_not_blamed_for_its_parents_translation(family):
+    # tiny's zh-Hans and zh files translate Finland; the variant takes Finland out. The entries
+    # are in the parent's files, which the variant's author must not edit: no LOC001 for them.
+    (family / "tiny-variant" / "map.yaml").write_text(
+        "spaces:\n- {id: sweden, name: Sweden, kind: land}\n- {id: finland, remove: true}\n"
+        "borders:\n- {between: [sweden, norway], kind: land}\n"
+        "- {between: [norway, finland], remove: true}\n- {between: [finland, karelia-ssr], remove: true}\n",
+        encoding="utf-8")
+    variant = load_scenario(family / "tiny-variant")
+    assert [(d.code, d.message) for d in validate(variant) if d.code.startswith(("LOC001", "VAR", "REF"))] == []
+    assert locale_status(variant, "zh-Hans").count(State.UNKNOWN) == 0
+    assert "spaces.finland.name" not in {entry.msgctxt for entry in polib.pofile(export_po(variant, "zh-Hans"))}
+    # The parent still answers for its own file: its unknown key (Leningrad) is reported there.
+    parent = [place(d, family) for d in validate(load_scenario(family / "tiny")) if d.code == "LOC001"]
+    assert parent == [("tiny/locales/zh-Hans.yaml", 6, 3)]
+
+
+def test_a_variant_locale_can_drop_its_parents_translation(family):
+    (family / "tiny-variant" / "locales" / "zh-Hans.yaml").write_text(
+        "locale: zh-Hans\nentries:\n  spaces.finland.name: {remove: true}\n"
+        "  spaces.sweden.name: {text: 瑞典, source: '8536371365'}\n", encoding="utf-8")
+    variant = load_scenario(family / "tiny-variant")
+    # zh-Hans no longer translates Finland: the display falls back to zh, and the text is missing
+    assert Translator(variant, "zh-Hans").resolve("spaces.finland.name") == ("芬蘭", "zh")
+    units = {u.key: u for u in translation_units(variant, "zh-Hans")}
+    assert units["spaces.finland.name"].state is State.MISSING
+    assert units["spaces.norway.name"].translation == "挪威"   # the rest is still inherited
+    assert not [d for d in validate(variant) if d.code in ("SCH001", "SCH002", "VAR003")]
+
+
+def test_a_variant_locale_that_removes_an_entry_its_parent_lacks_is_told(family):
+    (family / "tiny-variant" / "locales" / "zh-Hans.yaml").write_text(
+        "locale: zh-Hans\nentries:\n  spaces.finnland.name: {remove: true}\n", encoding="utf-8")
+    found = [(d.code, d.message, place(d, family)) for d in validate(load_scenario(family / "tiny-variant"))
+             if d.code == "VAR003"]
+    assert found == [("VAR003", "removes entry 'spaces.finnland.name', which the parent does not have",
+                      ("tiny-variant/locales/zh-Hans.yaml", 3, 26))]
+
+
+def test_importing_a_translation_over_a_removed_entry_restores_it(family, capsys):
+    from sandtable.cli import main
+    own = family / "tiny-variant" / "locales" / "zh-Hans.yaml"
+    own.write_text("locale: zh-Hans\nentries:\n  spaces.finland.name: {remove: true}\n", encoding="utf-8")
+    po = polib.pofile(export_po(load_scenario(family / "tiny-variant"), "zh-Hans"))
+    for entry in po:
+        if entry.msgctxt == "spaces.finland.name":
+            entry.msgstr = "芬兰（冬）"
+    po.save(str(family / "zh-Hans.po"))
+    assert main(["i18n", "import", str(family / "tiny-variant"), str(family / "zh-Hans.po")]) == 0
+    assert Translator(load_scenario(family / "tiny-variant"), "zh-Hans").resolve("spaces.finland.name") \
+        == ("芬兰（冬）", "zh-Hans")
+    assert "remove" not in own.read_text(encoding="utf-8")

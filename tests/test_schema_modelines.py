@@ -96,6 +96,14 @@ def test_a_list_that_replaces_the_parents_whole_keeps_the_full_schema(tmp_path):
     assert check_variant(tmp_path, "setup", "spaces:\n- {space: karelia, control: germany}\n")[0] == 0
 
 
+def test_a_variant_locale_may_remove_an_entry_and_a_whole_locale_may_not(tmp_path):
+    text = "locale: ja\nentries:\n  spaces.finland.name: {remove: true}\n"
+    assert check_variant(tmp_path, "locale", text)[0] == 0
+    (tmp_path / "ja.yaml").write_text(text, encoding="utf-8")
+    code, output = run_check_jsonschema(SCHEMA_DIR / "locale.schema.json", [tmp_path / "ja.yaml"])
+    assert code == 1 and "'text' is a required property" in output
+
+
 def test_a_variant_manifest_names_its_parent(tmp_path):
     assert check_variant(tmp_path, "scenario", "id: v\nextends: ../base\nnations:\n- {id: japan, income: 31}\n")[0] == 0
     code, output = check_variant(tmp_path, "scenario", "id: v\nnations:\n- {id: japan, income: 31}\n")

@@ -290,7 +290,9 @@ def write_import(scenario: Scenario, result: ImportResult) -> None:
         raise ExchangeError(f"{path}: `entries` is not a mapping; nothing was written")
     for change in result.changes:
         found = entries.get(change.key)
-        entries[change.key] = {**(found if isinstance(found, dict) else {}), **change.entry}
+        entry = {**(found if isinstance(found, dict) else {}), **change.entry}
+        entry.pop("remove", None)   # a variant's removal of the parent's translation, now replaced
+        entries[change.key] = entry
     path.parent.mkdir(parents=True, exist_ok=True)
     save_yaml(path, data, header)
 
