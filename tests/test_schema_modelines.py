@@ -5,6 +5,8 @@ schema its modeline names; a variant's files name schemas of their own, derived 
 """
 from __future__ import annotations
 
+import json
+import re
 import shutil
 from collections import defaultdict
 from pathlib import Path
@@ -14,6 +16,7 @@ import yaml
 
 from sandtable import schemas
 from sandtable.cli import main
+from sandtable.scenario import load_scenario
 from sandtable.schemas import KIND_SCHEMAS, MODELINE, SCHEMA_DIR
 from sandtable.variant_schema import variant_schema_text
 
@@ -222,3 +225,36 @@ def test_format_does_not_point_at_the_installation_and_says_why(tmp_path, instal
     assert (folder / "map.yaml").read_text(encoding="utf-8") == before
     err = capsys.readouterr().err
     assert "designs/base/map.yaml: its schema modeline points nowhere here" in err
+
+
+# -- patterns match as JSON Schema says (ECMA-262), as check-jsonschema and VS Code match them ----
+
+@pytest.mark.parametrize("unit_id, valid", [
+    ("marine", True),
+    ("marine\n", False),     # Python's `$` matches before a final newline; ECMA-262's does not
+    ("marine\n\n", False),
+    ("\nmarine", False),
+    ("marine-2", True),
+])
+def test_a_pattern_passes_or_fails_as_check_jsonschema_says(tmp_path, unit_id, valid):
+    from validators import validate
+    folder = tmp_path / "base"
+    shutil.copytree(REPO / "tests" / "fixtures" / "core" / "base", folder)
+    units = folder / "units.yaml"
+    units.write_text(units.read_text(encoding="utf-8") + f"- {{id: {json.dumps(unit_id)}, name: Marine, "
+                     "domain: land, cost: 4, stats: {attack: 1, defense: 2}}\n", encoding="utf-8")
+    theirs, output = run_check_jsonschema(SCHEMA_DIR / "units.schema.json", [units])
+    assert (theirs == 0) == valid, output
+    ours = [(d.code, d.message, d.line) for d in validate(load_scenario(folder)) if d.code.startswith("SCH")]
+    assert ours == ([] if valid else
+                    [("SCH005", f"{unit_id!r} is not a valid id", 6)]), ours
+
+
+def test_every_pattern_of_the_schemas_is_an_ecma_262_expression():
+    import regress
+    found = set()
+    for path in SCHEMA_DIR.rglob("*.json"):
+        found |= set(re.findall(r'"pattern": ("(?:[^"\\]|\\.)*")', path.read_text(encoding="utf-8")))
+    assert len(found) >= 8
+    for pattern in found:
+        regress.Regex(json.loads(pattern), flags="u")   # raises on what ECMA-262 does not accept
