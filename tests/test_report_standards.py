@@ -91,6 +91,24 @@ def test_sarif_help_links_are_absolute_and_lead_to_the_codes_section(capsys, awk
     assert rule["helpUri"] == "https://example.org/docs/diagnostics.html#map"
 
 
+@pytest.mark.parametrize("docs_url, help_uri, information_uri", [
+    # a space in the address is encoded; the page's own fragment is replaced by the code's section
+    ("https://example.org/my docs/diagnostics.md#top", "https://example.org/my%20docs/diagnostics.md#map",
+     "https://example.org/my%20docs/diagnostics.md#top"),
+    # escapes already there are kept, a lone % is encoded
+    ("https://example.org/a%20b/100% done.html", "https://example.org/a%20b/100%25%20done.html#map",
+     "https://example.org/a%20b/100%25%20done.html"),
+])
+def test_sarif_help_links_are_encoded_with_one_fragment(capsys, awkward_folder, docs_url, help_uri,
+                                                        information_uri):
+    _, out = run(capsys, "validate", "--format", "sarif", "--docs-url", docs_url, awkward_folder)
+    log = json.loads(out)
+    driver = log["runs"][0]["tool"]["driver"]
+    assert (driver["rules"][0]["helpUri"], driver["informationUri"]) == (help_uri, information_uri)
+    if STANDARDS.is_dir():
+        assert [e.message for e in sarif_validator().iter_errors(log)] == []
+
+
 def test_a_relative_docs_url_is_a_usage_error(capsys, awkward_folder):
     code = main(["validate", "--format", "sarif", "--docs-url", "docs/diagnostics.md", str(awkward_folder)])
     assert code == 2 and "absolute address" in capsys.readouterr().err

@@ -145,7 +145,7 @@ def render_sarif(results: list[Result], version: str, docs_url: str | None = Non
     driver = {"name": "sandtable", "version": version,
               "rules": sorted(rules.values(), key=lambda r: r["id"])}
     if docs_url:
-        driver["informationUri"] = docs_url
+        driver["informationUri"] = _web_address(docs_url)
     log = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -174,8 +174,23 @@ def _sarif_rule(d: Diagnostic, docs_url: str | None) -> dict:
     else:
         rule["shortDescription"] = {"text": d.code}
     if docs_url:
-        rule["helpUri"] = f"{docs_url}#{entry.anchor}" if entry else docs_url
+        rule["helpUri"] = _web_address(docs_url, entry.anchor if entry else None)
     return rule
+
+
+def _web_address(url: str, fragment: str | None = None) -> str:
+    """`url` as a URI may hold it (SARIF's `uri` format): a space or any other character a URI
+    cannot hold percent-encoded, escapes already there kept; with `fragment`, the address's own
+    fragment replaced by it (a code's section), not followed by a second one."""
+    import re
+    from urllib.parse import quote, urlsplit, urlunsplit
+    parts = urlsplit(url)
+
+    def encoded(text: str, also: str = "") -> str:
+        text = re.sub(r"%(?![0-9A-Fa-f]{2})", "%25", text)   # a lone % is a character, not an escape
+        return quote(text, safe="%!$&'()*+,;=:@/-._~" + also)
+    return urlunsplit((parts.scheme, parts.netloc, encoded(parts.path), encoded(parts.query, "?"),
+                       encoded(parts.fragment if fragment is None else fragment, "?")))
 
 
 def _artifact(path: Path | str) -> dict:
