@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.text import Text
@@ -20,6 +20,7 @@ class Result:
     folder: Path
     diagnostics: list[Diagnostic]
     line_of: Callable[[Path, int], str]
+    files: list[Path] = field(default_factory=list)   # every file read (a variant's parents' too)
 
 
 def _tally(results: list[Result]) -> tuple[int, int, int]:
@@ -210,7 +211,8 @@ def _fingerprint(identity: tuple, occurrence: int) -> str:
 
 
 def render_junit(results: list[Result], strict: bool = False) -> str:
-    """One test suite per scenario, one test case per file.
+    """One test suite per scenario, one test case per file checked (with or without problems, so
+    that the counts do not move with them and trend views can follow each file).
 
     Errors (and warnings, with `strict`) fail the file's case, with the first problem in the
     failure's message and all of them in its text; the other diagnostics are the case's output,
@@ -225,7 +227,8 @@ def render_junit(results: list[Result], strict: bool = False) -> str:
             by_file.setdefault(shown_path(d.file or result.folder / "scenario.yaml"), []).append(d)
         cases = []
         failures = 0
-        for name in sorted(by_file) or [shown_path(result.folder / "scenario.yaml")]:
+        checked = set(by_file) | {shown_path(file) for file in result.files}
+        for name in sorted(checked) or [shown_path(result.folder / "scenario.yaml")]:
             failing = [d for d in by_file.get(name, []) if d.is_error or (strict and d.severity is Severity.WARNING)]
             passing = [d for d in by_file.get(name, []) if d not in failing]
             body = ""

@@ -42,7 +42,7 @@ def run(args) -> int:
     for folder in scenario_folders(args.paths):
         scenario = load_scenario(folder)
         diagnostics = validate(scenario)
-        results.append(Result(folder, diagnostics, _line_reader(scenario)))
+        results.append(Result(folder, diagnostics, _line_reader(scenario), sorted(scenario.sources)))
         if args.explain:
             explanations.append(explain(scenario))
     if args.format == "text":
