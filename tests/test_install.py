@@ -143,3 +143,21 @@ def test_ci_runs_the_readme_test_command_with_the_lock():
     run = (REPO / ".ci" / "run").read_text(encoding="utf-8")
     assert command.replace("-c constraints.txt", '"${lock[@]}"') in run
     assert "lock=(-c constraints.txt)" in run
+
+
+# -- README ---------------------------------------------------------------------------------------
+
+def test_readme_sets_up_a_virtual_environment_before_installing():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    set_up = readme[readme.index("## Set up"):readme.index("## Using it")]
+    assert set_up.index("python3 -m venv .venv && . .venv/bin/activate") < set_up.index("python3 -m pip install")
+    # Sandtable is installed from the clone: no name on PyPI is given to install
+    assert "sandtable[" not in readme and "sandtable[" not in (REPO / "docs" / "install.md").read_text(encoding="utf-8")
+
+
+def test_readme_lists_each_page_of_the_docs_once_and_every_link_leads_somewhere():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    listed = re.findall(r"^- \[docs/([\w.-]+)\]\(docs/\1\)", readme, re.MULTILINE)
+    assert len(listed) == len(set(listed)) >= 9
+    assert all((REPO / "docs" / name).is_file() for name in re.findall(r"\]\((docs/[\w.-]+)", readme)
+               for name in [name.removeprefix("docs/")])
