@@ -27,9 +27,10 @@ FILE_KINDS = {
     "tables": "tables.yaml",
 }
 LOCALE_DIR = "locales"
-LOCALE_TAG = re.compile(r"^[a-z]{2,3}(?:-[A-Z][a-z]{3})?(?:-(?:[A-Z]{2}|[0-9]{3}))?$")
+# \Z, not $: Python's $ also matches before a final newline, which the schemas' patterns do not.
+LOCALE_TAG = re.compile(r"^[a-z]{2,3}(?:-[A-Z][a-z]{3})?(?:-(?:[A-Z]{2}|[0-9]{3}))?\Z")
 MAX_LINEAGE = 16
-SYSTEM_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+SYSTEM_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}\Z")
 
 
 def locale_kind(tag: str) -> str:
@@ -128,7 +129,7 @@ def load_scenario(folder: Path | str) -> Scenario:
             if merged is None:
                 merged = tracked
             else:
-                merged, problems = merge_tracked(merged, tracked)
+                merged, problems = merge_tracked(merged, tracked, kind)
                 scenario.diagnostics.extend(problems)
         if merged is not None:
             scenario.documents[kind] = merged

@@ -80,7 +80,7 @@ def apply_changes(parent: Scenario, changes: list[Change]) -> Scenario:
         patches[change.kind] = _combine(patches.get(change.kind, {}), change.patch)
     for kind, patch in patches.items():
         base = documents.get(kind) or Tracked({})
-        merged, _ = merge_tracked(base, Tracked(copy.deepcopy(patch)))
+        merged, _ = merge_tracked(base, Tracked(copy.deepcopy(patch)), kind)
         documents[kind] = Tracked(merged.data)
     return Scenario(root=parent.root, documents=documents, lineage=list(parent.lineage))
 

@@ -23,11 +23,11 @@ def register(commands) -> None:
 
 def run(args) -> int:
     from ..scenario import scenario_files
-    from ..schemas import with_modeline
+    from ..schemas import modeline_schemas, resolves, with_modeline
     from ..yamlsource import YamlRefused, read_yaml_file
     from ..yamlwrite import SaveRefused, atomic_write_text, format_text, kind_of_path, leading_comments
 
-    changed, broken, failed = [], [], []
+    changed, broken, failed, notes = [], [], [], []
     for folder in scenario_folders(args.paths):
         variant, schemas = _modeline_facts(folder)
         files, refused = scenario_files(folder)
@@ -39,8 +39,16 @@ def run(args) -> int:
                 source = doc.text
                 header = leading_comments(source)
                 if kind and source.startswith(header):
-                    source = with_modeline(header, kind, variant, _from(path.parent, folder, schemas)) \
-                        + source[len(header):]
+                    # A modeline that points nowhere is repointed at a copy of the schemas kept with
+                    # the scenarios, never at this installation's: the output must not depend on the
+                    # machine, or two installs would rewrite each other's line forever.
+                    fixed = with_modeline(header, kind, variant, _from(path.parent, folder, schemas),
+                                          path, installed=False)
+                    source = fixed + source[len(header):]
+                    named = modeline_schemas(fixed)
+                    if named is not None and not resolves(named, kind, variant, path):
+                        notes.append(f"note: {shown_path(path)}: its schema modeline points nowhere here; keep "
+                                     "a copy of the schemas with the scenarios (docs/format.md#schema-modelines)")
                 text = format_text(source, kind, path)
             except YamlRefused as refused_file:
                 broken.append(one_line(refused_file.diagnostic))
@@ -58,7 +66,7 @@ def run(args) -> int:
             except OSError as problem:
                 failed.append(f"sandtable format: {shown_path(path)}: {problem.strerror or problem}; "
                               "the file was left as it was")
-    for line in broken + failed:
+    for line in notes + broken + failed:
         print(line, file=sys.stderr)
     verb = "would reformat" if args.check else "reformatted"
     for path in changed:

@@ -1,22 +1,13 @@
 """`sandtable import triplea GAME.xml OUTDIR`: a scenario folder from a TripleA game file."""
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 from ..cli import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
-
-# kind -> (file name, schema), in the order the files are written.
-OUTPUT_FILES = {
-    "scenario": ("scenario.yaml", "scenario.schema.json"),
-    "map": ("map.yaml", "map.schema.json"),
-    "units": ("units.yaml", "units.schema.json"),
-    "setup": ("setup.yaml", "setup.schema.json"),
-    "objectives": ("objectives.yaml", "objectives.schema.json"),
-}
+# kind -> file name, in the order the files are written.
+OUTPUT_FILES = {kind: f"{kind}.yaml" for kind in ("scenario", "map", "units", "setup", "objectives")}
 
 
 def register(commands) -> None:
@@ -55,6 +46,7 @@ def register(commands) -> None:
 
 def run(args) -> int:
     from ..safexml import XmlRefused
+    from ..schemas import modeline, schemas_for
     from ..triplea import import_game, plain_id
     from ..triplea.mapfolder import NotAMapFolder
     from ..yamlwrite import SaveRefused, atomic_write_text, kind_of_path, render_yaml
@@ -83,16 +75,14 @@ def run(args) -> int:
     if imported.has_errors:
         print("nothing was written: the game file has errors", file=sys.stderr)
         return EXIT_PROBLEMS
-    targets = {kind: outdir / name for kind, (name, _) in OUTPUT_FILES.items() if kind in imported.files}
+    targets = {kind: outdir / name for kind, name in OUTPUT_FILES.items() if kind in imported.files}
     existing = [p for p in targets.values() if p.exists()]
     if existing and not args.force:
         print(f"sandtable import: {existing[0]} exists; use --force to overwrite", file=sys.stderr)
         return EXIT_USAGE
-    schemas = Path(os.path.relpath(SCHEMA_DIR, outdir.resolve())).as_posix()
+    schemas = schemas_for(outdir)
     try:  # every file is made (and checked to read back) before the first is written
-        texts = {path: render_yaml(imported.files[kind], kind_of_path(path), None,
-                                   f"# yaml-language-server: $schema={schemas}/{OUTPUT_FILES[kind][1]}",
-                                   path)
+        texts = {path: render_yaml(imported.files[kind], kind_of_path(path), None, modeline(kind, schemas), path)
                  for kind, path in targets.items()}
     except SaveRefused as problem:
         print(f"sandtable import: {problem}", file=sys.stderr)
