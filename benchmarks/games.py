@@ -133,7 +133,7 @@ def dask_section(study: Study) -> None:
     try:
         from playtest.distributed import DaskExecutor, play_chunk
     except ImportError:
-        print("\nDask: not installed (pip install 'sandtable[distributed]')")
+        print('\nDask: not installed (python3 -m pip install -e ".[distributed]")')
         return
 
     def essence(records):

@@ -11,7 +11,7 @@ the chunks it held to the other workers (Dask's own recovery; `retries` covers a
 raised). `DaskExecutor.run` then checks that every game came back exactly once and says how many
 chunks had to be played again.
 
-Dask is an optional dependency (`pip install 'sandtable[distributed]'`), imported only here and
+Dask is an optional dependency (`python3 -m pip install -e ".[distributed]"` from a clone), imported only here and
 only when a Dask executor is asked for.
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ from engine.system import EngineError, load_system
 
 from .study import GameRecord, Study, chunks, play_games_locally, portable
 
-INSTALL_HINT = "pip install 'sandtable[distributed]'"
+INSTALL_HINT = 'from a clone of the repository, python3 -m pip install -e ".[distributed]"'
 CHUNK_RETRIES = 2             # a chunk that raised (not a lost worker) is tried this many more times
 
 

@@ -80,7 +80,7 @@ def test_without_dask_the_executor_says_how_to_install_it(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)       # import fails
     code = main(["playtest", "games", str(DUEL), "--games", "5", "--executor", "dask"])
     assert code == 2
-    assert "pip install 'sandtable[distributed]'" in capsys.readouterr().err
+    assert 'python3 -m pip install -e ".[distributed]"' in capsys.readouterr().err
 
 
 def test_a_scheduler_is_for_the_dask_executor(capsys):
