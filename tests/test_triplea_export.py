@@ -119,6 +119,17 @@ def test_what_triplea_cannot_say_is_refused_by_name(tmp_path):
         "border germany - czechoslovakia-hungary is mountain; TripleA knows land, sea and coast borders"]
 
 
+def test_export_command_never_writes_through_a_link(tmp_path, capsys):
+    target = tmp_path / "elsewhere" / "planted.xml"
+    target.parent.mkdir()
+    out = tmp_path / "aa50.xml"
+    out.symlink_to(target)   # dangling
+    assert main(["export", "triplea", str(REPO / "scenarios" / "aa50-1942"), str(out)]) == 2
+    assert "use --force" in capsys.readouterr().err and not target.exists()
+    assert main(["export", "triplea", str(REPO / "scenarios" / "aa50-1942"), str(out), "--force"]) == 0
+    assert not target.exists() and not out.is_symlink() and out.read_text(encoding="utf-8").startswith("<?xml")
+
+
 def test_export_command(tmp_path, capsys):
     out = tmp_path / "aa50.xml"
     assert main(["export", "triplea", str(REPO / "scenarios" / "aa50-1942"), str(out)]) == 0

@@ -36,6 +36,7 @@ def refused(name: str):
     ("external-entity.xml", "TPL002", 2, 16),
     ("undeclared-entity.xml", "TPL002", 4, 15),
     ("too-deep.xml", "TPL003", 3, 193),
+    ("utf-7.xml", "TPL001", 1, 21),        # expat reads no UTF-7: refused at the declaration, no ValueError
 ])
 def test_refused_xml_names_code_file_line_and_column(name, code, line, column):
     diagnostic = refused(name)
@@ -103,6 +104,17 @@ def test_command_refuses_bad_files_without_a_traceback(tmp_path, capsys, name):
     err = capsys.readouterr().err
     assert "Traceback" not in err and f"{name}:" in err
     assert not (tmp_path / "out" / "map.yaml").exists()
+
+
+def test_command_never_writes_through_a_link_out_of_outdir(tmp_path, capsys):
+    outside = tmp_path / "elsewhere.txt"
+    outside.write_text("keep me\n", encoding="utf-8")
+    out = tmp_path / "small"
+    out.mkdir()
+    (out / "map.yaml").symlink_to(outside)
+    assert main(["import", "triplea", str(TRIPLEA / "small-game.xml"), str(out), "--quiet", "--force"]) == 2
+    assert "map.yaml links to a file outside" in capsys.readouterr().err
+    assert outside.read_text(encoding="utf-8") == "keep me\n" and sorted(p.name for p in out.iterdir()) == ["map.yaml"]
 
 
 def test_command_reports_io_problems_with_exit_2(tmp_path, capsys):

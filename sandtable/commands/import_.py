@@ -54,6 +54,7 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
+    from ..paths import is_inside
     from ..safexml import XmlRefused
     from ..triplea import import_game, plain_id
     from ..triplea.mapfolder import NotAMapFolder
@@ -74,6 +75,9 @@ def run(args) -> int:
     except NotAMapFolder as problem:
         print(f"sandtable import: {problem}", file=sys.stderr)
         return EXIT_USAGE
+    except SaveRefused as problem:
+        print(f"sandtable import: {problem}", file=sys.stderr)
+        return EXIT_PROBLEMS
     except OSError as problem:
         print(f"sandtable import: {problem.filename or game}: {problem.strerror or problem}", file=sys.stderr)
         return EXIT_USAGE
@@ -84,9 +88,14 @@ def run(args) -> int:
         print("nothing was written: the game file has errors", file=sys.stderr)
         return EXIT_PROBLEMS
     targets = {kind: outdir / name for kind, (name, _) in OUTPUT_FILES.items() if kind in imported.files}
-    existing = [p for p in targets.values() if p.exists()]
+    existing = [p for p in targets.values() if p.exists() or p.is_symlink()]
     if existing and not args.force:
         print(f"sandtable import: {existing[0]} exists; use --force to overwrite", file=sys.stderr)
+        return EXIT_USAGE
+    escaping = [p for p in existing if not is_inside(outdir, p)]
+    if escaping:
+        print(f"sandtable import: {escaping[0]} links to a file outside {outdir}; nothing was written",
+              file=sys.stderr)
         return EXIT_USAGE
     schemas = Path(os.path.relpath(SCHEMA_DIR, outdir.resolve())).as_posix()
     try:  # every file is made (and checked to read back) before the first is written
@@ -115,7 +124,7 @@ def run(args) -> int:
 def _add_board(imported, map_dir: str) -> None:
     """Positions, outlines and the board's size from a map folder, matched by TripleA's names."""
     from ..triplea.mapfolder import apply_board, board_extent, read_board
-    board = read_board(map_dir)
+    board = _fitting(read_board(map_dir))
     spaces = imported.files["map"]["spaces"]
     by_id = {space["id"]: space for space in spaces}
     imported.diagnostics += board.diagnostics + apply_board(
@@ -125,9 +134,20 @@ def _add_board(imported, map_dir: str) -> None:
         imported.files["map"]["board"] = extent
 
 
+def _fitting(board):
+    """The board, once its outlines are known to fit in a map.yaml (SaveRefused otherwise)."""
+    from ..triplea.mapfolder import outlines_too_large
+    from ..yamlwrite import SaveRefused
+    why = outlines_too_large(board)
+    if why:
+        raise SaveRefused(why)
+    return board
+
+
 def run_map(args) -> int:
     """Add a TripleA map folder's geometry to the map.yaml of an existing scenario."""
     from ..geometry import DEFAULT_TOLERANCE
+    from ..paths import is_inside
     from ..triplea import territory_id
     from ..triplea.mapfolder import NotAMapFolder, apply_board, board_extent, read_board
     from ..yamlsource import YamlRefused, read_yaml_file
@@ -137,6 +157,11 @@ def run_map(args) -> int:
     map_path = folder / "map.yaml"
     if not map_path.is_file():
         print(f"sandtable import: {map_path}: no such file", file=sys.stderr)
+        return EXIT_USAGE
+    escaping = next((p for p in (folder / "scenario.yaml", map_path) if p.is_symlink() and not is_inside(folder, p)),
+                    None)
+    if escaping is not None:
+        print(f"sandtable import: {escaping} links to a file outside {folder}; it was not read", file=sys.stderr)
         return EXIT_USAGE
     try:
         manifest = read_yaml_file(folder / "scenario.yaml").data if (folder / "scenario.yaml").is_file() else {}
@@ -170,6 +195,7 @@ def run_map(args) -> int:
         if not (args.quiet and diagnostic.severity.value == "info"):
             print_diagnostic(diagnostic)
     try:  # over the text read: its comments are kept
+        _fitting(board)
         save_yaml(map_path, data, header, "map", original=doc.text)
     except SaveRefused as problem:
         print(f"sandtable import: {problem}", file=sys.stderr)
