@@ -56,7 +56,7 @@ def register(commands) -> None:
 def run(args) -> int:
     from ..paths import is_inside
     from ..safexml import XmlRefused
-    from ..triplea import import_game, plain_id
+    from ..triplea import import_game, scenario_id
     from ..triplea.mapfolder import NotAMapFolder
     from ..yamlwrite import SaveRefused, atomic_write_text, kind_of_path, render_yaml
 
@@ -64,9 +64,8 @@ def run(args) -> int:
     if not game.is_file():
         print(f"sandtable import: {game}: no such file", file=sys.stderr)
         return EXIT_USAGE
-    scenario_id = args.id or plain_id(outdir.name or game.stem)
     try:
-        imported = import_game(game, scenario_id, args.system)
+        imported = import_game(game, args.id or scenario_id(outdir.name) or scenario_id(game.stem), args.system)
         if args.map_dir and not imported.has_errors:
             _add_board(imported, args.map_dir)
     except XmlRefused as refused:
@@ -186,7 +185,9 @@ def run_map(args) -> int:
         return EXIT_USAGE
     spaces = [s for s in data.get("spaces", []) if isinstance(s, dict)]
     by_id = {s["id"]: s for s in spaces if isinstance(s.get("id"), str)}
-    diagnostics = board.diagnostics + apply_board(spaces, board, lambda name: by_id.get(territory_id(name)))
+    by_name = {s["triplea_name"]: s for s in spaces if isinstance(s.get("triplea_name"), str)}
+    diagnostics = board.diagnostics + apply_board(
+        spaces, board, lambda name: by_name.get(name) or by_id.get(territory_id(name)))
     extent = board_extent(board)
     if extent:
         existing = data.get("board")
