@@ -307,15 +307,16 @@ def _checked(text: str, data, path: Path, comments: Counter | None = None) -> st
     return text
 
 
-def atomic_write_text(path: Path, text: str) -> None:
+def atomic_write_text(path: Path, text: str, follow_link: bool = True) -> None:
     """Write `text` to `path` through a temporary file and a rename.
 
-    A link is followed, so that the file it names is replaced and the link kept. A new file gets
-    the permissions the umask gives; a replaced file keeps its own."""
+    A link is followed, so that the file it names is replaced and the link kept; with
+    `follow_link` False the link itself is replaced by the file. A new file gets the permissions
+    the umask gives; a replaced file keeps its own."""
     path = Path(path)
-    if path.is_symlink():
+    if path.is_symlink() and follow_link:
         path = path.resolve()
-    mode = path.stat().st_mode & 0o777 if path.exists() else None
+    mode = path.stat().st_mode & 0o777 if path.exists() and not path.is_symlink() else None
     handle, temp_name = _new_temporary(path)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
