@@ -25,9 +25,9 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
+    from ..safewrite import atomic_write_text
     from ..scenario import load_scenario
     from ..triplea.export import ExportError, export_game
-    from ..yamlwrite import atomic_write_text
     from .import_ import print_diagnostic
 
     folder, output = Path(args.scenario), Path(args.output)
@@ -56,7 +56,7 @@ def run(args) -> int:
         print("nothing was written: TripleA's game file cannot say all of the scenario", file=sys.stderr)
         return EXIT_PROBLEMS
     try:
-        atomic_write_text(output, text)
+        atomic_write_text(output, text, within=None)   # a file the user named
     except OSError as problem:
         print(f"sandtable export: {output}: {problem.strerror or problem}", file=sys.stderr)
         return EXIT_USAGE

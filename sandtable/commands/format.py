@@ -21,11 +21,16 @@ def register(commands) -> None:
     parser.set_defaults(run=run)
 
 
+# Another program may save a file while it is being formatted (an editor, on a large map.yaml
+# that takes a second or more): the file is then read and formatted again, this many times in
+# all, and left alone if it keeps changing.
+ATTEMPTS = 3
+
+
 def run(args) -> int:
+    from ..paths import PathEscape
+    from ..safewrite import ChangedOnDisk
     from ..scenario import scenario_files
-    from ..schemas import with_modeline
-    from ..yamlsource import YamlRefused, read_yaml_file
-    from ..yamlwrite import SaveRefused, atomic_write_text, format_text, kind_of_path, leading_comments
 
     changed, broken, failed = [], [], []
     for folder in scenario_folders(args.paths):
@@ -33,31 +38,27 @@ def run(args) -> int:
         files, refused = scenario_files(folder)
         broken += [one_line(d) for d in refused]
         for _, path in files:
-            try:
-                doc = read_yaml_file(path)
-                kind = kind_of_path(path)
-                source = doc.text
-                header = leading_comments(source)
-                if kind and source.startswith(header):
-                    source = with_modeline(header, kind, variant, _from(path.parent, folder, schemas)) \
-                        + source[len(header):]
-                text = format_text(source, kind, path)
-            except YamlRefused as refused_file:
-                broken.append(one_line(refused_file.diagnostic))
-                continue
-            except SaveRefused as problem:
-                broken.append(str(problem))
-                continue
-            if text == doc.text:
-                continue
-            changed.append(path)
-            if args.check:
-                continue
-            try:
-                atomic_write_text(path, text)
-            except OSError as problem:
-                failed.append(f"sandtable format: {shown_path(path)}: {problem.strerror or problem}; "
-                              "the file was left as it was")
+            for _attempt in range(ATTEMPTS):
+                try:
+                    outcome = _format_one(path, folder, variant, schemas, args.check)
+                except ChangedOnDisk:
+                    continue
+                except (OSError, PathEscape) as problem:
+                    outcome = ("failed", f"sandtable format: {shown_path(path)}: "
+                               f"{getattr(problem, 'strerror', None) or problem}; the file was left as it was")
+                break
+            else:
+                outcome = ("failed", f"sandtable format: {shown_path(path)}: another program kept "
+                           f"saving it while it was formatted ({ATTEMPTS} attempts); the file was "
+                           "left as it was")
+            verdict, detail = outcome
+            if verdict == "broken":
+                broken.append(detail)
+            elif verdict == "failed":
+                changed.append(path)
+                failed.append(detail)
+            elif verdict == "changed":
+                changed.append(path)
     for line in broken + failed:
         print(line, file=sys.stderr)
     verb = "would reformat" if args.check else "reformatted"
@@ -69,6 +70,33 @@ def run(args) -> int:
     if failed:
         return EXIT_USAGE
     return EXIT_PROBLEMS if broken or (args.check and changed) else EXIT_OK
+
+
+def _format_one(path, folder, variant: bool, schemas: str | None, check: bool) -> tuple[str, str]:
+    """Format one file: ("same" | "changed" | "broken", what to say). The file is replaced only
+    if it still holds the bytes that were formatted (else ChangedOnDisk, and nothing written)."""
+    from ..safewrite import atomic_write_text
+    from ..schemas import with_modeline
+    from ..yamlsource import YamlRefused, read_yaml_file
+    from ..yamlwrite import SaveRefused, format_text, kind_of_path, leading_comments
+    try:
+        doc = read_yaml_file(path)
+        kind = kind_of_path(path)
+        source = doc.text
+        header = leading_comments(source)
+        if kind and source.startswith(header):
+            source = with_modeline(header, kind, variant, _from(path.parent, folder, schemas)) \
+                + source[len(header):]
+        text = format_text(source, kind, path)
+    except YamlRefused as refused_file:
+        return "broken", one_line(refused_file.diagnostic)
+    except SaveRefused as problem:
+        return "broken", str(problem)
+    if text == doc.text:
+        return "same", ""
+    if not check:
+        atomic_write_text(path, text, within=folder, unchanged_since=doc.fingerprint)
+    return "changed", ""
 
 
 def _modeline_facts(folder) -> tuple[bool, str | None]:

@@ -7,12 +7,6 @@ Babel is imported only when one of them is asked, so commands that never ask sta
 """
 from __future__ import annotations
 
-from ..scenario import LOCALE_TAG
-
-
-def is_locale_tag(tag: str) -> bool:
-    return bool(LOCALE_TAG.match(tag))
-
 
 def fallback_chain(tag: str, source_language: str = "en") -> list[str]:
     """The locales to try, best first: the tag, then shorter by one subtag at a time, then the
