@@ -314,7 +314,7 @@ def _report_stray_files(folder: Path, scenario: Scenario) -> None:
             scenario.diagnostics.append(warning(
                 "SCN002", f"{path.name} is not a scenario file kind and was not read",
                 Location(path, 1, 1),
-                hint=f"did you mean {close}?" if close else "scenario files are " + ", ".join(known)))
+                hint=f"did you mean {close}?" if close else "scenario files are " + ", ".join(FILE_KINDS.values())))
 
 
 def _closest(name: str, candidates: list[str]) -> str | None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sandtable.diagnostics import Diagnostic, Severity, one_line, shown_path
+from sandtable.safetext import COLOURS, visible
 
 
 @dataclass
@@ -41,7 +42,7 @@ def render_text(results: list[Result], color: bool = False) -> str:
             source = result.line_of(d.file, d.line) if d.file and d.line else ""
             if source:
                 gutter = f"{d.line:>5} | "
-                out.append(gutter + source.rstrip())
+                out.append(gutter + visible(source.rstrip()))
                 out.append(" " * (len(gutter) - 2) + "| " + _caret_pad(source, d.column) + "^")
             if d.hint:
                 out.append(f"      = hint: {d.hint}")
@@ -56,7 +57,7 @@ def render_text(results: list[Result], color: bool = False) -> str:
 
 def _caret_pad(source: str, column: int) -> str:
     """Spaces (and tabs, where the source has them) up to the column, so the caret lines up."""
-    prefix = source[:max(column - 1, 0)]
+    prefix = visible(source[:max(column - 1, 0)])   # as shown: an escape is several columns
     return "".join("\t" if ch == "\t" else " " * _width(ch) for ch in prefix)
 
 
@@ -66,10 +67,8 @@ def _width(ch: str) -> int:
 
 
 def _painter(color: bool):
-    codes = {Severity.ERROR: "31;1", Severity.WARNING: "33;1", Severity.INFO: "36"}
-
     def paint(text: str, severity: Severity) -> str:
-        return f"\033[{codes[severity]}m{text}\033[0m" if color else text
+        return f"{COLOURS[severity.value]}{text}{COLOURS['reset']}" if color else text
     return paint
 
 
@@ -176,12 +175,17 @@ def _sarif_rule(d: Diagnostic, docs_url: str | None) -> dict:
 
 
 def _artifact(path: Path | str) -> dict:
-    """An artifact location: relative to the working folder where possible, percent-encoded."""
+    """An artifact location: relative to the working folder where possible, its bytes
+    percent-encoded (a name that is not UTF-8 is still the file's own name)."""
+    import os
     from urllib.parse import quote
-    shown = Path(shown_path(path))
-    if shown.is_absolute():
-        return {"uri": shown.as_uri()}
-    return {"uri": quote(shown.as_posix(), safe="/"), "uriBaseId": _SRCROOT}
+    try:
+        relative = Path(os.path.relpath(path))
+    except ValueError:   # another drive
+        relative = Path(path)
+    if relative.is_absolute():
+        return {"uri": relative.as_uri()}
+    return {"uri": quote(os.fsencode(relative.as_posix()), safe="/"), "uriBaseId": _SRCROOT}
 
 
 def _fingerprint(identity: tuple, occurrence: int) -> str:

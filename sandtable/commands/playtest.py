@@ -110,13 +110,16 @@ def run(args) -> int:
 
 
 def _progress_bar():
+    from ..safetext import unguarded
+
     def show(done: int, total: int) -> None:
         width = 30
         filled = width * done // max(total, 1)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} battles")
+        stream = unguarded(sys.stderr)   # its carriage returns are its own; it holds no data
+        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} battles")
         if done >= total:
-            sys.stderr.write("\r" + " " * (width + 40) + "\r")
-        sys.stderr.flush()
+            stream.write("\r" + " " * (width + 40) + "\r")
+        stream.flush()
     return show
 
 
