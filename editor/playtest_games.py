@@ -52,7 +52,9 @@ class _GamesJob(QRunnable):
             from engine.report_html import plot_images
             from engine.study import Study, portable, run_study
             from engine.system import load_system
+            from sandtable.plot_text import draw_text_as_written
 
+            draw_text_as_written()   # a name with `$` is a name, not Matplotlib math
             snapshot, self.snapshot = self.snapshot, None   # the pool may keep this wrapper
             scenario = build_scenario(snapshot)
             system = load_system(scenario)
