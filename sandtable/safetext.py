@@ -102,8 +102,10 @@ def unguarded(stream: TextIO) -> TextIO:
 def guarded_output() -> Iterator[None]:
     """While it lasts, sys.stdout and sys.stderr write everything through `_for_output`."""
     saved = sys.stdout, sys.stderr
-    sys.stdout = _Guarded(unguarded(sys.stdout))
-    sys.stderr = _Guarded(unguarded(sys.stderr))
+    if sys.stdout is not None:   # (None without a console)
+        sys.stdout = _Guarded(unguarded(sys.stdout))
+    if sys.stderr is not None:
+        sys.stderr = _Guarded(unguarded(sys.stderr))
     try:
         yield
     finally:

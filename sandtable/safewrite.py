@@ -13,7 +13,10 @@ Every file Sandtable writes goes through `atomic_write_bytes` (or `atomic_write_
 
 The fingerprint is the size and a SHA-256 of the bytes. The modification time is not part of it:
 two saves within one tick of a coarse clock keep the same time, and a `touch` changes it without
-changing a byte (replacing such a file loses nothing).
+changing a byte (replacing such a file loses nothing). The comparison is made once the new text is
+on disk beside the target, just before the rename: what is left between them is the time of one
+system call, where it was the whole time a command worked (seconds for a large map.yaml). No
+portable file system offers a rename that compares first.
 """
 from __future__ import annotations
 
