@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.processes import available_cores  # noqa: E402
-from engine.study import Study, run_study  # noqa: E402
+from playtest.study import Study, run_study  # noqa: E402
 from sandtable.scenario import load_scenario  # noqa: E402
 
 MODES = ("regular", "les-miserables", "fierce-battle", "no-italy")

@@ -8,7 +8,7 @@ baseline measured in the same run: the same heuristic player weighing each plann
 the battle calculator itself (`heuristic:judge=calculator`, exact where small, otherwise 500
 simulated battles), which is what a player built on the calculator alone would do. Then games
 per minute on every core, the time 1,000 games would take, and the memory of a worker.
-Last, on Dask distributed (engine/distributed.py): games per second with a local cluster of one
+Last, on Dask distributed (playtest/distributed.py): games per second with a local cluster of one
 worker process and of two, against local processes (1 and 2) in the same run, which must give
 the same records; and the overhead of a Dask task, timed with chunks that hold no game.
 
@@ -49,8 +49,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.processes import available_cores  # noqa: E402
-from engine.study import Study, play_game, portable, run_study  # noqa: E402
 from engine.system import load_system  # noqa: E402
+from playtest.study import Study, play_game, portable, run_study  # noqa: E402
 from sandtable.scenario import load_scenario  # noqa: E402
 
 
@@ -131,9 +131,9 @@ def allies_vs_axis(args) -> None:
 def dask_section(study: Study) -> None:
     """Games per second on a local Dask cluster of 1 and 2 workers, against local processes."""
     try:
-        from engine.distributed import DaskExecutor, play_chunk
+        from playtest.distributed import DaskExecutor, play_chunk
     except ImportError:
-        print("\nDask: not installed (pip install 'sandtable[distributed]')")
+        print('\nDask: not installed (python3 -m pip install -e ".[distributed]")')
         return
 
     def essence(records):

@@ -5,9 +5,10 @@ Installs this repository into a fresh virtual environment the way CI and the pre
 and prints the environment's installed size. The baseline is the same install with the editor
 extra: measured for real with --with-editor (a large download), otherwise estimated as the
 command-line install plus the editor extra (PySide6) as installed in the running
-environment.
+environment. --with-report measures the install with the report extra (Matplotlib) too. Every
+install takes the locked versions (constraints.txt), the ones docs/install.md reports.
 
-    python benchmarks/install_size.py [--with-editor]
+    python benchmarks/install_size.py [--with-report] [--with-editor]
 Exit status 1 when the command-line install imports Qt or fails to validate.
 """
 from __future__ import annotations
@@ -42,7 +43,8 @@ def distribution_size(name: str) -> int:
 def install(target: Path, spec: str) -> float:
     venv.create(target, with_pip=True)
     start = time.perf_counter()
-    subprocess.run([str(target / "bin" / "python"), "-m", "pip", "install", "--quiet", spec], check=True)
+    subprocess.run([str(target / "bin" / "python"), "-m", "pip", "install", "--quiet", spec,
+                    "-c", str(REPO / "constraints.txt")], check=True)
     return time.perf_counter() - start
 
 
@@ -52,6 +54,7 @@ def megabytes(size: int) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--with-report", action="store_true", help="also install the report extra and measure it")
     parser.add_argument("--with-editor", action="store_true", help="also install the editor extra and measure it")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as temp:
@@ -63,6 +66,11 @@ def main() -> int:
         cli_size = folder_size(cli)
         print(f"command-line install (pip install .): {megabytes(cli_size)} in {seconds:.0f} s; "
               f"validate aa50-1941: exit {done.returncode}, {verdict}")
+        if args.with_report:
+            report = Path(temp) / "report"
+            seconds = install(report, f"{REPO}[report]")
+            print(f"with the report's plots (pip install \".[report]\"): {megabytes(folder_size(report))} "
+                  f"in {seconds:.0f} s")
         if args.with_editor:
             full = Path(temp) / "full"
             seconds = install(full, f"{REPO}[editor]")

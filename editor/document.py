@@ -140,7 +140,7 @@ class ScenarioDocument(QObject):
     def _read(kind: str, path: Path, variant: bool = False) -> ScenarioFile:
         if not path.exists():
             # A new file names its schema, a variant's the schema of a variant's files.
-            return ScenarioFile(kind, path, {}, header=schema_header(kind, 3 if "locale" in kind else 2, variant))
+            return ScenarioFile(kind, path, {}, header=schema_header(kind, path, variant))
         try:
             doc = read_yaml_file(path)
         except YamlRefused as refused:
@@ -220,7 +220,7 @@ class ScenarioDocument(QObject):
         if kind not in self._merged:
             inherited = self._parent_scenario.documents.get(kind)
             mine = Tracked(copy.deepcopy(self.own(kind)))
-            merged = mine if inherited is None else merge_tracked(inherited, mine)[0]
+            merged = mine if inherited is None else merge_tracked(inherited, mine, kind)[0]
             self._merged[kind] = merged.data if isinstance(merged.data, dict) else {}
         return self._merged[kind]
 

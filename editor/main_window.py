@@ -516,7 +516,7 @@ class MainWindow(QMainWindow):
         folder.mkdir(parents=True, exist_ok=True)
         identifier = "".join(c if c.isalnum() else "-" for c in folder.name.lower()).strip("-") or "scenario"
         save_yaml(folder / "scenario.yaml", {"id": identifier, "name": folder.name, "system": "aa50"},
-                  schema_header("scenario"), within=folder)
+                  schema_header("scenario", folder / "scenario.yaml"), within=folder)
         self.open_folder(folder)
 
     def open_dialog(self) -> None:

@@ -1,6 +1,6 @@
 """Whole games from the editor: a batch of AI-against-AI games of the scenario as it is (unsaved
 edits included), played in the background with progress, then the playtest report: its text and
-its charts, the same as `sandtable playtest games --report` gives (engine.study, engine.report).
+its charts, the same as `sandtable playtest games --report` gives (playtest.study, playtest.report).
 
 The games run in worker processes (a fork server: the editor runs threads), from a pool thread
 that only waits; the interface stays free. Stop ends the batch after the games under way.
@@ -48,13 +48,11 @@ class _GamesJob(QRunnable):
 
     def run(self) -> None:
         try:
-            from engine.report import display_names, render_text, summarise
-            from engine.report_html import plot_images
-            from engine.study import Study, portable, run_study
             from engine.system import load_system
-            from sandtable.plot_text import draw_text_as_written
+            from playtest.report import display_names, render_text, summarise
+            from playtest.report_html import plot_images
+            from playtest.study import Study, portable, run_study
 
-            draw_text_as_written()   # a name with `$` is a name, not Matplotlib math
             snapshot, self.snapshot = self.snapshot, None   # the pool may keep this wrapper
             scenario = build_scenario(snapshot)
             system = load_system(scenario)

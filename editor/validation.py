@@ -50,7 +50,7 @@ def build_scenario(snapshot: Snapshot) -> Scenario:
         if inherited is None:
             scenario.documents[file.kind] = own
         else:
-            scenario.documents[file.kind], problems = merge_tracked(inherited, own)
+            scenario.documents[file.kind], problems = merge_tracked(inherited, own, file.kind)
             scenario.diagnostics.extend(problems)
     return scenario
 

@@ -117,8 +117,9 @@ class BattleReport:
         return f"   95% {100 * low:5.1f}% - {100 * high:5.1f}%"
 
     @property
-    def ipc_swing(self) -> float:
-        """What the defender loses beyond what the attacker loses, on average."""
+    def swing(self) -> float:
+        """What the defender loses beyond what the attacker loses, on average, in the system's
+        own unit (`loss_unit`: IPC, VP, ships sunk, steps ...)."""
         return self.expected_defender_loss - self.expected_attacker_loss
 
     def as_dict(self) -> dict:
@@ -127,8 +128,14 @@ class BattleReport:
                               if self.intervals is not None else None)
         found["attacker_survivors"] = {str(k): v for k, v in self.attacker_survivors.items()}
         found["defender_survivors"] = {str(k): v for k, v in self.defender_survivors.items()}
-        found["ipc_swing"] = self.ipc_swing
+        found["swing"] = self.swing
+        if self.loss_unit in MONEY_UNITS:      # the name AA50 and TripleA players know it by
+            found["ipc_swing"] = self.swing
         return found
+
+
+# Loss units that are a game's money, whose swing AA50 and TripleA players call the IPC swing.
+MONEY_UNITS = ("IPC", "PU")
 
 
 def run_battle(scenario, attacker: Force, defender: Force | Sequence[Force], space: str,
@@ -283,13 +290,13 @@ def _simulate_chunk(run, size: int, seed: np.random.SeedSequence) -> OutcomeBatc
 
 
 # -- reports -----------------------------------------------------------------------------------
-def wilson(successes: int, n: int) -> tuple[float, float]:
-    """95 % Wilson score interval for a proportion."""
+def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion: 95 % by default, or the level of `z`."""
     if n == 0:
         return (0.0, 1.0)
     p = successes / n
-    centre = (p + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / (1 + Z95 ** 2 / n)
+    centre = (p + z ** 2 / (2 * n)) / (1 + z ** 2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z ** 2 / (4 * n * n)) / (1 + z ** 2 / n)
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 

@@ -13,13 +13,21 @@ Actions are small plain values: a tuple of strings and integers, such as
 A state also keeps a `Chronicle`: what the balance report reads (income and victory cities per
 round, captures, battles, objective payouts). The report knows no game system; a system records
 what it has.
+
+A state can be cloned (`clone()`): the copy is played on without touching its parent, and
+reaches the parent's end given the same actions, since it continues from the same generator
+state. `reseed(seed)` re-draws the chance of a clone: a search player samples the dice of the
+turns it looks ahead this way. `standing(side)` is the system's own estimate of a side's chance
+to win from the position, which a search reads where it stops looking ahead.
 """
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+import numpy as np
 
 from .system import EngineError
 
@@ -73,12 +81,16 @@ class Chronicle:
     captures: (round, space, from, to) whenever a space changes hands.
     battles: (round, space, attacker, defender, attacking units, defending units, winner).
     payouts: (round, objective, who, amount) for each national objective or bonus paid.
+    blunders: (round, kind, side, amount): what a sensible player does not do, as the system
+        sees it happen (kinds in BLUNDERS). The report shows them per side and game, so that a
+        designer sees whether the players played well enough to trust the verdict.
     """
 
     series: dict[str, dict[str, list[float]]] = field(default_factory=dict)
     captures: list[tuple[int, str, str | None, str | None]] = field(default_factory=list)
     battles: list[tuple[int, str, str, str, int, int, str]] = field(default_factory=list)
     payouts: list[tuple[int, str, str, float]] = field(default_factory=list)
+    blunders: list[tuple[int, str, str, float]] = field(default_factory=list)
 
     def record(self, name: str, who: str, round_: int, value: float) -> None:
         values = self.series.setdefault(name, {}).setdefault(who, [])
@@ -99,16 +111,38 @@ class Chronicle:
     def payout(self, round_: int, objective: str, who: str, amount: float) -> None:
         self.payouts.append((round_, objective, who, amount))
 
+    def blunder(self, round_: int, kind: str, side: str, amount: float = 1) -> None:
+        assert kind in BLUNDERS, kind
+        self.blunders.append((round_, kind, side, amount))
+
     def as_dict(self) -> dict:
         return {"series": self.series, "captures": [list(c) for c in self.captures],
                 "battles": [list(b) for b in self.battles],
-                "payouts": [list(p) for p in self.payouts]}
+                "payouts": [list(p) for p in self.payouts],
+                "blunders": [list(b) for b in self.blunders]}
+
+
+# An attack is made "below the odds" when its estimated chance to win is under this.
+BELOW_ODDS = 0.3
+
+# What the report counts as a player's blunder, kind -> what one counts (the amount): each system
+# records those it can see.
+BLUNDERS = {
+    "lost-unfought": "units lost without a fight (in a battle where they could not strike back)",
+    "lost-unfought-value": "what those units cost",
+    "unspent": "money left unspent when a turn ends",
+    "below-odds": f"attacks made at an estimated chance to win below {BELOW_ODDS:.0%}",
+    "capital-empty": "turns ended with the capital undefended",
+    "cards-unused": "cards still in hand when a side passes to end the turn",
+    "idle-turnover": "units turned over (used) without moving or fighting",
+}
 
 
 class GameState(ABC):
     """One game in progress. Subclasses keep the rules; this class fixes the interface."""
 
     chronicle: Chronicle
+    rng: np.random.Generator        # every chance event is drawn from this one generator
 
     # -- who, where, when ----------------------------------------------------------------------
     @property
@@ -158,11 +192,80 @@ class GameState(ABC):
     def result(self) -> GameResult:
         """How the game ended (or stands, if it has not)."""
 
+    def standing(self, side: str) -> float:
+        """The side's chance to win from here, as the system estimates it without playing on:
+        1 or 0 once the game is decided (0.5 for a draw or a game stopped undecided); between,
+        the system's own measure (material, income, victory cities, VP). This default knows
+        only the end."""
+        if not self.is_terminal():
+            return 0.5
+        winner = self.result().winner
+        return 0.5 if winner is None else float(winner == side)
+
+    # -- copies --------------------------------------------------------------------------------
+    def clone(self) -> GameState:
+        """A copy of the game that shares nothing mutable with this one, with the same
+        generator state: the same actions lead both to the same end. Systems make it cheap (a
+        copy of the position's data, never of the scenario)."""
+        raise EngineError(f"{type(self).__name__} cannot be cloned")
+
+    def reseed(self, seed) -> None:
+        """Draw the chance of the rest of the game anew from `seed` (an int or a SeedSequence):
+        the generator is reset in place, so every part of the game that holds it sees the new
+        draws."""
+        self.rng.bit_generator.state = np.random.default_rng(seed).bit_generator.state
+
     # -- checks --------------------------------------------------------------------------------
     def invariants(self) -> Iterable[str]:
         """Broken invariants of the rules, as sentences; empty when all hold. Tests and
         `playtest games --check` call it after every action."""
         return ()
+
+
+class ReplayClone:
+    """Cloning by replay, for a game whose turn runs as a Python generator (a running generator
+    cannot be copied): the clone is a new game started as this one was, with every action
+    played again, and the generator reset wherever this game's was. Correct for any system;
+    its cost grows with the game's length, so a system whose position is plain data copies that
+    instead.
+
+    A state mixes this in (before GameState), calls `remember_start(...)` in its constructor
+    before any chance is drawn, and `remember(action)` for each action it applies."""
+
+    rng: np.random.Generator
+    _start: tuple
+    _applied: list                       # actions, and ("reseed", state) where chance was reset
+
+    def remember_start(self, system, options: dict, rng: np.random.Generator,
+                       max_rounds: int | None) -> None:
+        self._start = (system, dict(options), type(rng.bit_generator),
+                       rng.bit_generator.state, max_rounds)
+        self._applied = []
+
+    def remember(self, action: Action) -> None:
+        self._applied.append(action)
+
+    def reseed(self, seed) -> None:
+        self.rng.bit_generator.state = np.random.default_rng(seed).bit_generator.state
+        self._applied.append(_Reseed(self.rng.bit_generator.state))
+
+    def clone(self):
+        system, options, kind, rng_state, max_rounds = self._start
+        generator = np.random.Generator(kind())
+        generator.bit_generator.state = rng_state
+        twin = system.new_game(options, generator, max_rounds)
+        for entry in self._applied:
+            if isinstance(entry, _Reseed):
+                twin.rng.bit_generator.state = entry.state
+                twin._applied.append(entry)
+            else:
+                twin.apply(entry)
+        return twin
+
+
+@dataclass(frozen=True)
+class _Reseed:
+    state: Mapping[str, Any]
 
 
 def ensure_legal(state: GameState, action: Action) -> Action:

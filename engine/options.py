@@ -53,16 +53,23 @@ class Setting:
         if not self.key:
             object.__setattr__(self, "key", self.name.replace("-", "_"))
 
-    def describe(self) -> str:
-        """One line for a help text: name, values, default, meaning."""
-        values = "|".join(self.choices) if self.choices else {
+    def values(self) -> str:
+        """The values it takes, as a help text writes them: `true|false`, `N`, `a|b|c`."""
+        shown = "|".join(self.choices) if self.choices else {
             "bool": "true|false", "int": "N", "float": "X", "counts": "TYPE:N,...",
         }.get(self.kind, "TEXT")
-        default = "none" if self.default is None else _show(self.default)
-        span = f"{self._range()}; " if self._range() else ""
-        return f"{self.name}={values} ({span}default {default}){': ' + self.help if self.help else ''}"
+        return f"{shown} ({self.range_text()})" if self.range_text() else shown
 
-    def _range(self) -> str:
+    def default_text(self) -> str:
+        return "none" if self.default is None else _show(self.default)
+
+    def describe(self) -> str:
+        """One line for a help text: name, values, default, meaning."""
+        return (f"{self.name}={self.values()} (default {self.default_text()})"
+                f"{': ' + self.help if self.help else ''}")
+
+    def range_text(self) -> str:
+        """The range a number must be in, as `0.1 to 10` or `at least 1`; '' when any will do."""
         low, high = (None if v is None else _show(v) for v in (self.minimum, self.maximum))
         if low is not None and high is not None:
             return f"{low} to {high}"
@@ -80,7 +87,7 @@ class Setting:
         if self.kind in ("int", "float") and value is not None and (
                 (self.minimum is not None and value < self.minimum)
                 or (self.maximum is not None and value > self.maximum)):
-            raise SettingError(f"{self.name}={text!r}: expected {self._expected()}, {self._range()}")
+            raise SettingError(f"{self.name}={text!r}: expected {self._expected()}, {self.range_text()}")
         if self.choices and value not in self.choices:
             close = difflib.get_close_matches(str(value), self.choices, n=1, cutoff=0.5)
             hint = f"; did you mean {close[0]}?" if close else ""

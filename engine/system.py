@@ -187,6 +187,16 @@ class ExactOutcome:
     states: int = 0          # how many states the calculation visited
 
 
+@dataclass(frozen=True)
+class ReportTerms:
+    """How the balance report names a system's measures, in the system's own words: what a
+    game's `scores` count, the heading of its payouts (the chronicle's), and their unit."""
+
+    scores: str = "score"
+    payouts: str = "bonuses paid"
+    unit: str = ""
+
+
 class GameSystem(ABC):
     """A game system's rules engine, built from one scenario."""
 
@@ -306,6 +316,21 @@ class GameSystem(ABC):
         """The system's own players by name (engine.players.Player subclasses), beside the
         players every system has (random)."""
         return {}
+
+    report_terms = ReportTerms()
+
+    def victory_targets(self, options: dict) -> dict[str, float]:
+        """Side -> the victory cities (or points) that win it the game with these settings,
+        where the victory rule is such a count: the report draws it as a line."""
+        found = {}
+        for _, entry in self.scenario.entities("scenario", "victory"):
+            if entry.get("option") and entry["option"] != options.get("victory"):
+                continue
+            count = (entry.get("when") or {}).get("victory_cities")
+            if isinstance(count, dict) and isinstance(count.get("count"), (int, float)) \
+                    and isinstance(count.get("side"), str):
+                found[count["side"]] = count["count"]
+        return found
 
 
 def _contingents(position: BattlePosition):

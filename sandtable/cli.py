@@ -49,3 +49,10 @@ def _run(argv: list[str] | None) -> int:
         # keep the interpreter from complaining again when it flushes stdout at exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+
+
+if __name__ == "__main__":
+    # `python -m sandtable.cli`, as `python -m sandtable`. This file then runs as `__main__`, a
+    # second copy of the module; the commands raise the package's UsageError, so its main runs.
+    from sandtable.cli import main as package_main
+    raise SystemExit(package_main())

@@ -2,8 +2,9 @@
 
 Lists of entities merge by identity (`id`, or the `between` pair of a border, or the `space` of a
 setup entry): a variant entry with a known identity overrides fields of the parent's, an unknown
-one is added, and one with `remove: true` takes the parent's out. Mappings merge key by key. Any
-other value in the variant replaces the parent's.
+one is added, and one with `remove: true` takes the parent's out. Mappings merge key by key; in a
+locale file's `entries`, a variant's `{remove: true}` takes the parent's translation of that key
+out. Any other value in the variant replaces the parent's.
 """
 from __future__ import annotations
 
@@ -63,12 +64,19 @@ def _is_entity_list(value) -> bool:
     return isinstance(value, list) and bool(value) and all(identity(i) for i in value)
 
 
+def removable_entries(kind: str | None) -> str | None:
+    """The mapping whose keys a variant's `{remove: true}` takes out, in a file of this kind: a
+    locale's entries (other mappings hold settings, whose keys a variant can only change)."""
+    return "/entries" if kind is not None and kind.startswith("locale") else None
+
+
 class _Merger:
-    def __init__(self, parent: Tracked, child: Tracked):
+    def __init__(self, parent: Tracked, child: Tracked, kind: str | None = None):
         self.parent = parent
         self.child = child
         self.out = Tracked(None)
         self.diagnostics: list[Diagnostic] = []
+        self.removable = removable_entries(kind)
 
     def copy(self, value, side: Tracked, src: str, dst: str):
         if src in side.origins:
@@ -102,11 +110,19 @@ class _Merger:
     def _merge_mappings(self, old, old_ptr, new, new_ptr, dst):
         self._origin_from(dst, new_ptr, old_ptr)
         result: dict = {}
+        removable = dst == self.removable
         for key in list(old) + [k for k in new if k not in old]:
             d = join_pointer(dst, key)
             in_new = key in new
             side, s = (self.child, join_pointer(new_ptr, key)) if in_new else \
                 (self.parent, join_pointer(old_ptr, key))
+            if removable and in_new and isinstance(new[key], dict) and new[key].get("remove") is True:
+                if key not in old:
+                    self.diagnostics.append(error(
+                        "VAR003", f"removes entry {key!r}, which the parent does not have",
+                        self.child.locate(join_pointer(s, "remove"), key=True),
+                        hint="check the spelling of the key, or drop this entry"))
+                continue
             if s in side.key_origins:
                 self.out.key_origins[d] = side.key_origins[s]
             if in_new and key in old:
@@ -165,8 +181,9 @@ def _show(value) -> str:
     return " / ".join(value) if isinstance(value, tuple) else value
 
 
-def merge_tracked(parent: Tracked, child: Tracked) -> tuple[Tracked, list[Diagnostic]]:
-    """The child merged over the parent, and diagnostics for removals that match nothing."""
-    merger = _Merger(parent, child)
+def merge_tracked(parent: Tracked, child: Tracked, kind: str | None = None) -> tuple[Tracked, list[Diagnostic]]:
+    """The child merged over the parent (files of `kind`), and diagnostics for removals that
+    match nothing."""
+    merger = _Merger(parent, child, kind)
     merger.out.data = merger.merge(parent.data, "", child.data, "", "")
     return merger.out, merger.diagnostics

@@ -7,9 +7,9 @@ as lone surrogates, which no UTF-8 stream can write). `visible` writes each as a
 the same everywhere: `\\u001b`, `\\ufffe`, and `\\xff` for a byte that is not UTF-8.
 
 `guarded_output` puts every line the command line prints through the same rule, whatever prints
-it (a replay's recorded error, a file name in a warning), so no command has to remember to. Only
-Sandtable's own colours pass (validate's text report), and what a command marks as its own
-(a progress bar's carriage returns) by writing to `unguarded(stream)`.
+it (a replay's recorded error, a file name in a warning), so no command has to remember to. What
+a command styles itself writes to `unguarded(stream)`: validate's coloured report (its data made
+`visible` first) and the progress bars, which hold no data.
 """
 from __future__ import annotations
 
@@ -24,9 +24,6 @@ from typing import TextIO
 # noncharacters XML refuses. (Line feeds are kept by `visible`, escaped by `visible_line`.)
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 _UNSAFE_IN_A_LINE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
-# The colours validate's text report paints with (and the reset): they change nothing but colour.
-COLOURS = {"error": "\033[31;1m", "warning": "\033[33;1m", "info": "\033[36m", "reset": "\033[0m"}
-_OWN_COLOUR = re.compile("|".join(re.escape(code) for code in COLOURS.values()))
 
 
 def _escape(match: re.Match, bytes_as_bytes: bool = True) -> str:
@@ -48,18 +45,10 @@ def visible_line(text: str) -> str:
 
 
 def _for_output(text: str) -> str:
-    """What `guarded_output` writes: `visible`, with Sandtable's own colours left as they are.
-    Every escape is also a valid JSON string escape, so that JSON printed by a command stays
-    JSON (a byte that is not UTF-8 is written \\udcff there, not \\xff)."""
-    if "\033" not in text:
-        return _UNSAFE.sub(lambda m: _escape(m, False), text)
-    parts = []
-    last = 0
-    for colour in _OWN_COLOUR.finditer(text):
-        parts.append(_UNSAFE.sub(lambda m: _escape(m, False), text[last:colour.start()]) + colour.group())
-        last = colour.end()
-    parts.append(_UNSAFE.sub(lambda m: _escape(m, False), text[last:]))
-    return "".join(parts)
+    """What `guarded_output` writes: `visible`, with every escape also a valid JSON string
+    escape, so that JSON printed by a command stays JSON (a byte that is not UTF-8 is written
+    \\udcff there, not \\xff)."""
+    return _UNSAFE.sub(lambda m: _escape(m, False), text)
 
 
 class _Guarded(io.TextIOBase):

@@ -103,6 +103,13 @@ def parse_xml(data: bytes, path: Path | str, max_bytes: int = MAX_XML_BYTES) -> 
     except LookupError as problem:  # an encoding Python does not know, named in the declaration
         raise XmlRefused(error("TPL001", f"malformed XML: {problem}", Location(path, 1, 1),
                                hint="save the file as UTF-8 and declare encoding=\"UTF-8\"")) from None
+    except ValueError:  # expat reads UTF-8, UTF-16 and one-byte encodings, no other (UTF-7, Shift JIS ...)
+        declared = _DECLARED_ENCODING.search(data[:200])
+        name = declared.group(2).decode("ascii", "replace") if declared else "?"
+        column = declared.start(1) + 1 if declared else 1
+        raise XmlRefused(error("TPL001", f"the file declares the encoding {name!r}, which the XML reader does not "
+                               "read (it reads UTF-8, UTF-16 and one-byte encodings)", Location(path, 1, column),
+                               hint="save the file as UTF-8 and declare encoding=\"UTF-8\"")) from None
     _refuse_unresolved_entities(data, path)
     if builder.root is None:
         raise XmlRefused(error("TPL001", "malformed XML: no root element", Location(path, 1, 1)))
@@ -110,6 +117,7 @@ def parse_xml(data: bytes, path: Path | str, max_bytes: int = MAX_XML_BYTES) -> 
 
 
 _EMPTY_SUBSET = re.compile(rb"<!DOCTYPE[^\[>]*\[\s*\]\s*>")
+_DECLARED_ENCODING = re.compile(rb"<\?xml[^>]*?(encoding)\s*=\s*[\"']([A-Za-z0-9._-]{1,40})[\"']")
 
 
 def _has_empty_subset(data: bytes) -> bool:

@@ -28,11 +28,11 @@ FILE_KINDS = {
 }
 LOCALE_DIR = "locales"
 # The BCP 47 tags a locale file may be named by: language, then script and region, as CLDR (and
-# Babel, which the i18n commands use) spell them: zh-Hans, pt-BR, es-419. \Z, not $: a tag never
-# ends in a line break.
+# Babel, which the i18n commands use) spell them: zh-Hans, pt-BR, es-419. \Z, not $: Python's $
+# also matches before a final newline, which the schemas' patterns do not.
 LOCALE_TAG = re.compile(r"^[a-z]{2,3}(?:-[A-Z][a-z]{3})?(?:-(?:[A-Z]{2}|[0-9]{3}))?\Z")
 MAX_LINEAGE = 16
-SYSTEM_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+SYSTEM_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}\Z")
 
 
 def locale_kind(tag: str) -> str:
@@ -155,7 +155,7 @@ def load_scenario(folder: Path | str) -> Scenario:
             if merged is None:
                 merged = tracked
             else:
-                merged, problems = merge_tracked(merged, tracked)
+                merged, problems = merge_tracked(merged, tracked, kind)
                 scenario.diagnostics.extend(problems)
         if merged is not None:
             scenario.documents[kind] = merged

@@ -7,9 +7,12 @@ written on save (the order the schema lists its properties), so files read natur
 from __future__ import annotations
 
 import json
+import os
 import posixpath
 from functools import cache
 from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 from .resources import shared_path
 
@@ -47,9 +50,53 @@ def schema_file_for(kind: str, variant: bool = False) -> str:
     return f"{VARIANT_DIR}/{name}" if variant else name
 
 
-def schema_header(kind: str, depth: int = 2, variant: bool = False) -> str:
-    """The comment line that lets VS Code's YAML extension check and complete a file."""
-    return modeline(kind, "../" * depth + "schemas", variant) + "\n"
+def schema_header(kind: str, path: Path, variant: bool = False) -> str:
+    """The comment line that lets VS Code's YAML extension check and complete a new file at `path`."""
+    return modeline(kind, schemas_for(path.parent), variant) + "\n"
+
+
+def schemas_for(folder: Path) -> str:
+    """Where the schemas are, as a modeline in `folder` should name them.
+
+    A copy kept with the scenarios (kept_schemas), which resolves wherever they are cloned; else
+    the schemas this installation validates with (SCHEMA_DIR, wherever pip put them), which
+    resolve on this machine.
+    """
+    return seen_from(folder, kept_schemas(folder) or SCHEMA_DIR)
+
+
+def kept_schemas(folder: Path) -> Path | None:
+    """The nearest `schemas/` folder, in `folder` or above it, that holds the format's schemas
+    (Sandtable's repository keeps its schemas so, and a repository of scenarios can)."""
+    folder = Path(os.path.abspath(folder))
+    return next((place / "schemas" for place in (folder, *folder.parents)
+                 if (place / "schemas" / KIND_SCHEMAS["scenario"]).is_file()), None)
+
+
+def seen_from(folder: Path, schemas: Path) -> str:
+    """`schemas` as a modeline in `folder` names it: a relative path, as VS Code's YAML extension
+    and check-jsonschema read it from the file; a file URI where there is none (another drive)."""
+    try:
+        return Path(os.path.relpath(schemas, os.path.abspath(folder))).as_posix()
+    except ValueError:
+        return schemas.as_uri()
+
+
+def modeline_target(schemas: str, kind: str, variant: bool, path: Path) -> Path | None:
+    """The schema file a modeline naming `schemas` points at, for the file at `path`; None for a
+    web address (not looked up here)."""
+    if "://" in schemas:
+        if not schemas.startswith("file://"):
+            return None
+        folder = Path(url2pathname(urlparse(schemas).path))
+    else:
+        folder = path.parent / schemas
+    return folder / schema_file_for(kind, variant)
+
+
+def resolves(schemas: str, kind: str, variant: bool, path: Path) -> bool:
+    target = modeline_target(schemas, kind, variant, path)
+    return target is None or target.is_file()
 
 
 # The modeline: the comment that tells VS Code's YAML extension (and readers) a file's schema.
@@ -72,16 +119,23 @@ def modeline_schemas(text: str) -> str | None:
     return None
 
 
-def with_modeline(header: str, kind: str, variant: bool, schemas: str | None = None) -> str:
+def with_modeline(header: str, kind: str, variant: bool, schemas: str | None = None,
+                  path: Path | None = None, installed: bool = True) -> str:
     """A file's leading comments with its modeline pointing at the schema its kind needs.
 
     Where the schemas are comes from the modeline already there, else from `schemas`; with
-    neither, the header is left as it is.
+    neither, the header is left as it is. Given the file's `path`, a location where the schema
+    is not found is replaced by one where it is (schemas_for; with `installed=False` only by a
+    copy kept with the scenarios, so that the result does not depend on the machine).
     """
     found = modeline_schemas(header)
     schemas = found if found is not None else schemas
     if schemas is None:
         return header
+    if path is not None and not resolves(schemas, kind, variant, path):
+        kept = kept_schemas(path.parent)
+        if installed or kept is not None:
+            schemas = seen_from(path.parent, kept or SCHEMA_DIR)
     wanted = modeline(kind, schemas, variant)
     lines = header.splitlines()
     for number, line in enumerate(lines):

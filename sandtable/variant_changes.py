@@ -72,7 +72,7 @@ def variant_changes(scenario: Scenario, parent: Scenario) -> list[Change]:
 
 def apply_changes(parent: Scenario, changes: list[Change]) -> Scenario:
     """A copy of the parent with these changes merged over it (its data only, like
-    engine.study.portable); the parent is left as it was."""
+    playtest.study.portable); the parent is left as it was."""
     documents = {kind: Tracked(tracked.data) for kind, tracked in parent.documents.items()
                  if not kind.startswith("locale:")}
     patches: dict[str, dict] = {}
@@ -80,7 +80,7 @@ def apply_changes(parent: Scenario, changes: list[Change]) -> Scenario:
         patches[change.kind] = _combine(patches.get(change.kind, {}), change.patch)
     for kind, patch in patches.items():
         base = documents.get(kind) or Tracked({})
-        merged, _ = merge_tracked(base, Tracked(copy.deepcopy(patch)))
+        merged, _ = merge_tracked(base, Tracked(copy.deepcopy(patch)), kind)
         documents[kind] = Tracked(merged.data)
     return Scenario(root=parent.root, documents=documents, lineage=list(parent.lineage))
 

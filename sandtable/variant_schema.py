@@ -10,7 +10,8 @@ They are derived from the full schemas, so they cannot drift apart:
   merges by identity) loses its `required` keys, except the identity (`id`, `between`, `space`);
 - an entity may say `remove: true`;
 - a list that does not merge by identity replaces the parent's whole, so its items keep the full
-  schema.
+  schema;
+- a locale's entry may say `remove: true` (merge.removable_entries).
 
 `python -m sandtable.variant_schema` rewrites schemas/variant/ from the full schemas; a test checks
 that the files there are what this module derives.
@@ -21,6 +22,7 @@ import copy
 import json
 import sys
 
+from .merge import removable_entries
 from .safewrite import atomic_write_text
 from .schemas import KIND_SCHEMAS, SCHEMA_DIR, bundled_schema, schema_file_for
 
@@ -28,6 +30,7 @@ IDENTITY_KEYS = ("id", "between", "space")  # what merge.identity() keys an enti
 # Keys a variant's file still needs at its top level.
 ROOT_REQUIRED = {"scenario": ["id", "extends"], "locale": ["locale"]}
 REMOVE = {"const": True, "description": "Take the parent's entity with this identity out."}
+REMOVE_ENTRY = {"const": True, "description": "Take the parent's translation of this key out."}
 PARTIAL_SUFFIX = "_partial"
 
 
@@ -93,6 +96,10 @@ def variant_schema(kind: str) -> dict:
     schema["title"] = f"{full.get('title', kind)}, in a variant: only what changes"
     if kind in ROOT_REQUIRED:
         schema["required"] = ROOT_REQUIRED[kind]
+    removable = removable_entries(kind)
+    if removable is not None:
+        entry = schema["properties"][removable.strip("/")]["additionalProperties"]
+        entry["properties"] = {**entry["properties"], "remove": REMOVE_ENTRY}
     all_defs = {**copy.deepcopy(defs), **relaxer.partial_defs}
     if all_defs:
         schema["$defs"] = dict(sorted(all_defs.items()))

@@ -188,7 +188,7 @@ def anchor_comments(doc: SourceDoc, found: list | None = None) -> list[Anchored]
             comment = replace(comment, own_line=True)  # after the end of a flow collection
         following = starts.next_line_after(line)
         if comment.text and (following is None or column > _indent(doc.line_text(following))):
-            holder = _holder(doc, starts, line, column)   # indented as the entries above it
+            holder = _holder(doc, starts, line, column, following)   # indented as the entries above it
             if holder is not None:
                 anchored.append(Anchored(comment, holder, after=True))
                 continue
@@ -204,16 +204,20 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
 
-def _holder(doc: SourceDoc, starts: _Starts, line: int, column: int) -> str | None:
+def _holder(doc: SourceDoc, starts: _Starts, line: int, column: int, following: int | None) -> str | None:
     """The innermost collection that a comment on `line`, indented by `column`, ends: among
     the collections holding the last value above it, the deepest whose entries are indented
-    no deeper than the comment."""
+    no deeper than the comment, and that the value on the `following` line is not in (a comment
+    between two one-line entries ends neither: it belongs to the entry below)."""
     at = bisect.bisect_left(starts.lines, line) - 1
     if at < 0:
         return None
+    next_value = starts.owner(following) if following is not None else None
     parts = starts.entries[at][4].split("/")
     for depth in range(len(parts), 0, -1):
         pointer = "/".join(parts[:depth])
+        if next_value is not None and (next_value[4] + "/").startswith(pointer + "/"):
+            return None   # the collection goes on after the comment, so the comment does not end it
         indent = entry_indent(doc, pointer)
         if indent is not None and indent <= column:
             return pointer

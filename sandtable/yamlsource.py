@@ -222,13 +222,30 @@ def parse_yaml(text: str, path: Path, spans: bool = False) -> SourceDoc:
     """Parse YAML text into a SourceDoc. Raises YamlRefused with a diagnostic on any problem.
     With `spans`, also record where each scalar value is written (SourceDoc.spans)."""
     stand_ins = StandIns.for_text(text)
+    try:
+        return _parse(text, path, spans, stand_ins, _LOADER)
+    except _LibraryNestingLimit:
+        # The libyaml in PyYAML's wheels (6.0.4 on) refuses 1000 levels itself, and meets them
+        # before the builder has seen our 65th: inside `[[[...` its scanner reads ahead along the
+        # line for a key. PyYAML's Python parser has no such limit and gives the same events, so
+        # the refused file is read again with it and our limit (YAML008, at its place) decides.
+        return _parse(text, path, spans, stand_ins, yaml.SafeLoader)
+
+
+class _LibraryNestingLimit(Exception):
+    """libyaml refused the nesting depth before our own limit could."""
+
+
+def _parse(text: str, path: Path, spans: bool, stand_ins: StandIns, loader) -> SourceDoc:
     builder = _Builder(path, stand_ins, spans)
     try:
-        for event in yaml.parse(stand_ins.hide(text), Loader=_LOADER):
+        for event in yaml.parse(stand_ins.hide(text), Loader=loader):
             builder.feed(event)
     except YamlRefused:
         raise
     except yaml.MarkedYAMLError as exc:
+        if exc.problem == "exceeded maximum nesting depth" and loader is not yaml.SafeLoader:
+            raise _LibraryNestingLimit from None
         mark = exc.problem_mark or exc.context_mark
         problem = stand_ins.show(exc.problem or exc.context or "invalid YAML")
         raise YamlRefused(error("YAML001", f"YAML syntax error: {problem}",

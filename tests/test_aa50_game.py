@@ -114,6 +114,65 @@ def test_mobilize_is_limited_by_the_factory_territory_value(system41):
     assert not any(a[2] == "caucasus" for a in game.legal_actions() if a[0] == "place")
 
 
+def test_a_factory_placed_this_turn_mobilizes_nothing_until_the_next_turn(system41):
+    """§7.1.5 (seed 000): only an industrial complex controlled since the start of the turn
+    mobilizes units; §5.7: new units go where a factory could put them at the start of the
+    turn. A factory bought and placed in India takes no infantry the same turn."""
+    game = until(new_game(system41), "united-kingdom", "purchase")
+    game.apply(("buy", "factory", 1))
+    game.apply(("buy", "infantry", 1))
+    game.apply(("end",))
+    until(game, "united-kingdom", "mobilize")
+    game.apply(("place", "factory", "india", 1))
+    assert not game.is_legal(("place", "infantry", "india", 1))
+    assert ("place", "infantry", "india", 1) not in game.legal_actions()
+    assert game.is_legal(("place", "infantry", "united-kingdom", 1))
+    assert game.invariants() == []
+
+
+def test_the_invariants_catch_units_mobilized_by_a_new_factory(system41):
+    """The check `playtest games --check` runs after every action sees a unit counted
+    against a factory placed this turn, and a new unit where no old factory could put it."""
+    game = until(new_game(system41), "united-kingdom", "purchase")
+    game.apply(("buy", "factory", 1))
+    game.apply(("buy", "infantry", 1))
+    game.apply(("end",))
+    until(game, "united-kingdom", "mobilize")
+    game.apply(("place", "factory", "india", 1))
+    assert game.invariants() == []
+    infantry = put(game, "india", "united-kingdom", "infantry")[0]
+    infantry.placed_now = True
+    game.placed["india"] += 1
+    assert game.invariants() == [
+        "the factory in india mobilized 1 unit(s) though united-kingdom did not control it at "
+        "the start of the turn",
+        f"{infantry} was mobilized where no factory united-kingdom controlled at the start of "
+        "the turn could put it"]
+
+
+def test_research_off_is_never_offered(system41):
+    """§5.2, note 18 (seed 000): research is an optional rule; with it off no nation is asked
+    to research, from the first decision of the game on."""
+    game = new_game(system41, research=False)
+    assert (game.current_player, game.phase) == ("germany", "purchase")
+    seen = set()
+    while game.round == 1:
+        seen.add(game.phase)
+        assert not any(a[0] == "research" for a in game.legal_actions())
+        game.apply(game.legal_actions()[0])
+    assert "research" not in seen and "purchase" in seen
+    on = new_game(system41, research=True)
+    assert (on.phase, on.legal_actions()[:2]) == ("research", [("research", 0), ("research", 1)])
+
+
+def test_the_invariants_catch_a_phase_left_without_decision(system41):
+    game = new_game(system41, research=False)
+    game._phase = "research"
+    assert game.invariants() == [
+        "germany is asked to decide in the research phase, where nothing is left to decide "
+        "(an option or the rules close it)"]
+
+
 def test_ships_are_placed_in_a_sea_zone_next_to_a_factory(system41):
     """§5.7.1: new sea units go to a sea zone adjacent to a factory's territory."""
     game = until(new_game(system41), "germany", "purchase")
@@ -374,6 +433,65 @@ def test_allied_troops_ride_an_allied_transport_over_two_turns(system41):
     assert british.space == "sz-8" and not british.cargo and game.invariants() == []
 
 
+def test_an_allied_fighter_on_a_carrier_sails_with_it(system41):
+    """§5.4.5, §7.3.2, §5.5.4 (seed 000): a British fighter that lands on an American carrier
+    is its cargo: when the Americans move the carrier, the fighter goes with it, and flies on
+    from there in the next British turn."""
+    game = until(new_game(system41), "united-kingdom", "noncombat-move")
+    (carrier,) = put(game, "sz-8", "united-states", "carrier")
+    move(game, "united-kingdom", "fighter", "sz-8", 1)
+    (fighter,) = [p for p in game.pieces["sz-8"] if p.type == "fighter"]
+    until(game, "united-states", "noncombat-move")
+    group = group_of(game, "sz-8", "carrier")
+    assert group == [carrier] and game.group_tag(carrier) == "united-kingdom:fighter"
+    away = next(z for z in game.data.board.neighbours["sz-8"] if z in game.data.board.sea)
+    move(game, "sz-8", "carrier", away, 1)
+    assert fighter.space == away and fighter in game.pieces[away]
+    assert game.invariants() == []
+    until(game, "united-kingdom", "combat-move")
+    assert fighter.space == away and game.invariants() == []
+
+
+def test_a_fighter_whose_carrier_is_sunk_defending_lands_one_space_away(system41):
+    """§7.3.2 (seed 000): the fighters of a carrier sunk in a defence land on another carrier
+    in the zone or fly one space to a friendly territory or carrier, after the attacker's
+    battles; otherwise they are lost."""
+    game = new_game(system41)
+    (carrier,) = put(game, "sz-8", "united-states", "carrier")
+    (fighter,) = put(game, "sz-8", "united-kingdom", "fighter")
+    (lone,) = put(game, "sz-26", "united-kingdom", "fighter")    # no land, no carrier near
+    game.destroy(carrier)
+    destroyed = game.destroyed
+    until(game, "germany", "noncombat-move")
+    assert fighter.space in game.data.board.neighbours["sz-8"]
+    assert game.control[fighter.space] == "united-kingdom" and fighter in game.pieces[fighter.space]
+    assert not any(lone in found for found in game.pieces.values())
+    assert game.destroyed >= destroyed + 1 and game.invariants() == []
+
+
+def test_an_allied_fighter_sinks_with_the_carrier_it_rides_in_an_attack(system41):
+    """§5.4.5: cargo is destroyed with a carrier sunk in its own attack."""
+    from engine.aa50 import carriers
+    game = until(new_game(system41), "united-states", "combat-move")
+    (carrier,) = put(game, "sz-8", "united-states", "carrier")
+    (fighter,) = put(game, "sz-8", "united-kingdom", "fighter")
+    assert carriers.seat(game, "sz-8", "united-kingdom") == [] and fighter.on_carrier is carrier
+    game.destroy(carrier)
+    assert fighter not in game.pieces["sz-8"] and game.destroyed == 2
+
+
+def test_the_invariants_catch_a_fighter_left_behind_by_its_carrier(system41):
+    game = until(new_game(system41), "united-states", "combat-move")
+    (carrier,) = put(game, "sz-8", "united-states", "carrier")
+    put(game, "sz-8", "united-kingdom", "fighter")
+    game.pieces["sz-8"].remove(carrier)
+    carrier.space = "sz-7"
+    game.pieces["sz-7"].append(carrier)
+    assert game.invariants() == [
+        "united-kingdom has aircraft in sz-8 without a seat on a carrier of its side "
+        "(§5.4.5, §7.3.2)"]
+
+
 def test_transport_room_is_one_unit_and_one_infantry(system41):
     """§7.3.6: a transport carries one land unit of any kind plus one infantry."""
     game = until(new_game(system41), "germany", "combat-move")
@@ -424,6 +542,57 @@ def test_research_breakthroughs_change_the_nation_units(system41):
     assert game.money["germany"] == 31 - 30 and game.tokens["germany"] == 0
     game.tech["germany"] = {"long-range-aircraft"}
     assert game.movement("germany", "fighter") == 6 and game.movement("italy", "fighter") == 4
+
+
+def test_mechanized_infantry_moves_two_with_a_tank(system41):
+    """§5.2.3, chart 1 no. 6 (seed 000): each infantry paired with a tank may move 2 spaces
+    with it. Without the breakthrough an infantry beside a tank moves 1."""
+    game = until(new_game(system41), "germany", "combat-move")
+    tanks = group_of(game, "poland", "armour")
+    assert game.group_destinations(tanks)["ukraine"][2] == ("",)
+    game.tech["germany"] = {"mechanized-infantry"}
+    game.touch()
+    assert game.group_destinations(tanks)["ukraine"][2] == ("", "mech")
+    assert game.most_movers(tanks, "ukraine", "mech") == 2
+    game.apply(("move", "poland", "armour", "", "ukraine", 2, "mech"))
+    riders = [p for p in game.pieces["ukraine"] if p.owner == "germany" and p.type == "infantry"]
+    assert len(riders) == 2 and all(p.spent == 2 and p.done for p in riders)
+    left = [p for p in game.pieces["poland"] if p.type == "infantry"]
+    assert len(left) == 2 and game.invariants() == []
+    walking = group_of(game, "poland", "infantry")
+    assert {to: d for to, (d, _, _) in game.group_destinations(walking).items()} == {
+        "baltic-states": 1, "east-poland": 1, "sz-5": 1}
+
+
+def test_paratroopers_drop_into_the_first_hostile_territory(system41):
+    """§5.2.3, chart 1 no. 3 (seed 000): a bomber may carry one infantry; carrying one it stops
+    in the first hostile territory it enters, drops it there and still attacks; it may not
+    raid that turn. Belorussia lies behind hostile territory from Germany: no drop there."""
+    game = until(new_game(system41), "germany", "combat-move")
+    game.tech["germany"] = {"paratroopers"}
+    game.touch()
+    bombers = group_of(game, "germany", "bomber")
+    found = game.group_destinations(bombers)
+    assert "drop" in found["karelia-ssr"][2] and "drop" in found["baltic-states"][2]
+    assert found["belorussia"][2] == ("",) and found["eastern-ukraine"][2] == ("",)
+    game.apply(("move", "germany", "bomber", "", "baltic-states", 1, "drop"))
+    (bomber,) = [p for p in game.pieces["baltic-states"] if p.type == "bomber"]
+    (para,) = [p for p in game.pieces["baltic-states"] if p.owner == "germany"
+               and p.type == "infantry"]
+    assert bomber.target is None and para.done and para.spent == 2
+    assert sum(p.type == "infantry" for p in game.pieces["germany"]) == 2
+    assert game.invariants() == []
+    game.tech["germany"] = set()
+    game.touch()
+    assert game.invariants() == [f"{para} moved 2 spaces this turn, more than its movement "
+                                 "or what carried it allows"]
+
+
+def test_without_paratroopers_a_bomber_carries_nobody(system41):
+    game = until(new_game(system41), "germany", "combat-move")
+    bombers = group_of(game, "germany", "bomber")
+    assert not any("drop" in targets for _, _, targets in game.group_destinations(bombers).values())
+    assert not game.is_legal(("move", "germany", "bomber", "", "baltic-states", 1, "drop"))
 
 
 # -- §5.5.3.9 victory ---------------------------------------------------------------------------------

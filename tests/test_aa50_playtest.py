@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from engine.study import Study, run_study
 from engine.system import load_system
+from playtest.study import Study, run_study
 from sandtable.cli import main
 from sandtable.scenario import load_scenario
 
@@ -42,6 +42,39 @@ def test_random_games_keep_every_invariant_and_replay_identically(name, options)
         assert any(r.chronicle["payouts"] for r in records)
 
 
+@pytest.mark.parametrize("name, options", [("aa50-1941", {}),
+                                           ("aa50-1942", {"research": True})])
+def test_random_games_that_buy_factories_keep_every_invariant(name, options):
+    """A seeded slice of the 200 checked games per scenario (docs/playtest.md): random players
+    that buy and place an industrial complex whenever they can (`random:favour=factory`), every
+    invariant checked after every action: no unit mobilized by a factory placed the same turn
+    (§7.1.5), no phase the options close, every fighter at sea on a carrier of its side."""
+    scenario = load_scenario(SCENARIOS / name)
+    system = load_system(scenario)
+    chosen = {s.key: s.default for s in system.game_settings()} | options
+    builder = "random:favour=factory"
+    study = Study(scenario, chosen, {"axis": builder, "allies": builder}, 6, 24, 5, check=True,
+                  keep_actions=True)
+    records = run_study(study, workers=1)
+    assert [r.error for r in records if r.error] == []
+    factories = [a for r in records for _, a in r.moves or () if a[:2] == ("place", "factory")]
+    assert len(factories) >= 30
+    assert not any(a[0] == "research" for r in records for _, a in r.moves or ()) \
+        or options.get("research")
+
+
+def test_the_random_player_favours_a_word_when_told():
+    system = load_system(load_scenario(SCENARIOS / "aa50-1941"))
+    import numpy as np
+
+    from engine.players import make_player
+    game = system.new_game({}, np.random.default_rng(1), 3)
+    builder = make_player("random:favour=factory", system, "axis", np.random.default_rng(2))
+    plain = make_player("random", system, "axis", np.random.default_rng(2))
+    assert builder.choose(game) == ("buy", "factory", 1)
+    assert {plain.choose(game) for _ in range(40)} != {("buy", "factory", 1)}
+
+
 def test_a_broken_state_is_caught_by_the_invariants():
     system = load_system(load_scenario(SCENARIOS / "aa50-1941"))
     import numpy as np
@@ -67,12 +100,13 @@ def test_playtest_games_reports_who_wins(capsys, tmp_path):
                        "--max-rounds", "3", "--players", "random", "--seed", "5", "--workers",
                        "1", "--report", str(tmp_path / "report"))
     assert code == 0
-    assert out.startswith("aa50-1942: 6 games, seed 5, axis random, allies random")
+    assert out.startswith("aa50-1942: 6 games, seed 5\nplayers: Axis random, Allies random\n")
     assert "who wins" in out and "round limit" in out and "income by round" in out
     for name in ("index.html", "report.json", "outcome.png", "income.png", "map.png"):
         assert (tmp_path / "report" / name).stat().st_size > 500
     page = (tmp_path / "report" / "index.html").read_text()
     assert "<h1>Playtest of aa50-1942</h1>" in page and 'src="map.png"' in page
+    assert "<h2>How the players played</h2>" in page and "units lost without a fight" in page
 
 
 def test_the_same_seed_gives_the_same_report_on_any_number_of_workers(capsys):
@@ -119,7 +153,10 @@ def test_settings_and_players_are_listed(capsys):
     code, out, _ = run(capsys, "playtest", "games", str(SCENARIOS / "aa50-1941"), "--option", "list")
     assert code == 0 and "victory=projection|surrender-with-honor|total-war" in out
     code, out, _ = run(capsys, "playtest", "games", str(SCENARIOS / "aa50-1941"), "--players", "list")
-    assert code == 0 and "heuristic:naval=true|false (default true)" in out and "random" in out
+    rows = [line.split() for line in out.splitlines()]
+    assert code == 0 and rows[0] == ["player", "setting", "values", "default", "meaning"]
+    assert ["naval", "true|false", "true", "buys", "sea", "units"] in rows
+    assert any(row[:1] == ["random"] for row in rows) and any(row[:1] == ["heuristic"] for row in rows)
 
 
 def test_a_scenario_with_errors_is_refused_with_its_diagnostics(capsys):
@@ -158,7 +195,7 @@ def test_report_without_matplotlib_says_what_to_install(capsys, tmp_path, monkey
                         lambda name, *a: None if name == "matplotlib" else real(name, *a))
     code, out, err = run(capsys, "playtest", "games", str(SCENARIOS / "aa50-1941"), "--games", "1",
                          "--report", str(tmp_path / "r"))
-    assert code == 2 and 'pip install "sandtable[report]"' in err and not out
+    assert code == 2 and 'python3 -m pip install -e ".[report]"' in err and not out
 
 
 @pytest.mark.parametrize("command", ["games", "compare"])
@@ -171,8 +208,8 @@ def test_a_replay_names_the_content_of_its_own_scenario_even_when_ids_are_reused
     """Replays carry the scenario's content hash, worked out once per scenario object. A
     comparison makes and drops scenarios in one process, and Python may give a new one a
     dropped one's id: the hash kept for that id must not be taken for the new scenario's."""
-    from engine import study
     from engine.replay import content_hash
+    from playtest import study
     scenario = load_scenario(REPO / "scenarios" / "aa50-1941")
     gone = load_scenario(REPO / "scenarios" / "northern-front")
     study._HASHES[id(scenario)] = (study.weakref.ref(gone), "the hash of another scenario")

@@ -14,8 +14,8 @@ import pytest
 from engine.allies_vs_axis import AvAPosition
 from engine.game import IllegalAction
 from engine.replay import Replay, play_back
-from engine.study import Study, run_study
 from engine.system import Contingent, EngineError, load_system
+from playtest.study import Study, run_study
 from sandtable.scenario import load_scenario
 from validators.conditions import evaluate
 

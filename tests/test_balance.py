@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from engine.calculator import parse_force, run_battle
-from engine.fairness import find_fair_value
-from engine.knob import KnobError, find_knob, with_knob
-from engine.stats import binomial_two_sided, fit_logistic, mcnemar, paired_shift
+from playtest.fairness import find_fair_value
+from playtest.knob import KnobError, find_knob, with_knob
+from playtest.stats import chi2_survival, fit_logistic, holm, independent_shift, paired_shift
 from sandtable.cli import main
 from sandtable.scenario import load_scenario
 from sandtable.variant_changes import apply_changes, parent_of, variant_changes, without_documentation
@@ -98,7 +98,7 @@ def test_compare_finds_the_shift_known_by_construction_and_the_change_that_made_
     assert allies["new_interval"][0] <= stronger <= allies["new_interval"][1]
     assert axis["interval"][0] <= weaker - equal <= axis["interval"][1]
     assert axis["significant"] and axis["shift"] < -0.3 and allies["shift"] > 0.3
-    assert axis["test"] == "mcnemar" and axis["p_value"] < 1e-6
+    assert axis["test"] == "paired" and axis["p_value"] < 1e-6 and axis["p_adjusted"] < 1e-6
     ablation = comparison["ablation"]
     assert ablation["by"] == "change" and ablation["parent"] == "duel"
     by_label = {item["label"]: item["sides"] for item in ablation["changes"]}
@@ -168,11 +168,13 @@ def test_the_gate_fails_a_moved_balance_and_passes_a_kept_one(capsys, baseline):
                        "--baseline", baseline, "--max-shift", 0.05, "--format", "markdown")
     assert code == 1
     assert "**Balance check failed:** axis: win rate" in out
-    assert "❌ moved more than 5 points |" in out and "| Axis |" in out
+    assert "❌ moved beyond 5 points |" in out and "| Axis |" in out
     code, out, _ = run(capsys, "games", DUEL, "--games", 200, *GAME, "--baseline", baseline,
                        "--max-shift", 0.05)
     assert code == 0
-    assert "balance check passed: no side's win rate moved by more than 5 points" in out
+    assert "balance check passed: no side's win rate moved beyond 5 points" in out
+    assert "the gate: each side's shift tested one-sided against the tolerance" in out
+    assert "no game changed its result: the studies are the same games" in out
     # a shift smaller than the threshold passes even when it is significant
     code, out, _ = run(capsys, "games", REINFORCED, "--games", 200, *GAME,
                        "--baseline", baseline, "--max-shift", 0.9, "--json")
@@ -186,7 +188,8 @@ def test_the_gate_tests_unpaired_baselines_as_independent_samples(capsys, baseli
                        "--baseline", baseline, "--max-shift", 0.05, "--format", "json")
     assert code == 0
     found = json.loads(out)["baseline"]
-    assert not found["paired"] and found["test"] == "pooled two-proportion z test"
+    assert not found["paired"]
+    assert found["test"] == "Newcombe's interval for independent studies, Holm-corrected over the sides"
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -282,11 +285,63 @@ def test_a_range_that_misses_the_fair_value_exits_1(capsys):
 
 
 # -- the statistics ------------------------------------------------------------------------------
-def test_mcnemar_is_the_exact_binomial_test_of_the_changed_games():
-    assert binomial_two_sided(0, 5) == pytest.approx(2 / 32)
-    assert binomial_two_sided(3, 10) == pytest.approx(2 * (1 + 10 + 45 + 120) / 1024)
-    assert mcnemar(0, 0) == 1.0
-    assert mcnemar(30, 10) == pytest.approx(mcnemar(10, 30))
+def paired_games(rng, n: int, base_rate: float, changed: float, new_rate: float):
+    """n games paired by seed: a share `changed` of them replayed with another result."""
+    base = rng.random(n) < base_rate
+    flip = rng.random(n) < changed
+    return list(base), list(np.where(flip, rng.random(n) < new_rate, base))
+
+
+def test_the_star_and_the_interval_always_agree():
+    """Issue 27: one coherent answer: p < 0.05 exactly when the 95% interval leaves out 0."""
+    rng = np.random.default_rng(3)
+    for _ in range(400):
+        shift = paired_shift(*paired_games(rng, int(rng.integers(20, 300)), 0.45, 0.2, 0.45))
+        low, high = shift.interval
+        assert shift.significant == (not low <= 0 <= high) or abs(shift.p_value - 0.05) < 1e-9
+        old_wins, new_wins = map(int, rng.integers(1, 50, 2))
+        unpaired = independent_shift(old_wins, 60, new_wins, 60)
+        low, high = unpaired.interval
+        assert unpaired.significant == (not low <= 0 <= high) or abs(unpaired.p_value - 0.05) < 1e-9
+
+
+def test_a_shift_inside_the_tolerance_rarely_fails_the_gate():
+    """Issue 27: a real +4-point change against a 5-point tolerance failed 23-26% of 200-game
+    runs when the gate tested "shift != 0"; tested against the tolerance it fails at most 5%."""
+    rng = np.random.default_rng(8)
+    runs, failed, caught = 300, 0, 0
+    for _ in range(runs):
+        old, new = paired_games(rng, 200, 0.45, 0.2, 0.65)       # +4 points on average
+        failed += paired_shift(old, new).beyond(0.05) < 0.05
+        old, new = paired_games(rng, 200, 0.45, 0.5, 0.85)       # +20 points: beyond it
+        caught += paired_shift(old, new).beyond(0.05) < 0.05
+    assert failed / runs <= 0.05
+    assert caught / runs >= 0.9
+
+
+def test_the_sides_are_one_family_so_the_verdict_keeps_its_level():
+    """With draws, either side's shift can be significant by chance; Holm's correction over the
+    sides keeps the chance that any is at about 5% (uncorrected: 5.8-7.0%)."""
+    from playtest.compare import correct_family
+    rng = np.random.default_rng(12)
+    alarms, runs = 0, 600
+    for _ in range(runs):
+        n = 200
+        old = rng.choice(3, n, p=[0.4, 0.4, 0.2])            # 0 axis, 1 allies, 2 draw
+        flip = rng.random(n) < 0.3
+        new = np.where(flip, rng.choice(3, n, p=[0.4, 0.4, 0.2]), old)
+        family = {side: paired_shift(list(old == side), list(new == side)).as_dict()
+                  for side in (0, 1)}
+        alarms += any(found["significant"] for found in correct_family(family).values())
+    assert alarms / runs <= 0.06
+
+
+def test_holm_and_the_chi_squared_tail_agree_with_scipy():
+    stats = pytest.importorskip("scipy.stats")
+    assert holm([0.01, 0.04, 0.03, 0.2]) == pytest.approx([0.04, 0.09, 0.09, 0.2])
+    assert holm([0.5, float("nan")]) == [1.0, 1.0]
+    for x, df in [(23.9, 13), (0.5, 1), (100.0, 50), (3.0, 4), (1e-6, 2), (400.0, 3)]:
+        assert chi2_survival(x, df) == pytest.approx(stats.chi2.sf(x, df), rel=1e-10, abs=1e-300)
 
 
 def test_the_paired_interval_covers_the_true_shift_95_percent_of_the_time():
@@ -327,7 +382,158 @@ def test_the_examples_in_the_docs_are_what_the_commands_print(capsys, monkeypatc
     blocks = re.findall(r"```console\n(.*?)```", page, re.S)
     examples = [part.split("\n", 1) for block in blocks for part in block.split("$ sandtable ")
                 if part]
-    assert len(examples) == 5
+    assert len(examples) == 6
     for command, shown in examples:
         code, out, err = run(capsys, *shlex.split(command)[1:])
         assert code in (0, 1, 2) and out + err == shown, command
+
+
+# -- a baseline is checked before any game is played (issue 27) ----------------------------------
+def damaged(report: dict, change) -> dict:
+    found = json.loads(json.dumps(report))
+    change(found)
+    return found
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda r: r.clear() or r.update(format="sandtable-playtest-report"), "'version' is a required property"),
+    (lambda r: r.pop("round_limit"), "'round_limit' is a required property"),
+    (lambda r: r.update(series=None), "/series: None is not of type 'object'"),
+    (lambda r: r["sides"]["axis"].update(wins="many"), "/sides/axis/wins: 'many' is not of type 'integer'"),
+    (lambda r: r.update(version=99), "/version: 1 was expected"),
+    (lambda r: r.update(finished=-5), "/finished: -5 is less than the minimum of 0"),
+    (lambda r: r.update(outcomes="1" * len(r["outcomes"])), "games won by axis, but /sides/axis/wins"),
+    (lambda r: r.update(outcomes=r["outcomes"][:-1]), "outcomes for 200 games"),
+])
+def test_a_damaged_baseline_is_refused_before_any_game(capsys, baseline, tmp_path, change, message):
+    report = json.loads(baseline.read_text(encoding="utf-8"))
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(damaged(report, change)), encoding="utf-8")
+    code, out, err = run(capsys, "games", DUEL, "--games", 1, *GAME, "--baseline", broken,
+                         "--max-shift", 0.05)
+    assert code == 2 and not out and "Traceback" not in err
+    assert "is a damaged playtest report" in err or "not a playtest report" in err
+    assert message in err
+
+
+def test_a_baseline_of_other_sides_is_refused(capsys, baseline, tmp_path):
+    report = json.loads(baseline.read_text(encoding="utf-8"))
+    report["meta"]["sides"] = ["axis", "comintern"]
+    report["sides"]["comintern"] = report["sides"].pop("allies")
+    renamed = tmp_path / "renamed.json"
+    renamed.write_text(json.dumps(report), encoding="utf-8")
+    code, out, err = run(capsys, "games", DUEL, "--games", 1, *GAME, "--baseline", renamed)
+    assert code == 2 and not out
+    assert "has the sides axis, comintern and the scenario has axis, allies" in err
+
+
+def test_a_baseline_that_is_no_file_or_too_deep_is_refused(capsys, tmp_path):
+    import os
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    code, _, err = run(capsys, "games", DUEL, "--games", 1, *GAME, "--baseline", deep)
+    assert code == 2 and "nested too deeply" in err
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    code, _, err = run(capsys, "games", DUEL, "--games", 1, *GAME, "--baseline", fifo)
+    assert code == 2 and "not a file" in err
+
+
+def test_a_crossing_whose_interval_leaves_the_range_is_not_found():
+    """Issue 27: "fair value 1.44 (95% -24.55 to 13.12)" for a knob searched in 0:72 is no
+    answer: an interval outside the range is "not found"."""
+    rng = np.random.default_rng(2)
+
+    def play(value, games, _number):
+        chance = 1 / (1 + math.exp(-0.04 * (value - 6)))        # shallow, crossing near the end
+        return int((rng.random(games) < chance).sum()), games
+
+    answer = find_fair_value(play, 0, 72, 0.5, 150)
+    assert not answer["found"]
+    assert "reaches outside the range searched (0 to 72)" in answer["why"]
+
+
+def test_the_fit_of_the_logistic_curve_is_checked():
+    """A win rate that is not logistic in the knob (a step, flat on both sides) is flagged; a
+    logistic one is not (Pearson's chi-squared, issue 27)."""
+    def answer_for(truth, seed):
+        rng = np.random.default_rng(seed)
+
+        def play(value, games, _number):
+            return int((rng.random(games) < truth(value)).sum()), games
+        return find_fair_value(play, 0, 40, 0.5, 2000)
+
+    step = answer_for(lambda v: 0.2 if v < 15 else 0.45 if v < 25 else 0.8, 4)
+    assert step["fit"]["df"] > 0 and not step["fit"]["fits"] and step["fit"]["p"] < 0.05
+    smooth = answer_for(lambda v: 1 / (1 + math.exp(-0.3 * (v - 20))), 4)
+    assert smooth["fit"]["fits"] and smooth["found"]
+
+
+def test_the_gate_says_how_many_games_its_tolerance_needs():
+    """The interval's half-width is about z * sqrt(changed share / n): at 20% changed games, a
+    5-point tolerance needs about 1.96^2 * 0.2 / 0.05^2 = 308 games."""
+    from playtest.compare import games_needed
+    from playtest.stats import games_to_decide
+    assert games_to_decide(0.2, 0.05) == 308
+    rng = np.random.default_rng(1)
+    old, new = paired_games(rng, 400, 0.45, 0.2, 0.45)
+    shift = paired_shift(old, new).as_dict()
+    comparison = {"paired": True, "sides": {"axis": shift}}
+    changed = (shift["won_only_in_new"] + shift["won_only_in_old"]) / 400
+    assert games_needed(comparison, 0.05) == games_to_decide(changed, 0.05)
+    assert games_needed(dict(comparison, paired=False), 0.05) is None
+
+
+def test_the_progress_of_a_comparison_never_counts_past_its_total(capsys, monkeypatch):
+    """Issue 23: `compare` with --ablation-games and no change to try counted 20/16 (it played
+    the parent again for an ablation that did not run)."""
+    import sandtable.commands.playtest_balance as command
+    seen = []
+
+    class Recording:
+        def __init__(self, total, quiet=False, label="games"):
+            self.total = total
+
+        def __enter__(self):
+            return lambda done, total: seen.append((done, total, self.total))
+
+        def __exit__(self, *exc):
+            return False
+
+    monkeypatch.setattr(command, "progress_bar", Recording)
+    code, _, _ = run(capsys, "compare", REINFORCED, "--games", 8, "--ablation-games", 4,
+                     "--ablation", "none", *GAME)
+    assert code == 0 and seen
+    assert all(done <= total == bar for done, total, bar in seen)
+    assert seen[-1][0] == seen[-1][2] == 16
+    seen.clear()
+    code, _, _ = run(capsys, "compare", REINFORCED, "--games", 8, "--ablation-games", 4, *GAME)
+    assert code == 0 and seen[-1][0] == seen[-1][2] == 16 + 4 + 4 * 4
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["games", DUEL, "--seed", "-1"], "--seed must be a whole number from 0"),
+    (["compare", REINFORCED, "--seed", "-1"], "--seed must be a whole number from 0"),
+    (["balance", DUEL, "--knob", "/setup/spaces/2/units/0/count", "--seed", "-1"],
+     "--seed must be a whole number from 0"),
+    (["balance", DUEL, "--knob", "/setup/spaces/²/units/0/count"], "--knob"),
+    (["balance", DUEL, "--knob", "/setup/spaces/2/units/0/count", "--range=-inf:inf"],
+     "give finite values"),
+    (["balance", DUEL, "--knob", "/setup/spaces/2/units/0/count", "--range=-1e308:1e308"],
+     "give finite values"),
+])
+def test_hostile_study_arguments_exit_2_without_a_traceback(capsys, argv, message):
+    code, out, err = run(capsys, *argv, "--games", 2, *GAME)
+    assert code == 2 and message in err and "Traceback" not in err and not out
+
+
+def test_a_study_whose_games_all_fail_is_no_report(capsys, monkeypatch):
+    """Issue 25: a study in which every game stopped by a rules error exits 1, not 0."""
+    from engine.aa50.system import AA50
+
+    def broken(self, options, rng, max_rounds=None):
+        raise ZeroDivisionError("a rule divided by nothing")
+    monkeypatch.setattr(AA50, "new_game", broken)
+    code, out, err = run(capsys, "games", DUEL, "--games", 3, *GAME)
+    assert code == 1 and "every game stopped by a rules error (3 of 3)" in err
+    assert "rules error" in out

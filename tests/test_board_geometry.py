@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sandtable.cli import main
-from sandtable.geometry import kept_points, segment_distances, simplify_ring, without_repeats
+from sandtable.geometry import TooIntricate, kept_points, segment_distances, simplify_ring, without_repeats
 from sandtable.scenario import load_scenario
 from sandtable.triplea import territory_id
 from sandtable.triplea.mapfolder import read_board
@@ -58,6 +58,16 @@ def test_every_dropped_point_stays_within_the_tolerance(points, tolerance):
         inner = closed[start + 1:end]
         if len(inner):  # each dropped point is within the tolerance of the edge that replaced it
             assert segment_distances(inner, closed[start], closed[end]).max() <= tolerance + 1e-9
+
+
+def test_an_outline_that_would_take_quadratic_time_is_refused_in_linear_time():
+    # A sawtooth whose teeth shrink: Douglas-Peucker keeps the point next to an end at every
+    # split, n squared scans in all (a million points took hours). Refused after 64 scans a point.
+    n = 4000
+    sawtooth = [[i, n - i if i % 2 == 0 else n + i] for i in range(n)]
+    with pytest.raises(TooIntricate, match="an outline of 4,000 points is too intricate to simplify"):
+        simplify_ring(sawtooth)
+    assert len(simplify_ring(sawtooth[:200])) == 199   # a small one is simplified: [1, 4001] is within 1.5 px
 
 
 # -- map.yaml: the schema and the canonical form ---------------------------------------------
@@ -146,6 +156,72 @@ def test_command_gives_the_spaces_their_geometry(tmp_path, capsys):
     assert main(["format", "--check", str(out)]) == 0
     assert main(["import", "triplea-map", str(MAP_FOLDER), str(out), "--quiet"]) == 0
     assert (out / "map.yaml").read_text(encoding="utf-8") == text  # a second run changes nothing
+
+
+def _map_folder(tmp_path, polygons: str) -> Path:
+    folder = tmp_path / "map"
+    folder.mkdir()
+    (folder / "polygons.txt").write_text(polygons, encoding="utf-8")
+    return folder
+
+
+def test_command_reads_no_file_outside_the_map_folder_and_shows_none_of_it(tmp_path, capsys):
+    out = _small_scenario(tmp_path)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("Germany  password=hunter2\n", encoding="utf-8")
+    folder = tmp_path / "map"
+    folder.mkdir()
+    (folder / "centers.txt").write_text("Germany  (100,100)\n", encoding="utf-8")
+    (folder / "polygons.txt").symlink_to(secret)
+    capsys.readouterr()
+    assert main(["import", "triplea-map", str(folder), str(out), "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "hunter2" not in err and "password" not in err
+    assert "polygons.txt: warning TPM001: the file links to a file outside the map folder; it was not read" in err
+    spaces = {s["id"]: s for s in load_scenario(out).doc("map")["spaces"]}
+    assert spaces["germany"]["position"] == [100, 100] and "shape" not in spaces["germany"]
+
+
+def test_a_coordinate_of_thousands_of_digits_is_reported_not_converted(tmp_path, capsys):
+    out = _small_scenario(tmp_path)
+    folder = _map_folder(tmp_path, "Germany  <  (80,80) (120,80) (1" + "0" * 5000 + ",120) >\n"
+                         "Russia  <  (250,60) (350,60) (350,100) >\n")
+    capsys.readouterr()
+    assert main(["import", "triplea-map", str(folder), str(out), "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert "polygons.txt:1:31: warning TPM001: a coordinate of 5,001 digits is no board position (at most 9); the " \
+        "line was skipped" in err
+    spaces = {s["id"]: s for s in load_scenario(out).doc("map")["spaces"]}
+    assert "shape" not in spaces["germany"] and spaces["russia"]["shape"]["polygons"] == [
+        [[250, 60], [350, 60], [350, 100]]]
+
+
+def test_an_outline_of_one_or_two_points_is_no_polygon_and_is_left_out(tmp_path, capsys):
+    out = _small_scenario(tmp_path)
+    folder = _map_folder(tmp_path, "Germany  <  (80,80) (120,80) >  <  (0,0) (9,0) (0,9) >\n"
+                                   "Russia  <  (250,60) >\n")
+    capsys.readouterr()
+    assert main(["import", "triplea-map", str(folder), str(out), "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "polygons.txt:1:10: warning TPM001: 'Germany': an outline of 2 distinct point(s) is no polygon; it was " \
+        "left out" in err
+    assert "polygons.txt:2:9: warning TPM001: 'Russia': an outline of 1 distinct point(s) is no polygon" in err
+    spaces = {s["id"]: s for s in load_scenario(out).doc("map")["spaces"]}
+    assert spaces["germany"]["shape"]["polygons"] == [[[0, 0], [9, 0], [0, 9]]] and "shape" not in spaces["russia"]
+    assert [d for d in validate(load_scenario(out)) if d.is_error] == []
+
+
+def test_outlines_too_large_for_map_yaml_are_refused_before_they_are_written(tmp_path, capsys, monkeypatch):
+    import sandtable.triplea.mapfolder
+    out = _small_scenario(tmp_path)
+    before = (out / "map.yaml").read_text(encoding="utf-8")
+    monkeypatch.setattr(sandtable.triplea.mapfolder, "MAX_OUTLINE_BYTES", 100)   # 8 MiB in earnest
+    capsys.readouterr()
+    assert main(["import", "triplea-map", str(MAP_FOLDER), str(out), "--quiet"]) == 1
+    assert "map: the outlines would take 291 bytes of map.yaml, over the limit of 100 that scenario files are read " \
+        "with; nothing was written" in capsys.readouterr().err
+    assert (out / "map.yaml").read_text(encoding="utf-8") == before
 
 
 def test_command_keeps_a_board_picture_and_its_size(tmp_path):

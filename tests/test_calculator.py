@@ -50,7 +50,7 @@ def test_one_infantry_against_one_exactly(board):
     assert report.attacker_survivors == pytest.approx({0: 3 / 4, 1: 1 / 4})
     assert report.expected_defender_loss == pytest.approx(3 * 3 / 8)
     assert report.expected_attacker_loss == pytest.approx(3 * 3 / 4)
-    assert report.ipc_swing == pytest.approx(9 / 8 - 9 / 4)
+    assert report.swing == pytest.approx(9 / 8 - 9 / 4)
     json.dumps(report.as_dict())
 
 
@@ -171,6 +171,7 @@ def test_cli_prints_the_exact_odds(capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["method"] == "exact"
     assert report["attacker_wins"] == pytest.approx(0.25)
+    assert report["loss_unit"] == "IPC" and report["ipc_swing"] == report["swing"]
 
 
 def test_cli_simulates_with_a_seed_and_a_policy(capsys):

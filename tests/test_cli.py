@@ -4,7 +4,10 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import sys
 import xml.etree.ElementTree as ET
+
+import pytest
 
 from sandtable.cli import main
 
@@ -170,3 +173,66 @@ def test_a_reader_that_stops_early_gets_no_traceback():
     finally:
         os.close(writing)
     assert (done.returncode, done.stderr.decode()) == (141, "")
+
+
+@pytest.mark.parametrize("module", ["sandtable", "sandtable.cli"])
+def test_python_dash_m_runs_the_command_line(module):
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-m", module, "validate", str(CORE / "ref001-unknown-reference")],
+                          capture_output=True, text=True, timeout=60, env=env, cwd=REPO)
+    assert done.returncode == 1
+    assert "error REF001: unknown unit type 'infantery'" in done.stdout
+    # a usage error is the command's message, not a traceback (the commands raise the package's
+    # UsageError, which a second copy of the module run as __main__ would not catch)
+    done = subprocess.run([sys.executable, "-m", module, "validate", "no-such-folder"],
+                          capture_output=True, text=True, timeout=60, env=env, cwd=REPO)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "sandtable validate: no-such-folder: no such file or folder\n"
+
+
+def validate_on_a_terminal(env_changes: dict[str, str | None], *flags: str) -> str:
+    """What `sandtable validate` writes to a terminal (a pseudo-terminal), with these variables."""
+    import os
+    import pty
+    import subprocess
+    import sys
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TERM": "xterm-256color"}
+    for name in ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+        env.pop(name, None)
+    env.update({k: v for k, v in env_changes.items() if v is not None})
+    reading, writing = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-m", "sandtable", "validate", *flags,
+                               str(CORE / "ref001-unknown-reference")],
+                              stdout=writing, stderr=subprocess.PIPE, env=env, cwd=REPO, timeout=60)
+    finally:
+        os.close(writing)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(reading, 65536)
+        except OSError:   # EIO: the terminal's other end is closed and everything was read
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(reading)
+    assert done.returncode == 1, done.stderr
+    return b"".join(chunks).decode()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+@pytest.mark.parametrize("env, flags, severity", [
+    ({}, [], "\x1b[1;31merror\x1b[0m"),                # a terminal: bold red
+    ({"NO_COLOR": "1"}, [], "\x1b[1merror\x1b[0m"),    # no-color.org: no colour (bold is not one)
+    ({"TERM": "dumb"}, [], "error"),                    # a terminal that shows no styles at all
+    ({"NO_COLOR": "1"}, ["--color", "always"], "\x1b[1;31merror\x1b[0m"),  # the command line overrides
+    ({}, ["--color", "never"], "error"),
+])
+def test_validate_colours_as_the_terminal_and_no_color_say(env, flags, severity):
+    out = validate_on_a_terminal(env, *flags)
+    assert out.splitlines()[0].endswith(f"setup.yaml:5:12: {severity} REF001: unknown unit type 'infantery'")
+    assert out.count("\x1b[") == severity.count("\x1b[")   # nothing else is styled

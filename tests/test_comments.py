@@ -153,3 +153,32 @@ def test_format_of_odd_layouts_is_stable(text):
     once = format_text(text)
     assert data_of(once) == (data_of(text) if data_of(text) is not None else {})
     assert format_text(once) == once
+
+
+UNITS_WITH_AN_INDENTED_COMMENT = (
+    "unit_types:\n"
+    "- {id: infantry, name: Infantry, cost: 3}\n"
+    "  # armour: the 1941 rules' cost\n"
+    "- {id: armour, name: Armour, cost: 5}\n"
+    "- {id: fighter, name: Fighter, cost: 10}\n")
+
+
+def test_an_indented_comment_between_one_line_entries_stays_before_the_entry_below():
+    # The entry above has no fields of its own lines to end, so the comment belongs to the entry
+    # below it (docs/format.md), and does not drop to the end of the file.
+    formatted = format_text(UNITS_WITH_AN_INDENTED_COMMENT, "units")
+    assert formatted.splitlines() == [
+        "unit_types:",
+        "- {id: infantry, name: Infantry, cost: 3}",
+        "# armour: the 1941 rules' cost",
+        "- {id: armour, name: Armour, cost: 5}",
+        "- {id: fighter, name: Fighter, cost: 10}"]
+    assert format_text(formatted, "units") == formatted
+
+
+def test_an_indented_comment_after_a_block_entry_still_ends_it():
+    text = UNITS_WITH_AN_INDENTED_COMMENT.replace(
+        "- {id: infantry, name: Infantry, cost: 3}\n", "- id: infantry  # the line\n  name: Infantry\n  cost: 3\n")
+    assert format_text(text, "units").splitlines()[1:6] == [
+        "- id: infantry  # the line", "  name: Infantry", "  cost: 3", "  # armour: the 1941 rules' cost",
+        "- {id: armour, name: Armour, cost: 5}"]

@@ -1,4 +1,4 @@
-"""Studies on Dask distributed (engine/distributed.py): a local cluster of two worker processes
+"""Studies on Dask distributed (playtest/distributed.py): a local cluster of two worker processes
 on loopback gives the records local processes give, and loses nothing when a worker is killed
 in the middle of a study."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from engine.study import Study, run_study
+from playtest.study import Study, run_study
 from sandtable.cli import main
 from sandtable.scenario import load_scenario
 from tests.helpers import FIXTURES
@@ -27,7 +27,7 @@ def essence(records):
 
 @pytest.fixture(scope="module")
 def cluster():
-    from engine.distributed import DaskExecutor
+    from playtest.distributed import DaskExecutor
     with DaskExecutor(workers=2) as executor:
         yield executor
 
@@ -59,7 +59,7 @@ def test_a_worker_killed_mid_study_loses_no_game(cluster):
     assert cluster.last["games_counted"] == cluster.last["games_asked"] == 1200
     assert cluster.last["workers_lost"] == 1
     assert cluster.last["chunks_rerun"] >= 1
-    from engine.executors import describe_executor
+    from playtest.executors import describe_executor
     assert describe_executor(cluster.last).endswith("1200 of 1200 games counted, none lost")
 
 
@@ -80,7 +80,7 @@ def test_without_dask_the_executor_says_how_to_install_it(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)       # import fails
     code = main(["playtest", "games", str(DUEL), "--games", "5", "--executor", "dask"])
     assert code == 2
-    assert "pip install 'sandtable[distributed]'" in capsys.readouterr().err
+    assert 'python3 -m pip install -e ".[distributed]"' in capsys.readouterr().err
 
 
 def test_a_scheduler_is_for_the_dask_executor(capsys):

@@ -150,7 +150,7 @@ def test_a_force_composed_freely_and_losses_in_the_systems_terms(qtbot, document
     assert X_TITLE == "units left at the end of the battle" and Y_TITLE == "probability"
 
 
-@pytest.mark.skipif(importlib.util.find_spec("engine.study") is None, reason="engine.study is not there")
+@pytest.mark.skipif(importlib.util.find_spec("playtest.study") is None, reason="playtest.study is not there")
 def test_whole_games_play_in_the_background_and_show_the_report(qtbot, qapp, tmp_path):
     from editor.playtest_games import GamesPanel
     for name in ("aa50-1941", "aa50-1942"):
@@ -172,14 +172,15 @@ def test_whole_games_play_in_the_background_and_show_the_report(qtbot, qapp, tmp
     report = panel.report
     assert report["games"] == 3 and report["finished"] + report["failed"] == 3
     assert panel.progress.value() == 3 and panel.run_button.isEnabled()
-    assert panel.summary.toPlainText().startswith("aa50-1942: 3 games, seed 5, axis random, allies random")
+    assert panel.summary.toPlainText().startswith("aa50-1942: 3 games, seed 5\n"
+                                                  "players: Axis random, Allies random")
     names = [name for name, _ in panel.images]
     assert names[0] == "outcome" and "map" in names
     assert len(panel.charts_host.findChildren(QLabel)) == len(names)
     # The same study from the command line gives the same report (the engine decides, not the panel).
-    from engine.report import summarise
-    from engine.study import Study, portable, run_study
     from engine.system import load_system
+    from playtest.report import summarise
+    from playtest.study import Study, portable, run_study
     from sandtable.scenario import load_scenario
     scenario = load_scenario(tmp_path / "aa50-1942")
     options = {s.key: s.default for s in load_system(scenario).game_settings()}

@@ -13,6 +13,7 @@ from PySide6.QtCore import QPoint, QSettings, Qt  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
 from editor.main_window import MainWindow  # noqa: E402
+from sandtable.schemas import MODELINE, SCHEMA_DIR  # noqa: E402
 from sandtable.texts import fingerprint  # noqa: E402
 from sandtable.yamlsource import read_yaml_file  # noqa: E402
 
@@ -356,8 +357,10 @@ def test_an_objective_is_built_in_its_page_and_saved_to_a_new_file(qtbot, window
         "when": {"controls": {"owner": "germany", "spaces": ["karelia-ssr"]}}, "award": {"amount": 5}}
     qtbot.waitUntil(lambda: codes(window) == [], timeout=10_000)
     assert window.save()
-    text = (scenario / "objectives.yaml").read_text()
-    assert text.startswith("# yaml-language-server: $schema=../../schemas/objectives.schema.json\n")
+    first = (scenario / "objectives.yaml").read_text().splitlines()[0]
+    # the new file names a schema that is there (this copy keeps none: the installation's)
+    assert first.startswith(MODELINE)
+    assert (scenario / first[len(MODELINE):]).resolve() == SCHEMA_DIR / "objectives.schema.json"
     assert data(scenario, "objectives.yaml")["objectives"][0]["award"] == {"amount": 5}
 
 

@@ -199,6 +199,62 @@ def test_barrage_cost_10_0a(ocs):
     assert ocs.barrage(barrage({"rifle-division": 1}, strength_units=1)).supply() == 2
 
 
+# 10.0a as printed: the strength columns in order, with each column's top and cost
+BARRAGE_COLUMNS = [("1-or-less", 1, 1), ("2", 2, 1), ("3-4", 4, 2), ("5-7", 7, 2), ("8-11", 11, 2),
+                   ("12-16", 16, 3), ("17-24", 24, 3), ("25-40", 40, 4), ("41-68", 68, 6),
+                   ("69-116", 116, 8), ("117-or-more", None, 10)]
+
+
+@pytest.mark.parametrize("index", range(len(BARRAGE_COLUMNS) - 1))
+def test_a_fractional_barrage_strength_reads_the_nearest_column_10_0a(ocs, index):
+    """10.0a prints whole-number columns; the sheet leaves only the hex's density unrounded
+    ("格中的RE数量(不要取整)") and its one rounding rule is to the nearest (19.0b): a strength
+    less than a half above a column's top reads that column, a half or more the next one,
+    at the next one's cost (4.5 reads 5-7 for 2T, not 117+ for 10T)."""
+    column, top, cost = BARRAGE_COLUMNS[index]
+    following, _, following_cost = BARRAGE_COLUMNS[index + 1]
+    ids = [v["id"] for v in ocs.charts.axis("barrage", "strength")]
+    assert ids == [c for c, _, _ in BARRAGE_COLUMNS]
+    for strength, expected, tokens in [(top - 0.5, column, cost), (top + 0.25, column, cost),
+                                       (top + 0.49, column, cost), (top + 0.5, following,
+                                                                    following_cost),
+                                       (top + 0.75, following, following_cost)]:
+        assert (ids[ocs.charts.barrage_column(strength)], ocs.charts.barrage_cost(strength)) \
+            == (expected, tokens), strength
+
+
+def test_a_barrage_of_fractional_units_reads_the_rounded_column_10_0a(ocs):
+    """Three guns of barrage 1.5 fire 4.5: the 5-7 column (the 4th), 2T."""
+    from dataclasses import replace
+
+    from engine.ocs.barrage import Barrage
+    profiles = dict(ocs.profiles)
+    profiles["light-gun"] = replace(profiles["artillery-regiment"], id="light-gun", barrage=1.5)
+    found = Barrage(ocs.charts, profiles, OCSPosition(
+        "0202", (Contingent("axis", {"light-gun": 3}),), (Contingent("allies", {"rifle-division": 1}),),
+        raid=True), "open", set())
+    assert (found.strength, found.printed_column + 1, found.supply()) == (4.5, 4, 2)
+
+
+@pytest.mark.parametrize("density, shift", [(F(1, 2), -1), (1, -1), (F(5, 4), 0), (3, 0),
+                                            (F(7, 2), 1), (4, 1), (F(9, 2), 2), (5, 2),
+                                            (F(11, 2), 3), (6, 3), (F(13, 2), 4), (9, 4)])
+def test_density_shifts_read_fractions_unrounded_10_0a(ocs, density, shift):
+    """10.0a: "RE in the hex (not rounded)": 1 RE or less one left, more than 1 up to 3 none,
+    more than 3 up to 4 one right, more than 4 up to 5 two, more than 5 up to 6 three, more
+    than 6 four."""
+    from engine.ocs.charts import in_range
+    mods = ocs.charts.modifiers("barrage").values()
+    assert sum(m.shift for m in mods if m.group == "density" and m.bounds
+               and in_range(density, m.bounds)) == shift
+
+
+def test_a_value_between_two_ranges_is_refused_not_read_on_the_last_column(ocs):
+    from engine import EngineError
+    with pytest.raises(EngineError, match="4.5 lies between the chart's ranges"):
+        range_index(ocs.charts.axis("barrage", "strength"), 4.5)
+
+
 def test_monte_carlo_agrees_with_exact(ocs):
     """The simulated combat agrees with the exact distribution (z-test, fixed seed)."""
     position = combat({"panzer-regiment": 1, "infantry-regiment": 1}, {"rifle-division": 1},

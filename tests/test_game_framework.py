@@ -11,8 +11,8 @@ from engine.game import Chronicle, GameResult, GameState, IllegalAction, as_acti
 from engine.options import SettingError
 from engine.players import assign, make_player
 from engine.replay import Replay, ReplayError, play_back
-from engine.study import Study, game_seed
 from engine.system import GameSystem
+from playtest.study import Study, game_seed
 
 
 class Race(GameState):
@@ -91,7 +91,7 @@ def study(**changes):
 
 
 def play(plan):
-    from engine.study import play_game
+    from playtest.study import play_game
     system = RaceSystem()
     return [play_game(system, plan, i) for i in range(plan.games)]
 

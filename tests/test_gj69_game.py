@@ -13,7 +13,7 @@ import pytest
 
 from engine import EngineError, load_system
 from engine.game import IllegalAction
-from engine.gj69.cards import EXECUTED_OPS
+from engine.gj69.cards import EXECUTED_OPS, order_of
 from engine.gj69.damage import READY, USED
 from sandtable.scenario import load_scenario
 from validators.schema import discriminator_values
@@ -204,9 +204,25 @@ def test_air_moves_and_air_range_9(gj69):
     air = m.mover("japan", [("ijn-af-taiwan", 2)])
     assert "canton" in m.air_move_destinations(game.forces, air, "taiwan")
     assert "luzon" not in m.air_move_destinations(game.forces, air, "taiwan")   # Allied
-    assert "kunming" in m.air_range("taiwan", 4, carriers=False)
-    assert m.air_range("pacific-ocean", 4, carriers=True) == sorted(
+    assert "kunming" in m.air_range("taiwan", 4, False, "japan")
+    assert m.air_range("pacific-ocean", 4, True, "japan") == sorted(
         {"pacific-ocean"} | game.board.adjacent["pacific-ocean"])
+
+
+def test_land_based_air_range_is_not_counted_through_closed_areas_2_2_1_9_1(gj69):
+    """§2.2.1(3) (seed 001): Japanese units may not enter India, Kunming or the Indian Ocean,
+    though their air attacks may strike units there; §9.1(3): land-based air reaches land
+    areas within its movement. India lies 4 areas from Taiwan only through the Indian Ocean:
+    out of reach; Kunming, 4 away through open areas, is struck."""
+    game = new(gj69)
+    m = game.movement
+    assert game.board.distances("taiwan")["india"] == 4
+    reach = m.air_range("taiwan", 4, False, "japan", frozenset({"japan"}))
+    assert "india" not in reach and "kunming" in reach
+    deal(game)
+    play(game, ("air",), ("area", "taiwan"), ("add", "ijn-af-taiwan", READY), ("done",))
+    offered = {a[1] for a in game.legal_actions() if a[0] == "air-attack"}
+    assert "kunming" in offered and "india" not in offered
 
 
 # -- retreats (§11.5), supply (§12, §13), control (§14) -------------------------------------------------
@@ -429,6 +445,68 @@ def test_blitzkrieg_the_group_acts_again_19_18_1(gj69):
     assert not game.invariants()
 
 
+def act(game, area: str, unit: str, action: tuple, n: int = 1) -> None:
+    """One group of a card action: its area, `n` units of one type, its action; reactions
+    are declined and retreats take the first area."""
+    play(game, ("area", area), *[("add", unit, READY)] * n, ("done",), action)
+    while game.step in ("react", "retreat"):
+        game.apply(("no-reaction",) if game.step == "react" else game.legal_actions()[0])
+
+
+def test_hinode_four_groups_two_of_them_act_once_more_19(gj69):
+    """§19 Hinode wa Yamagata (seed 001): up to 4 groups act, and 2 of them may act once more
+    after their action: two different groups, each once."""
+    game = new(gj69, seed=2)
+    deal(game, japan=["j10", "j01", "j03", "j07", "j12", "j13", "j14"])
+    game.apply(("play", "j10", ""))
+    act(game, "luzon-strait", "ija-14a-infantry", ("move", "luzon"), 2)
+    assert game.legal_actions() == [("again",), ("stop",)]
+    game.apply(("again",))
+    while game.step == "group-units":
+        game.apply(game.legal_actions()[0])
+    assert ("attack",) in game.legal_actions()            # of another kind (§19)
+    game.apply(("attack",))
+    while game.step in ("react", "retreat"):
+        game.apply(("no-reaction",) if game.step == "react" else game.legal_actions()[0])
+    assert game.step == "group-area"              # the first group acted twice: no third time
+    assert game.invariants() == []
+    act(game, "canton", "ija-23a-infantry", ("move", "hong-kong"))
+    assert game.legal_actions() == [("again",), ("stop",)]     # the second group may
+    game.apply(("again",))
+    while game.step == "group-units":
+        game.apply(game.legal_actions()[0])
+    game.apply(("attack",))
+    while game.step in ("react", "retreat"):
+        game.apply(("no-reaction",) if game.step == "react" else game.legal_actions()[0])
+    act(game, "canton", "ija-23a-infantry", ("move", "hong-kong"))
+    assert game.step == "group-area"              # two groups drew on the card already
+    assert game.actions_taken == [2, 2, 1] and game.invariants() == []
+    game.actions_taken[:] = [3, 2, 2]             # what `--check` now catches
+    assert game.invariants() == ["a group took 3 actions under one card (at most 2, §19)",
+                                 "3 groups acted again under one card (at most 2, §19)"]
+
+
+def test_hinode_and_allied_independent_units_groups_choose_their_own_action_6_2_19(gj69):
+    """§6.2 ②: each group takes any one kind of action; §6.2 ④ binds the units of one group;
+    §6.3(2): what a card does not say follows the normal rules. Hinode (Blitzkrieg plus Joint
+    Operation, the translator's note, seed 001 §19) and the Allied Independent Units say
+    nothing of the kind: a later group may attack where an earlier one moved."""
+    game = new(gj69, seed=2)
+    put(game, "hong-kong", "ija-23a-infantry")
+    deal(game, japan=["j10", "j01", "j03", "j07", "j12", "j13", "j14"])
+    game.apply(("play", "j10", ""))
+    act(game, "luzon-strait", "ija-14a-infantry", ("move", "luzon"))
+    game.apply(("stop",))
+    game.apply(("area", "hong-kong"))
+    while game.step == "group-units":
+        game.apply(game.legal_actions()[0])
+    assert ("attack",) in game.legal_actions()
+    assert any(a[0] == "move" for a in game.legal_actions())
+    allied = next(c for c in gj69.cards.values() if c.id == "a06")
+    order = order_of(allied.plays[0])
+    assert not order.same_kind and len(order.slots) == 4 and order.slots[0].max_units == 1
+
+
 def test_two_declared_attacks_add_their_damage_18_1(gj69):
     """§18.1: two attacks declared together have their damage points added: one strike with
     two dice per unit."""
@@ -533,7 +611,7 @@ def test_yes_or_no_may_remove_macarthur_for_a_vp_19_18_2(gj69):
 def test_positions_are_json_able_and_replays_play_back(gj69, tmp_path):
     """A game is its scenario, options, seed and actions: played back, it ends the same."""
     from engine.replay import Replay, play_back
-    from engine.study import Study, play_game
+    from playtest.study import Study, play_game
     scenario = load_scenario(SCENARIO)
     study = Study(scenario, {"hands": "draw"}, {"japan": "heuristic", "allies": "random"}, 2, 11,
                   check=True, keep_actions=True, replays=str(tmp_path))

@@ -16,7 +16,7 @@ from engine import load_system
 from engine.gj69.damage import READY
 from engine.players import make_player
 from engine.replay import Replay, play_back
-from engine.study import Study, run_study
+from playtest.study import Study, run_study
 from sandtable.scenario import load_scenario
 
 SCENARIO = Path(__file__).parent.parent / "scenarios" / "gj69-southern-operation"
@@ -72,7 +72,7 @@ def test_the_same_seed_gives_the_same_games_in_any_process():
     import sys
     root = Path(__file__).parent.parent
     script = ("import json, sys; from engine import load_system; "
-              "from engine.study import Study, play_game; "
+              "from playtest.study import Study, play_game; "
               "from sandtable.scenario import load_scenario; "
               f"s = load_scenario({str(SCENARIO)!r}); g = load_system(s); "
               "st = Study(s, {}, {'japan': 'heuristic', 'allies': 'heuristic'}, 3, 11, "
@@ -95,7 +95,7 @@ def test_a_variant_plays_the_same_after_its_parent_in_one_process(tmp_path):
     import shutil
 
     from engine.gj69 import worth
-    from engine.study import play_game
+    from playtest.study import play_game
     shutil.copytree(SCENARIO, tmp_path / "gj69")
     (tmp_path / "garrisons").mkdir()
     (tmp_path / "garrisons" / "scenario.yaml").write_text(

@@ -7,6 +7,7 @@ import pytest
 
 from sandtable.i18n import State, export_po, locale_status, plan_import, read_po, write_import
 from sandtable.scenario import load_scenario
+from sandtable.schemas import MODELINE, SCHEMA_DIR
 from sandtable.texts import fingerprint
 from sandtable.yamlsource import read_yaml_file
 
@@ -197,11 +198,14 @@ def test_a_new_locale_file_gets_the_schema_line(tiny, tmp_path):
     po.find("Norway").msgstr = "ノルウェー"
     po.save(str(tmp_path / "ja.po"))
     import_file(tiny, tmp_path / "ja.po")
-    assert (tiny / "locales" / "ja.yaml").read_text(encoding="utf-8") == (
-        "# yaml-language-server: $schema=../../../../../schemas/locale.schema.json\n"
-        "locale: ja\n"
-        f"entries: {{spaces.norway.name: {{text: ノルウェー, source: {fingerprint('Norway')}, "
-        "source_text: Norway}}\n")
+    first, rest = (tiny / "locales" / "ja.yaml").read_text(encoding="utf-8").split("\n", 1)
+    assert rest == ("locale: ja\n"
+                    f"entries: {{spaces.norway.name: {{text: ノルウェー, source: {fingerprint('Norway')}, "
+                    "source_text: Norway}}\n")
+    # scenario.yaml's schema line points nowhere in this copy, so the new file's points at the
+    # schemas this installation has (docs/format.md#schema-modelines)
+    assert first.startswith(MODELINE)
+    assert (tiny / "locales" / first[len(MODELINE):]).resolve() == SCHEMA_DIR / "locale.schema.json"
 
 
 def test_a_long_note_wrapped_by_the_po_writer_comes_back_unchanged(tiny, tmp_path):

@@ -14,6 +14,7 @@ import pytest
 
 from sandtable.cli import main
 from sandtable.i18n import export_po, export_xliff, plan_import, read_po, read_xliff
+from sandtable.i18n.plural_forms import PLURAL_FORMS
 from sandtable.i18n.tags import matching_locale
 from sandtable.scenario import find_scenarios, load_scenario
 from sandtable.texts import catalog, fingerprint
@@ -65,6 +66,20 @@ def test_every_po_export_passes_msgfmt_check_without_a_warning(tmp_path):
         path.write_text(export_po(scenario, tag), encoding="utf-8")
         done = subprocess.run(["msgfmt", "-c", "-o", "/dev/null", str(path)], capture_output=True, text=True)
         assert (done.returncode, done.stderr) == (0, ""), f"{scenario.id} {tag}"
+
+
+@pytest.mark.skipif(shutil.which("msgfmt") is None, reason="GNU gettext (msgfmt) is not installed")
+def test_every_pinned_plural_rule_passes_msgfmt_check(tiny, tmp_path):
+    # msgfmt -c parses the expression and checks it never gives a form beyond nplurals.
+    refused = []
+    for language in PLURAL_FORMS:
+        path = tmp_path / f"{language}.po"
+        path.write_text(export_po(load_scenario(tiny), language.replace("_", "-")), encoding="utf-8")
+        done = subprocess.run(["msgfmt", "-c", "-o", "/dev/null", str(path)], capture_output=True, text=True)
+        if (done.returncode, done.stderr) != (0, ""):
+            refused.append((language, done.stderr))
+    assert not refused
+    assert len(PLURAL_FORMS) > 200
 
 
 def test_every_po_export_reads_back_with_polib_entry_for_entry():

@@ -11,8 +11,11 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import tomllib
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from helpers import FIXTURES, REPO
 
@@ -55,7 +58,7 @@ def test_command_line_tools_run_without_qt(args, exit_code):
 def test_edit_says_what_to_install_when_the_editor_is_missing(tmp_path):
     done = without_qt("edit", "scenarios/aa50-1941")
     assert done.stdout.splitlines()[-1] == "exit 2 Qt imported: False"
-    assert 'python3 -m pip install "sandtable[editor]"' in done.stderr
+    assert 'python3 -m pip install -e ".[editor]"' in done.stderr and "sandtable[" not in done.stderr
     assert "needs Qt for Python (PySide6)" in done.stderr
 
 
@@ -105,3 +108,56 @@ def test_pre_commit_try_repo_runs_the_hooks_without_args(tmp_path):
     # The hooks ran in the fresh environment pre-commit installed (their imports are traced), without Qt.
     imported = set(re.findall(r"^import time:.*\|\s+([\w.]+)$", out, re.MULTILINE))
     assert {"yaml", "sandtable.cli", "validators"} <= imported and not any(m.startswith("PySide6") for m in imported)
+
+
+# -- the lock: constraints.txt, which .ci/run and README's test command install with -------------
+
+def locked() -> dict[str, str]:
+    pins = {}
+    for line in (REPO / "constraints.txt").read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            name, version = line.split("==")
+            pins[canonicalize_name(name)] = version
+    return pins
+
+
+def test_the_lock_pins_every_requirement_within_what_pyproject_allows():
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = [Requirement(text) for text in project["dependencies"]]
+    for extra in project["optional-dependencies"].values():
+        wanted.extend(Requirement(text) for text in extra)
+    pins = locked()
+    outside = [(str(requirement), pins.get(canonicalize_name(requirement.name))) for requirement in wanted
+               if (not requirement.marker or requirement.marker.evaluate({"extra": ""}))
+               and not requirement.specifier.contains(pins.get(canonicalize_name(requirement.name), "0"),
+                                                      prereleases=True)]
+    assert not outside  # e.g. PySide6 must stay below 6.12, as pyproject.toml says
+    assert "sandtable" not in pins
+
+
+def test_ci_runs_the_readme_test_command_with_the_lock():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    command = ('python3 -m pip install -e ".[editor,test]" -c constraints.txt'
+               " && QT_QPA_PLATFORM=offscreen python3 -m pytest -q")
+    assert command in readme
+    run = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    assert command.replace("-c constraints.txt", '"${lock[@]}"') in run
+    assert "lock=(-c constraints.txt)" in run
+
+
+# -- README ---------------------------------------------------------------------------------------
+
+def test_readme_sets_up_a_virtual_environment_before_installing():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    set_up = readme[readme.index("## Set up"):readme.index("## Using it")]
+    assert set_up.index("python3 -m venv .venv && . .venv/bin/activate") < set_up.index("python3 -m pip install")
+    # Sandtable is installed from the clone: no name on PyPI is given to install
+    assert "sandtable[" not in readme and "sandtable[" not in (REPO / "docs" / "install.md").read_text(encoding="utf-8")
+
+
+def test_readme_lists_each_page_of_the_docs_once_and_every_link_leads_somewhere():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    listed = re.findall(r"^- \[docs/([\w.-]+)\]\(docs/\1\)", readme, re.MULTILINE)
+    assert len(listed) == len(set(listed)) >= 9
+    assert all((REPO / "docs" / name).is_file() for name in re.findall(r"\]\((docs/[\w.-]+)", readme)
+               for name in [name.removeprefix("docs/")])

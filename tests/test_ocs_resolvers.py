@@ -285,6 +285,27 @@ def test_facility_barrage_cost_10_0c(charts, strength, tokens):
     assert dict(answer.working)["supply spent"] == f"{tokens}T"
 
 
+# 10.0c as printed: the strength columns in order, with each column's top and cost
+FACILITY_COLUMNS = [("1 or less", 1, 1), ("2", 2, 1), ("3-4", 4, 1), ("5-10", 10, 1),
+                    ("11-20", 20, 2), ("21-40", 40, 4), ("41-80", 80, 6), ("81 or more", None, 8)]
+
+
+@pytest.mark.parametrize("index", range(len(FACILITY_COLUMNS) - 1))
+def test_facility_barrage_fractions_read_the_nearest_column_10_0c(charts, index):
+    """10.0c prints whole-number columns; a fractional strength is rounded to the nearest
+    whole number (the sheet's rounding rule, 19.0b; only density is left unrounded): a half
+    or more above a column's top reads the next column and its cost (4.5 is 5-10, 1T)."""
+    column, top, cost = FACILITY_COLUMNS[index]
+    following, _, following_cost = FACILITY_COLUMNS[index + 1]
+    for strength, read_as, expected, tokens in [
+            (top - 0.5, top, column, cost), (top + 0.25, top, column, cost),
+            (top + 0.5, top + 1, following, following_cost),
+            (top + 0.75, top + 1, following, following_cost)]:
+        working = dict(resolve(charts, "facility-barrage", strength=strength).working)
+        assert working["column"] == f"{expected} (strength {strength:g}, read as {read_as})"
+        assert working["supply spent"] == f"{tokens}T"
+
+
 def test_facility_barrage_against_an_airbase_10_0c(charts):
     """41-80: (5), 1(4), 1(4), 1*(4), 2*(4), 2*(3). A level 3 airbase; one aircraft there is
     hit on a die at or above the number in brackets."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from engine.calculator import wilson
-from engine.report import quartiles, render_text, summarise
+from playtest.report import quartiles, render_text, summarise
 
 
 def record(index, winner, reason, round_, cities, incomes, captures=(), battles=(), payouts=()):
@@ -89,3 +89,50 @@ def test_the_verdict_is_split_when_standings_and_decided_games_disagree():
     assert ("verdict: split: Axis leads in 20 of the 20 games stopped at the round limit with a "
             "side ahead, but Allies wins 12 of the 12 decided games; longer games (--max-rounds) "
             "would settle it") in text
+
+
+def test_who_first_took_a_space_how_many_games_each_round_stands_on_and_length_by_winner():
+    """Issue 29(7): a capture's "by" is the first taker, not the space's usual holder; the
+    medians by round say how many games are still running; game length is split by winner."""
+    records = [record(0, "axis", "victory-cities", 2, {}, {"germany": [30, 35]},
+                      captures=[(1, "ukraine", "soviet-union", "germany"),
+                                (2, "ukraine", "germany", "soviet-union"),
+                                (2, "ukraine", "germany", "soviet-union")]),
+               record(1, "allies", "victory-cities", 4, {}, {"germany": [30, 20, 10, 5]},
+                      captures=[(3, "ukraine", "soviet-union", "germany")]),
+               record(2, "allies", "victory-cities", 6, {}, {"germany": [31, 1, 1, 1, 1, 1]})]
+    report = summarise(records, META)
+    ukraine = report["captures"]["ukraine"]
+    assert ukraine["taken_by"] == {"soviet-union": 2, "germany": 2}
+    assert ukraine["first_taken_by"] == {"germany": 2} and ukraine["games"] == 2
+    assert {k: v["median"] for k, v in report["length_by_winner"].items()} == {"axis": 2, "allies": 5}
+    text = render_text(report)
+    assert "first taken in round 2 (median), by germany in 2 of 2 games" in text
+    assert "games running        3     3     2     2     1     1" in text
+    assert "median by winner: axis 2, allies 5" in text
+
+
+def test_blunders_are_counted_per_side_and_game():
+    blunders = [[1, "lost-unfought", "axis", 3], [1, "unspent", "allies", 0],
+                [2, "unspent", "allies", 20], [2, "lost-unfought", "axis", 1]]
+    records = [record(0, "axis", "victory-cities", 2, {}, {}),
+               record(1, "allies", "victory-cities", 2, {}, {})]
+    records[0]["chronicle"]["blunders"] = blunders
+    report = summarise(records, META)
+    assert report["blunders"]["lost-unfought"] == {"axis": {"per_game": 2.0, "games": 0.5},
+                                                   "allies": {"per_game": 0.0, "games": 0.0}}
+    assert report["blunders"]["unspent"]["allies"] == {"per_game": 10.0, "games": 0.5}
+    assert "capital-empty" not in report["blunders"]
+    text = render_text(report)
+    assert "how the players played" in text and "units lost without a fight" in text
+
+
+def test_a_verdict_that_depends_on_the_players_is_no_balance_claim():
+    records = [record(i, "axis", "victory-cities", 5, {}, {}) for i in range(20)]
+    report = summarise(records, META)
+    report["robust"] = {"result": "depends", "summary": "the verdict depends on the players: "
+                        "axis is favoured with random players, allies with stronger ones (30 games)"}
+    text = render_text(report)
+    assert "is favoured: it wins" not in text
+    assert "verdict: depends on the players, not a balance claim: axis is favoured" in text
+    assert text.splitlines()[2].startswith("robust check: the verdict depends on the players")

@@ -91,6 +91,24 @@ def test_sarif_help_links_are_absolute_and_lead_to_the_codes_section(capsys, awk
     assert rule["helpUri"] == "https://example.org/docs/diagnostics.html#map"
 
 
+@pytest.mark.parametrize("docs_url, help_uri, information_uri", [
+    # a space in the address is encoded; the page's own fragment is replaced by the code's section
+    ("https://example.org/my docs/diagnostics.md#top", "https://example.org/my%20docs/diagnostics.md#map",
+     "https://example.org/my%20docs/diagnostics.md#top"),
+    # escapes already there are kept, a lone % is encoded
+    ("https://example.org/a%20b/100% done.html", "https://example.org/a%20b/100%25%20done.html#map",
+     "https://example.org/a%20b/100%25%20done.html"),
+])
+def test_sarif_help_links_are_encoded_with_one_fragment(capsys, awkward_folder, docs_url, help_uri,
+                                                        information_uri):
+    _, out = run(capsys, "validate", "--format", "sarif", "--docs-url", docs_url, awkward_folder)
+    log = json.loads(out)
+    driver = log["runs"][0]["tool"]["driver"]
+    assert (driver["rules"][0]["helpUri"], driver["informationUri"]) == (help_uri, information_uri)
+    if STANDARDS.is_dir():
+        assert [e.message for e in sarif_validator().iter_errors(log)] == []
+
+
 def test_a_relative_docs_url_is_a_usage_error(capsys, awkward_folder):
     code = main(["validate", "--format", "sarif", "--docs-url", "docs/diagnostics.md", str(awkward_folder)])
     assert code == 2 and "absolute address" in capsys.readouterr().err
@@ -142,7 +160,7 @@ def test_junit_xsd_refuses_a_suite_without_errors_count():
 def test_junit_failure_says_what_failed_and_warnings_show_without_strict(capsys, awkward_folder):
     import xml.etree.ElementTree as ET
     _, out = run(capsys, "validate", "--format", "junit", awkward_folder)
-    [case] = ET.fromstring(out).iter("testcase")
+    [case] = [c for c in ET.fromstring(out).iter("testcase") if c.get("name").endswith("broken/map.yaml")]
     failure = case.find("failure")
     assert failure.get("message") == "line 5: error MAP001: the border joins 'red-coast' to itself"
     assert failure.get("type") == "MAP001"
@@ -150,7 +168,37 @@ def test_junit_failure_says_what_failed_and_warnings_show_without_strict(capsys,
     output = case.find("system-out").text
     assert "warning MAP009: 'islet' touches only sea spaces" in output
     _, out = run(capsys, "validate", "--format", "junit", "--strict", awkward_folder)
-    [case] = ET.fromstring(out).iter("testcase")
+    [case] = [c for c in ET.fromstring(out).iter("testcase") if c.get("name").endswith("broken/map.yaml")]
     assert case.find("system-out") is None
     assert case.find("failure").get("message").endswith("(and 1 more problem)")
     assert case.find("failure").get("type") == "MAP001, MAP009"
+
+
+def test_junit_has_one_case_per_file_checked_whatever_is_found(capsys, tmp_path):
+    # The cases, and so the counts trend views follow, do not move with the problems.
+    import xml.etree.ElementTree as ET
+    folder = tmp_path / "base"
+    shutil.copytree(CORE / "base", folder)
+
+    def cases():
+        _, out = run(capsys, "validate", "--format", "junit", folder)
+        suites = ET.fromstring(out)
+        return suites.get("tests"), suites.get("failures"), {
+            case.get("name").rsplit("/", 1)[-1]: case.find("failure") is not None for case in suites.iter("testcase")}
+    every_file = {name: False for name in ("decks.yaml", "map.yaml", "objectives.yaml", "scenario.yaml",
+                                           "setup.yaml", "tables.yaml", "units.yaml")}
+    assert cases() == ("7", "0", every_file)
+    setup = folder / "setup.yaml"
+    setup.write_text(setup.read_text(encoding="utf-8").replace("type: infantry", "type: infantery", 1),
+                     encoding="utf-8")
+    assert cases() == ("7", "1", {**every_file, "setup.yaml": True})
+
+
+def test_a_variants_suite_has_its_parents_files_too(capsys, awkward_folder):
+    # the merged scenario is what is checked, so the parent's files are checked with it
+    import xml.etree.ElementTree as ET
+    _, out = run(capsys, "validate", "--format", "junit", awkward_folder)
+    names = sorted(case.get("name").split("draft/", 1)[1] for case in ET.fromstring(out).iter("testcase"))
+    assert names == ["base/decks.yaml", "base/map.yaml", "base/objectives.yaml", "base/scenario.yaml",
+                     "base/setup.yaml", "base/tables.yaml", "base/units.yaml", "broken/map.yaml",
+                     "broken/scenario.yaml"]

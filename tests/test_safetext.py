@@ -79,7 +79,9 @@ def test_junit_stays_well_formed(strange_names, capfdbinary, monkeypatch):
     tree = ET.fromstring(_validate(capfdbinary, folder, "junit"))
     cases = sorted(case.get("name") for case in tree.iter("testcase"))
     assert "s/\\u001b]0;pwned\\u0007\\u001b[2Jx.yaml" in cases and "s/a\\ufffe.yaml" in cases
-    assert len(cases) == len(names)
+    assert len([case for case in cases if not case.endswith(("scenario.yaml", "map.yaml", "units.yaml",
+                                                              "setup.yaml", "decks.yaml", "objectives.yaml",
+                                                              "tables.yaml"))]) == len(names)
 
 
 def test_json_and_sarif_stay_valid_and_sarif_points_at_the_real_file(strange_names, capfdbinary, monkeypatch):
@@ -95,10 +97,16 @@ def test_json_and_sarif_stay_valid_and_sarif_points_at_the_real_file(strange_nam
         assert "s/%FF%FE.yaml" in uris                   # the file's own bytes
 
 
-def test_colours_are_the_only_escape_sequences_printed(capsys):
-    assert main(["validate", "--color", "always", str(FIXTURES / "core" / "map001-self-border")]) == 1
+def test_colours_are_the_only_escape_sequences_printed(strange_names, capsys, monkeypatch):
+    """validate's own styles reach the terminal (rich writes them past the guard); the ESC
+    sequences of a file name do not."""
+    import re
+    folder, _ = strange_names
+    monkeypatch.chdir(folder.parent)
+    assert main(["validate", "--color", "always", folder.name]) == 0
     out = capsys.readouterr().out
-    assert "\x1b[31;1merror\x1b[0m MAP001" in out
+    assert "\x1b[1;33mwarning\x1b[0m SCN002: \\u001b]0;pwned" in out
+    assert out.count("\x1b") == len(re.findall("\x1b\\[[0-9;]*m", out)) > 0   # styles only
 
 
 def test_a_replays_recorded_error_is_printed_escaped(tmp_path, capsys):

@@ -5,6 +5,8 @@ schema its modeline names; a variant's files name schemas of their own, derived 
 """
 from __future__ import annotations
 
+import json
+import re
 import shutil
 from collections import defaultdict
 from pathlib import Path
@@ -12,13 +14,16 @@ from pathlib import Path
 import pytest
 import yaml
 
+from sandtable import schemas
 from sandtable.cli import main
+from sandtable.scenario import load_scenario
 from sandtable.schemas import KIND_SCHEMAS, MODELINE, SCHEMA_DIR
 from sandtable.variant_schema import variant_schema_text
 
 from helpers import REPO
 
 SCENARIOS = REPO / "scenarios"
+TRIPLEA_GAME = REPO / "tests" / "fixtures" / "triplea" / "small-game.xml"
 
 check_jsonschema = pytest.importorskip("check_jsonschema.cli.main_command",
                                        reason="check-jsonschema is not installed")
@@ -94,6 +99,14 @@ def test_a_list_that_replaces_the_parents_whole_keeps_the_full_schema(tmp_path):
     assert check_variant(tmp_path, "setup", "spaces:\n- {space: karelia, control: germany}\n")[0] == 0
 
 
+def test_a_variant_locale_may_remove_an_entry_and_a_whole_locale_may_not(tmp_path):
+    text = "locale: ja\nentries:\n  spaces.finland.name: {remove: true}\n"
+    assert check_variant(tmp_path, "locale", text)[0] == 0
+    (tmp_path / "ja.yaml").write_text(text, encoding="utf-8")
+    code, output = run_check_jsonschema(SCHEMA_DIR / "locale.schema.json", [tmp_path / "ja.yaml"])
+    assert code == 1 and "'text' is a required property" in output
+
+
 def test_a_variant_manifest_names_its_parent(tmp_path):
     assert check_variant(tmp_path, "scenario", "id: v\nextends: ../base\nnations:\n- {id: japan, income: 31}\n")[0] == 0
     code, output = check_variant(tmp_path, "scenario", "id: v\nnations:\n- {id: japan, income: 31}\n")
@@ -125,3 +138,123 @@ def test_format_points_a_variant_at_the_variant_schemas(tmp_path, capsys):
         MODELINE + "../../../schemas/variant/locale.schema.json"
     parent_map = (tmp_path / "aa50-1941" / "map.yaml").read_text(encoding="utf-8")
     assert parent_map.splitlines()[0] == MODELINE + "../../schemas/map.schema.json"
+
+
+# -- every modeline Sandtable writes resolves ---------------------------------------------------
+
+@pytest.fixture
+def installed(tmp_path, monkeypatch) -> Path:
+    """The schemas where a non-editable install puts them (share/sandtable/schemas), away from
+    the checkout and from the scenarios."""
+    place = tmp_path / "venv" / "share" / "sandtable" / "schemas"
+    shutil.copytree(SCHEMA_DIR, place)
+    monkeypatch.setattr(schemas, "SCHEMA_DIR", place)
+    return place.resolve()
+
+
+def targets(folder: Path) -> dict[str, Path]:
+    return {str(path.relative_to(folder)): modeline_target(path) for path in sorted(folder.rglob("*.yaml"))}
+
+
+def test_import_points_at_the_installed_schemas_outside_a_repository(tmp_path, installed, capsys):
+    out = tmp_path / "designs" / "small"
+    assert main(["import", "triplea", str(TRIPLEA_GAME), str(out), "--quiet"]) == 0
+    assert targets(out) == {f"{kind}.yaml": installed / f"{kind}.schema.json"
+                            for kind in ("scenario", "map", "units", "setup", "objectives")
+                            if (out / f"{kind}.yaml").exists()}
+    assert main(["format", "--check", str(out)]) == 0  # canonical as written, modeline included
+    assert "points nowhere" not in capsys.readouterr().err
+
+
+def test_import_points_at_the_schemas_a_repository_keeps(tmp_path, installed):
+    shutil.copytree(SCHEMA_DIR, tmp_path / "repo" / "schemas")
+    out = tmp_path / "repo" / "scenarios" / "small"
+    assert main(["import", "triplea", str(TRIPLEA_GAME), str(out), "--quiet"]) == 0
+    assert (out / "map.yaml").read_text(encoding="utf-8").splitlines()[0] == \
+        MODELINE + "../../schemas/map.schema.json"
+    assert all(target.is_file() for target in targets(out).values())
+
+
+def test_new_files_point_where_the_schemas_are(tmp_path, installed):
+    # the editor's new scenario and new files, and a new locale file written by `i18n import`
+    folder = tmp_path / "designs" / "new"
+    for kind, path in [("scenario", folder / "scenario.yaml"), ("map", folder / "map.yaml"),
+                       ("locale", folder / "locales" / "ja.yaml")]:
+        line = schemas.schema_header(kind, path, variant=False).rstrip("\n")
+        assert (path.parent / line[len(MODELINE):]).resolve() == installed / f"{kind}.schema.json"
+    line = schemas.schema_header("map", folder / "map.yaml", variant=True).rstrip("\n")
+    assert (folder / line[len(MODELINE):]).resolve() == installed / "variant" / "map.schema.json"
+
+
+def test_i18n_import_writes_a_new_locale_file_whose_modeline_resolves(tmp_path, installed, capsys):
+    tiny = tmp_path / "designs" / "tiny"
+    shutil.copytree(REPO / "tests" / "fixtures" / "i18n" / "tiny", tiny)  # its modelines point nowhere here
+    po = tmp_path / "ja.po"
+    assert main(["i18n", "export", str(tiny), "--locale", "ja", "--format", "po", "-o", str(po)]) == 0
+    po.write_text(po.read_text(encoding="utf-8").replace('msgid "Tiny Front"\nmsgstr ""',
+                                                         'msgid "Tiny Front"\nmsgstr "小さな前線"'), encoding="utf-8")
+    assert main(["i18n", "import", str(tiny), str(po)]) == 0
+    assert modeline_target(tiny / "locales" / "ja.yaml") == installed / "locale.schema.json"
+
+
+def test_format_repoints_a_modeline_that_points_nowhere_at_the_kept_schemas(tmp_path, installed, capsys):
+    # what `import` wrote before: the checkout's folder, seen from a virtual environment
+    shutil.copytree(SCHEMA_DIR, tmp_path / "repo" / "schemas")
+    folder = tmp_path / "repo" / "scenarios" / "base"
+    shutil.copytree(REPO / "tests" / "fixtures" / "core" / "base", folder)
+    broken = "../../venv/lib/python3.11/site-packages/schemas/map.schema.json"
+    lines = (folder / "map.yaml").read_text(encoding="utf-8").splitlines()
+    (folder / "map.yaml").write_text("\n".join([MODELINE + broken] + lines[1:]) + "\n", encoding="utf-8")
+    assert main(["format", "--check", str(folder)]) == 1
+    assert main(["format", str(folder)]) == 0
+    assert (folder / "map.yaml").read_text(encoding="utf-8").splitlines()[0] == \
+        MODELINE + "../../schemas/map.schema.json"
+    assert all(target.is_file() for target in targets(folder).values())
+    capsys.readouterr()
+    assert main(["format", "--check", str(folder)]) == 0
+    assert "points nowhere" not in capsys.readouterr().err
+
+
+def test_format_does_not_point_at_the_installation_and_says_why(tmp_path, installed, capsys):
+    # Without a kept copy the line is left: another machine's install is elsewhere, and two
+    # installs would otherwise rewrite each other's line.
+    folder = tmp_path / "designs" / "base"
+    shutil.copytree(REPO / "tests" / "fixtures" / "core" / "base", folder)
+    before = (folder / "map.yaml").read_text(encoding="utf-8")
+    assert main(["format", "--check", str(folder)]) == 0
+    assert (folder / "map.yaml").read_text(encoding="utf-8") == before
+    err = capsys.readouterr().err
+    assert "designs/base/map.yaml: its schema modeline points nowhere here" in err
+
+
+# -- patterns match as JSON Schema says (ECMA-262), as check-jsonschema and VS Code match them ----
+
+@pytest.mark.parametrize("unit_id, valid", [
+    ("marine", True),
+    ("marine\n", False),     # Python's `$` matches before a final newline; ECMA-262's does not
+    ("marine\n\n", False),
+    ("\nmarine", False),
+    ("marine-2", True),
+])
+def test_a_pattern_passes_or_fails_as_check_jsonschema_says(tmp_path, unit_id, valid):
+    from validators import validate
+    folder = tmp_path / "base"
+    shutil.copytree(REPO / "tests" / "fixtures" / "core" / "base", folder)
+    units = folder / "units.yaml"
+    units.write_text(units.read_text(encoding="utf-8") + f"- {{id: {json.dumps(unit_id)}, name: Marine, "
+                     "domain: land, cost: 4, stats: {attack: 1, defense: 2}}\n", encoding="utf-8")
+    theirs, output = run_check_jsonschema(SCHEMA_DIR / "units.schema.json", [units])
+    assert (theirs == 0) == valid, output
+    ours = [(d.code, d.message, d.line) for d in validate(load_scenario(folder)) if d.code.startswith("SCH")]
+    assert ours == ([] if valid else
+                    [("SCH005", f"{unit_id!r} is not a valid id", 6)]), ours
+
+
+def test_every_pattern_of_the_schemas_is_an_ecma_262_expression():
+    import regress
+    found = set()
+    for path in SCHEMA_DIR.rglob("*.json"):
+        found |= set(re.findall(r'"pattern": ("(?:[^"\\]|\\.)*")', path.read_text(encoding="utf-8")))
+    assert len(found) >= 8
+    for pattern in found:
+        regress.Regex(json.loads(pattern), flags="u")   # raises on what ECMA-262 does not accept

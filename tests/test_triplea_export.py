@@ -2,24 +2,29 @@
 
 "The same" is the game: every space, border, canal, nation, side, unit type, starting unit and
 control, resource, option, victory condition and national objective, with every value. Names of
-things TripleA names itself (spaces, units, nations) come back too; what TripleA's file has no
-place for is documentation (notes, sources, texts, colours, objective and victory names), the
-board's geometry (a TripleA map folder's business) and the rules' parameters beyond China's.
+things TripleA names itself (spaces, units, nations) come back as TripleA knows them: a space's
+TripleA name (`triplea_name`, or made from its name) is its name in TripleA, and its display name
+comes back only where it is the TripleA one. What TripleA's file has no place for is documentation
+(notes, sources, texts, colours, objective and victory names, display names), the board's geometry
+(a TripleA map folder's business) and the rules' parameters beyond China's.
 """
 from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
 from sandtable.cli import main
 from sandtable.safexml import parse_xml
 from sandtable.scenario import load_scenario
-from sandtable.triplea.export import ExportError, export_game
+from sandtable.triplea.export import PLAYERS, ExportError, export_game
+from sandtable.triplea.names import triplea_territory_name
 from sandtable.triplea.translate import translate
+from sandtable.yamlwrite import save_yaml
 
-from helpers import REPO
+from helpers import FIXTURES, REPO
 
 DTD = REPO.parent / "shared" / "reference" / "triplea" / "game.dtd"
 SCENARIOS = ["aa50-1941", "aa50-1942"]
@@ -45,8 +50,21 @@ def _by_id(items, drop=()):
     return {item["id"]: {k: v for k, v in _plain(item).items() if k not in drop} for item in items}
 
 
+def triplea_names(files: dict) -> dict:
+    """The files with each space named by its TripleA name, and each nation's TripleA name given:
+    what the export writes (triplea_name, else made from the name or the id)."""
+    board, scenario = dict(files.get("map") or {}), dict(files.get("scenario") or {})
+    board["spaces"] = [{**{k: v for k, v in s.items() if k != "triplea_name"},
+                        "name": s.get("triplea_name") or triplea_territory_name(s["name"])}
+                       for s in board.get("spaces", [])]
+    scenario["nations"] = [{**n, "triplea_name": n.get("triplea_name") or PLAYERS.get(n["id"], n["id"])}
+                           for n in scenario.get("nations", [])]
+    return {**files, "map": board, "scenario": scenario}
+
+
 def game(files: dict) -> dict:
     """What a TripleA game file says of a scenario, in a form to compare."""
+    files = triplea_names(files)
     scenario, board, units, setup = (files.get(k) or {} for k in FILES[:4])
     objectives = (files.get("objectives") or {}).get("objectives", [])
     sets = lambda items: sorted(json.dumps(_plain(i), sort_keys=True) for i in items)  # noqa: E731
@@ -66,8 +84,8 @@ def game(files: dict) -> dict:
         "setup": {e["space"]: dict(_plain(e), units=sets(e.get("units", []))) for e in setup.get("spaces", [])},
         "given": sets(setup.get("resources", [])),
         "objectives": _by_id(objectives, drop=("name",)),
-        "china": {k: china[k] for k in ("nation", "territories", "infantry_per_territories", "placement_limit",
-                                        "place_in_any_territory", "unit") if k in china},
+        "china": {k: v for k, v in _plain(china).items() if k != "source"},
+        "triplea_map": scenario.get("triplea_map"),
     }
 
 
@@ -102,6 +120,106 @@ def test_the_export_speaks_triplea(exported):
     assert '<territoryOwner territory="Karelia S.S.R." owner="Russians" />' in text
     assert '<option name="isSub" value="true" />' in text
     assert '<property name="sandtable.borders" value="[[&quot;wrap&quot;, &quot;20 Sea Zone&quot;' in text
+    # what TripleA 1.9 requires: a version, typed properties, a map name; and the map's own names
+    assert '<info name="Axis &amp; Allies 50th Anniversary Edition: 19' in text and 'version="1.0" />' in text
+    assert '<property name="WW2V3" value="true" editable="false">\n      <boolean />' in text
+    assert '<property name="mapName" value="world_war_ii_v3" editable="false">\n      <string />' in text
+    assert '<territory name="Argentina Chile" />' in text and "Argentina/Chile" not in text
+    # China's rules: switched on in TripleA, and what no TripleA option says kept for the import
+    assert '<property name="Movement By Territory Restricted" value="true" editable="false">' in text
+    assert ('<property name="sandtable.china" value="{&quot;no_replacement&quot;: [&quot;fighter&quot;], '
+            '&quot;recapture_only&quot;: [&quot;Kwangtung&quot;]}" editable="false">') in text
+
+
+def _folder_of(tmp_path, fixture: str, change=None) -> Path:
+    """The scenario folder an import of a fixture gives, after `change(files)`."""
+    imported = translate(parse_xml((FIXTURES / "triplea" / fixture).read_bytes(), fixture), "game")
+    if change is not None:
+        change(imported.files)
+    folder = tmp_path / "game"
+    folder.mkdir()
+    for kind, data in imported.files.items():
+        save_yaml(folder / f"{kind}.yaml", data, kind=kind, within=folder)
+    return folder
+
+
+def _round_trip(folder: Path):
+    scenario = load_scenario(folder)
+    text = export_game(scenario)
+    back = translate(parse_xml(text.encode("utf-8"), "back.xml"), scenario.id)
+    assert not back.has_errors
+    ours, theirs = game({k: scenario.doc(k) for k in FILES}), game(back.files)
+    return text, back, {k for k in ours if ours[k] != theirs[k]}
+
+
+def test_neutral_units_go_without_an_owner_and_the_neutral_player_is_no_player(tmp_path):
+    text, back, differences = _round_trip(_folder_of(tmp_path, "neutral-units.xml"))
+    assert differences == set()
+    assert '<unitPlacement unitType="infantry" territory="Sweden" quantity="2" />' in text
+    assert "Neutral" not in text.split("<playerList>")[1].split("</playerList>")[0]
+    scenario = back.files["scenario"]
+    assert [s["id"] for s in scenario["sides"]] == ["axis", "allies", "neutral"]
+    assert [v["side"] for v in scenario["victory"]] == ["axis", "allies"]   # none for the neutral side
+
+
+def test_at_war_conditions_travel_as_at_war_players(tmp_path):
+    def war(files):
+        at_war = [{"at_war": {"owner": "germany", "with": n}} for n in ("soviet-union", "united-states")]
+        paid = {"owner": "germany", "kind": "national_objective", "timing": "collect_income",
+                "award": {"resource": "ipc", "amount": 5}}
+        files["objectives"] = {"objectives": [
+            {"id": "germany-war", "name": "War", **paid, "when": {"all": [*at_war, {"turn": {"min": 2}}]}},
+            {"id": "germany-some-war", "name": "Some war", **paid, "when": {"at_least": {"count": 1, "of": at_war}}}]}
+    text, _, differences = _round_trip(_folder_of(tmp_path, "neutral-units.xml", war))
+    assert differences == set()
+    assert '<option name="atWarPlayers" value="Russians:Americans" />' in text
+    assert '<option name="atWarPlayers" value="Russians:Americans" count="1" />' in text
+
+
+def test_unit_costs_travel_when_no_nation_takes_a_turn(tmp_path):
+    def idle(files):
+        del files["scenario"]["turn_order"]
+        for nation in files["scenario"]["nations"]:
+            nation["passive"] = True
+    text, back, differences = _round_trip(_folder_of(tmp_path, "neutral-units.xml", idle))
+    assert differences == set() and back.files["units"]["unit_types"][0]["cost"] == 3
+    assert '<playerProduction player="Germans" frontier="production" />' in text
+
+
+def test_export_refuses_a_version_tripleA_cannot_read_and_a_scenario_without_its_map(tmp_path):
+    folder = tmp_path / "mine"
+    shutil.copytree(REPO / "scenarios" / "northern-front", folder)
+    path = folder / "scenario.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("triplea_map: world_war_ii_v3\n", "version: draft\n"),
+                    encoding="utf-8")
+    with pytest.raises(ExportError) as caught:
+        export_game(load_scenario(folder))
+    assert caught.value.problems == [
+        "version 'draft': TripleA's version is numbers joined by dots (such as 1.2); change the scenario's version "
+        "or leave it out",
+        "the scenario names no TripleA map, and TripleA opens a game only on its map: give scenario.yaml a "
+        "triplea_map (such as world_war_ii_v3)"]
+
+
+def test_what_to_change_is_said_for_units_tripleA_sees_otherwise(tmp_path):
+    """northern-front's units as they were: a cruiser without its tag, a submarine and a factory
+    without their abilities. TripleA would take both ships for surface warships."""
+    folder = tmp_path / "mine"
+    shutil.copytree(REPO / "scenarios" / "northern-front", folder)
+    units = load_scenario(folder).doc("units")
+    for unit in units["unit_types"]:
+        unit.pop("tags" if unit["id"] == "cruiser" else "abilities" if unit["id"] in ("submarine", "factory") else "-",
+                 None)
+    save_yaml(folder / "units.yaml", units, kind="units", within=folder)
+    with pytest.raises(ExportError) as caught:
+        export_game(load_scenario(folder))
+    warship = ("is a sea unit that attacks and is no submarine (abilities cannot_hit_air, sub_movement, submerge, "
+               "surprise_strike) or transport: TripleA counts it among the surface warships of its objectives; add "
+               "the tag surface_warship, or make it a submarine")
+    assert caught.value.problems == [
+        f"unit type 'cruiser' {warship}", f"unit type 'submarine' {warship}",
+        "unit type 'factory' is a structure without the abilities factory and capturable: TripleA's one kind of "
+        "structure is the factory (isFactory); give it those abilities, or another domain"]
 
 
 def test_what_triplea_cannot_say_is_refused_by_name(tmp_path):
@@ -117,6 +235,17 @@ def test_what_triplea_cannot_say_is_refused_by_name(tmp_path):
         export_game(load_scenario(folder))
     assert caught.value.problems == [
         "border germany - czechoslovakia-hungary is mountain; TripleA knows land, sea and coast borders"]
+
+
+def test_export_command_never_writes_through_a_link(tmp_path, capsys):
+    target = tmp_path / "elsewhere" / "planted.xml"
+    target.parent.mkdir()
+    out = tmp_path / "aa50.xml"
+    out.symlink_to(target)   # dangling
+    assert main(["export", "triplea", str(REPO / "scenarios" / "aa50-1942"), str(out)]) == 2
+    assert "use --force" in capsys.readouterr().err and not target.exists()
+    assert main(["export", "triplea", str(REPO / "scenarios" / "aa50-1942"), str(out), "--force"]) == 0
+    assert not target.exists() and not out.is_symlink() and out.read_text(encoding="utf-8").startswith("<?xml")
 
 
 def test_export_command(tmp_path, capsys):

@@ -5,7 +5,8 @@ several capitals, a connection given twice, an off-board box and a lake, ten-sid
 per-alliance victory thresholds, purchases that give resources or several units, an empty
 DOCTYPE subset. objectives-and-variables.xml: variables and foreach, territory-list keywords,
 same-named objectives, conditions joined by OR. canals-and-borders.xml: canals on land, border
-kinds kept by the export.
+kinds kept by the export. old-spelling.xml: `<attatchmentList>`. production-only.xml: values
+without unit production. neutral-units.xml: a map name, units without an owner.
 """
 from __future__ import annotations
 
@@ -218,3 +219,32 @@ def test_abilities_and_purchases_name_what_exists(tmp_path):
     found = [(d.code, Path(d.file).name, d.hint) for d in diagnostics_of(out) if d.code == "TRP001"]
     assert found == [("TRP001", "scenario.yaml", "did you mean 'knight'?"),
                      ("TRP001", "units.yaml", "did you mean 'spearman'?")]
+
+
+# -- what TripleA reads, the importer reads ------------------------------------------------------
+def test_the_old_spelling_attatchment_is_read_as_tripleA_reads_it():
+    imported = import_game(TRIPLEA / "old-spelling.xml", "old")
+    assert imported.files["units"]["unit_types"] == [
+        {"id": "legion", "name": "Legion", "domain": "land", "stats": {"attack": 3, "defense": 2, "movement": 1}}]
+    assert {s["id"]: s.get("value") for s in imported.files["map"]["spaces"]} == {"rome": 5, "ostia": None}
+    assert [d for d in imported.diagnostics if d.severity.value != "info"] == []
+
+
+def test_production_only_gives_the_value_and_no_unit_production():
+    imported = import_game(TRIPLEA / "production-only.xml", "po")
+    assert {s["id"]: s.get("value") for s in imported.files["map"]["spaces"]} == {"vienna": 4, "linz": 2}
+    # TripleA's factory in Vienna produces 1 unit, in Linz none: here the value is the limit
+    assert [(d.code, d.line, d.column, d.message) for d in imported.diagnostics if d.severity.value != "info"] == [
+        ("TPL005", 15, 7, "Vienna may produce 1 units but is worth 4; a factory's limit is the territory's value "
+         "here; 1 more like it (Linz)")]
+
+
+def test_the_map_name_and_the_tripleA_names_are_kept():
+    imported = import_game(TRIPLEA / "neutral-units.xml", "nu")
+    scenario = imported.files["scenario"]
+    assert scenario["triplea_map"] == "world_war_ii_v3"
+    assert {n["id"]: n["triplea_name"] for n in scenario["nations"]} == {
+        "germany": "Germans", "soviet-union": "Russians", "united-states": "Americans", "neutral": "Neutral"}
+    assert {s["id"]: s["triplea_name"] for s in imported.files["map"]["spaces"]} == {
+        "germany": "Germany", "sweden": "Sweden", "karelia-ssr": "Karelia S.S.R.", "sz-5": "5 Sea Zone"}
+    assert not any("mapName" in d.message for d in imported.diagnostics)

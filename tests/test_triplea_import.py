@@ -36,6 +36,7 @@ def refused(name: str):
     ("external-entity.xml", "TPL002", 2, 16),
     ("undeclared-entity.xml", "TPL002", 4, 15),
     ("too-deep.xml", "TPL003", 3, 193),
+    ("utf-7.xml", "TPL001", 1, 21),        # expat reads no UTF-7: refused at the declaration, no ValueError
 ])
 def test_refused_xml_names_code_file_line_and_column(name, code, line, column):
     diagnostic = refused(name)
@@ -105,6 +106,25 @@ def test_command_refuses_bad_files_without_a_traceback(tmp_path, capsys, name):
     assert not (tmp_path / "out" / "map.yaml").exists()
 
 
+def test_command_never_writes_through_a_link_out_of_outdir(tmp_path, capsys):
+    outside = tmp_path / "elsewhere.txt"
+    outside.write_text("keep me\n", encoding="utf-8")
+    out = tmp_path / "small"
+    out.mkdir()
+    (out / "map.yaml").symlink_to(outside)
+    assert main(["import", "triplea", str(TRIPLEA / "small-game.xml"), str(out), "--quiet", "--force"]) == 2
+    assert "map.yaml links to a file outside" in capsys.readouterr().err
+    assert outside.read_text(encoding="utf-8") == "keep me\n" and sorted(p.name for p in out.iterdir()) == ["map.yaml"]
+
+
+def test_a_long_folder_name_gives_an_id_an_id_may_be(tmp_path):
+    out = tmp_path / ("a-scenario-imported-into-a-folder-whose-name-is-far-longer-than-any-id-" * 2)
+    assert main(["import", "triplea", str(TRIPLEA / "small-game.xml"), str(out), "--quiet"]) == 0
+    scenario = load_scenario(out)
+    assert scenario.id == "a-scenario-imported-into-a-folder-whose-name-is-far-longer-than"   # 64 characters
+    assert [d.code for d in validate(scenario) if d.severity.value != "info"] == []
+
+
 def test_command_reports_io_problems_with_exit_2(tmp_path, capsys):
     assert main(["import", "triplea", str(tmp_path / "missing.xml"), str(tmp_path / "out")]) == 2
     assert "no such file" in capsys.readouterr().err
@@ -126,9 +146,10 @@ def small():
 def test_spaces_borders_and_canals(small):
     spaces = {s["id"]: s for s in small.files["map"]["spaces"]}
     assert list(spaces) == ["germany", "karelia-ssr", "russia", "egypt", "sweden", "iceland", "sz-5", "sz-6"]
-    assert spaces["germany"] == {"id": "germany", "name": "Germany", "kind": "land", "value": 10,
-                                 "tags": ["capital", "victory_city"]}
-    assert spaces["sz-5"] == {"id": "sz-5", "name": "Sea Zone 5", "kind": "sea"}
+    assert spaces["germany"] == {"id": "germany", "name": "Germany", "triplea_name": "Germany", "kind": "land",
+                                 "value": 10, "tags": ["capital", "victory_city"]}
+    assert spaces["sz-5"] == {"id": "sz-5", "name": "Sea Zone 5", "triplea_name": "5 Sea Zone", "kind": "sea"}
+    assert spaces["karelia-ssr"]["triplea_name"] == "Karelia S.S.R."   # the export's name for it
     assert spaces["sweden"]["tags"] == ["neutral", "impassable"]
     assert spaces["karelia-ssr"]["original_owner"] == "soviet-union"
     assert spaces["iceland"]["tags"] == ["island"]
@@ -145,8 +166,8 @@ def test_nations_sides_and_turn_order(small):
     assert scenario["turn_order"] == ["germany", "soviet-union"]
     nations = {n["id"]: n for n in scenario["nations"]}
     assert nations["china"]["played_by"] == "soviet-union"
-    assert nations["germany"] == {"id": "germany", "name": "Germany", "side": "axis", "capital": "germany",
-                                  "income": 10, "victory_cities": 1}
+    assert nations["germany"] == {"id": "germany", "name": "Germany", "triplea_name": "Germans", "side": "axis",
+                                  "capital": "germany", "income": 10, "victory_cities": 1}
     assert [s["id"] for s in scenario["sides"]] == ["axis", "allies"]
     options = {o["id"]: o["default"] for o in scenario["options"]}
     assert options == {"national-objectives": True, "total-war": True}

@@ -4,7 +4,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
+from sandtable import yamlsource
 from sandtable.yamlsource import YamlRefused, parse_yaml, resolve_plain
 
 HERE = Path("example.yaml")
@@ -77,10 +79,27 @@ def test_refusals_carry_a_diagnostic(text, code):
     assert refused.value.diagnostic.line >= 1
 
 
-def test_deep_nesting_is_refused_without_recursion_error():
+@pytest.mark.parametrize("loader", ["CSafeLoader", "SafeLoader"])  # libyaml's, and PyYAML's own
+@pytest.mark.parametrize("depth", [65, 999, 1000, 5000])  # libyaml (PyYAML 6.0.4) refuses 1000 itself
+def test_deep_nesting_is_refused_by_our_limit_at_its_place(monkeypatch, loader, depth):
+    if not hasattr(yaml, loader):
+        pytest.skip(f"PyYAML was built without {loader}")
+    monkeypatch.setattr(yamlsource, "_LOADER", getattr(yaml, loader))
     with pytest.raises(YamlRefused) as refused:
-        read("a: " + "[" * 5000 + "]" * 5000)
-    assert refused.value.diagnostic.code == "YAML008"
+        read("a: " + "[" * depth + "]" * depth)
+    found = refused.value.diagnostic
+    # The mapping is level 1, so the 64th `[` (column 3 + 64) is the 65th level.
+    assert (found.code, found.line, found.column) == ("YAML008", 1, 3 + yamlsource.MAX_DEPTH)
+
+
+def test_block_nesting_is_refused_by_our_limit_too():
+    text = "".join(" " * level + f"k{level}:\n" for level in range(1100)) + " " * 1100 + "end\n"
+    with pytest.raises(YamlRefused) as refused:
+        read(text)
+    found = refused.value.diagnostic
+    # k0's mapping is level 1 at line 1, so level 65 opens at line 65, column 65.
+    level = yamlsource.MAX_DEPTH + 1
+    assert (found.code, found.line, found.column) == ("YAML008", level, level)
 
 
 def test_billion_laughs_is_refused_quickly():

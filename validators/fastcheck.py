@@ -10,8 +10,9 @@ return None, and the caller then always uses jsonschema.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
+
+from .ecma_pattern import matches
 
 Predicate = Callable[[object], bool]
 
@@ -186,14 +187,14 @@ def _array_tests(node: dict, build) -> list[Predicate]:
 def _scalar_tests(node: dict) -> list[Predicate]:
     tests: list[Predicate] = []
     short, long_ = node.get("minLength"), node.get("maxLength")
-    pattern = re.compile(node["pattern"]) if "pattern" in node else None
+    pattern = node.get("pattern")
     if short is not None or long_ is not None or pattern is not None:
         def string_ok(v) -> bool:
             if not isinstance(v, str):
                 return True
             if short is not None and len(v) < short or long_ is not None and len(v) > long_:
                 return False
-            return pattern is None or pattern.search(v) is not None
+            return pattern is None or matches(pattern, v)
         tests.append(string_ok)
     bounds = [(node.get("minimum"), lambda v, b: v >= b), (node.get("maximum"), lambda v, b: v <= b),
               (node.get("exclusiveMinimum"), lambda v, b: v > b),

@@ -3,11 +3,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from rich.text import Text
+
 from sandtable.diagnostics import Diagnostic, Severity, one_line, shown_path
-from sandtable.safetext import COLOURS, visible
+from sandtable.safetext import visible
+
+SEVERITY_STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "cyan"}
 
 
 @dataclass
@@ -17,6 +21,7 @@ class Result:
     folder: Path
     diagnostics: list[Diagnostic]
     line_of: Callable[[Path, int], str]
+    files: list[Path] = field(default_factory=list)   # every file read (a variant's parents' too)
 
 
 def _tally(results: list[Result]) -> tuple[int, int, int]:
@@ -31,28 +36,35 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def render_text(results: list[Result], color: bool = False) -> str:
-    paint = _painter(color)
-    out = []
+def render_text(results: list[Result]) -> str:
+    """The diagnostics for people, without colour (text_report has the styles)."""
+    return text_report(results).plain
+
+
+def text_report(results: list[Result]) -> Text:
+    """The diagnostics for people, each severity styled: rich prints it in colour or not, as
+    the terminal, NO_COLOR, TERM=dumb and --color say."""
+    out = Text()
     for result in results:
         for d in result.diagnostics:
             place = shown_path(d.file) + (f":{d.line}:{d.column}" if d.line else "")
-            severity = paint(d.severity.value, d.severity)
-            out.append(f"{place}: {severity} {d.code}: {d.message}")
+            out.append(f"{place}: ")
+            out.append(d.severity.value, style=SEVERITY_STYLES[d.severity])
+            out.append(f" {d.code}: {d.message}\n")
             source = result.line_of(d.file, d.line) if d.file and d.line else ""
             if source:
                 gutter = f"{d.line:>5} | "
-                out.append(gutter + visible(source.rstrip()))
-                out.append(" " * (len(gutter) - 2) + "| " + _caret_pad(source, d.column) + "^")
+                out.append(gutter + visible(source.rstrip()) + "\n")
+                out.append(" " * (len(gutter) - 2) + "| " + _caret_pad(source, d.column) + "^\n")
             if d.hint:
-                out.append(f"      = hint: {d.hint}")
+                out.append(f"      = hint: {d.hint}\n")
     errors, warnings, infos = _tally(results)
     summary = (f"{_plural(len(results), 'scenario')} checked: {_plural(errors, 'error')}, "
                f"{_plural(warnings, 'warning')}")
     if infos:
         summary += f", {_plural(infos, 'note')}"
-    out.append(summary)
-    return "\n".join(out) + "\n"
+    out.append(summary + "\n")
+    return out
 
 
 def _caret_pad(source: str, column: int) -> str:
@@ -64,12 +76,6 @@ def _caret_pad(source: str, column: int) -> str:
 def _width(ch: str) -> int:
     import unicodedata
     return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-
-
-def _painter(color: bool):
-    def paint(text: str, severity: Severity) -> str:
-        return f"{COLOURS[severity.value]}{text}{COLOURS['reset']}" if color else text
-    return paint
 
 
 def render_json(results: list[Result]) -> str:
@@ -141,7 +147,7 @@ def render_sarif(results: list[Result], version: str, docs_url: str | None = Non
     driver = {"name": "sandtable", "version": version,
               "rules": sorted(rules.values(), key=lambda r: r["id"])}
     if docs_url:
-        driver["informationUri"] = docs_url
+        driver["informationUri"] = _web_address(docs_url)
     log = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -170,8 +176,23 @@ def _sarif_rule(d: Diagnostic, docs_url: str | None) -> dict:
     else:
         rule["shortDescription"] = {"text": d.code}
     if docs_url:
-        rule["helpUri"] = f"{docs_url}#{entry.anchor}" if entry else docs_url
+        rule["helpUri"] = _web_address(docs_url, entry.anchor if entry else None)
     return rule
+
+
+def _web_address(url: str, fragment: str | None = None) -> str:
+    """`url` as a URI may hold it (SARIF's `uri` format): a space or any other character a URI
+    cannot hold percent-encoded, escapes already there kept; with `fragment`, the address's own
+    fragment replaced by it (a code's section), not followed by a second one."""
+    import re
+    from urllib.parse import quote, urlsplit, urlunsplit
+    parts = urlsplit(url)
+
+    def encoded(text: str, also: str = "") -> str:
+        text = re.sub(r"%(?![0-9A-Fa-f]{2})", "%25", text)   # a lone % is a character, not an escape
+        return quote(text, safe="%!$&'()*+,;=:@/-._~" + also)
+    return urlunsplit((parts.scheme, parts.netloc, encoded(parts.path), encoded(parts.query, "?"),
+                       encoded(parts.fragment if fragment is None else fragment, "?")))
 
 
 def _artifact(path: Path | str) -> dict:
@@ -196,7 +217,8 @@ def _fingerprint(identity: tuple, occurrence: int) -> str:
 
 
 def render_junit(results: list[Result], strict: bool = False) -> str:
-    """One test suite per scenario, one test case per file.
+    """One test suite per scenario, one test case per file checked (with or without problems, so
+    that the counts do not move with them and trend views can follow each file).
 
     Errors (and warnings, with `strict`) fail the file's case, with the first problem in the
     failure's message and all of them in its text; the other diagnostics are the case's output,
@@ -211,7 +233,8 @@ def render_junit(results: list[Result], strict: bool = False) -> str:
             by_file.setdefault(shown_path(d.file or result.folder / "scenario.yaml"), []).append(d)
         cases = []
         failures = 0
-        for name in sorted(by_file) or [shown_path(result.folder / "scenario.yaml")]:
+        checked = set(by_file) | {shown_path(file) for file in result.files}
+        for name in sorted(checked) or [shown_path(result.folder / "scenario.yaml")]:
             failing = [d for d in by_file.get(name, []) if d.is_error or (strict and d.severity is Severity.WARNING)]
             passing = [d for d in by_file.get(name, []) if d not in failing]
             body = ""

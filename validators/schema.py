@@ -44,11 +44,19 @@ class SchemaCheck:
 
     @cached_property
     def explainer(self):
-        from jsonschema import Draft202012Validator
-        return Draft202012Validator(self.schema)
+        return _explaining_validator()(self.schema)
 
     def iter_errors(self, data):
         return iter(()) if self.is_valid(data) else self.explainer.iter_errors(data)
+
+
+@cache
+def _explaining_validator():
+    """Draft 2020-12, with `pattern` matched as ECMA-262 (ecma_pattern.py), as fastcheck does."""
+    from jsonschema import Draft202012Validator, validators
+
+    from .ecma_pattern import pattern_keyword
+    return validators.extend(Draft202012Validator, {"pattern": pattern_keyword})
 
 
 @cache

@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from typing import TYPE_CHECKING
 
 from ..system import ATTACKER_WINS, DEFENDER_WINS, BattlePosition, Contingent, Policy
-from . import bombing
+from . import bombing, carriers
 from .forces import Piece
 from .movement import enemies_in, hostile_sea
 from .position import AA50Position
@@ -37,10 +37,14 @@ def enter_combat(game: AA50Game) -> None:
 
 
 def combat_done(game: AA50Game) -> bool:
-    """Battles that need no decision (nothing left to fight) are settled on the way."""
+    """Battles that need no decision (nothing left to fight) are settled on the way; after
+    the last, fighters whose carrier was sunk defending land (§7.3.2)."""
     while game.battle_queue and not _needs_decision(game, game.battle_queue[0]):
         fight(game, game.battle_queue.pop(0), 0)
-    return not game.battle_queue
+    if game.battle_queue:
+        return False
+    carriers.land_unseated(game)
+    return True
 
 
 def combat_actions(game: AA50Game) -> list[tuple]:
@@ -140,6 +144,8 @@ def fight(game: AA50Game, space: str, retreat_at: int) -> None:
         piece.bombarded = True
     a_left = _left(model.attacker, a_final)
     d_left = _left(model.defender, d_final)
+    _note_unfought_losses(game, attackers, fighting, a_left, attacking=True)
+    _note_unfought_losses(game, fighting, attackers, d_left, attacking=False)
     _remove_losses(game, attackers, a_left)
     _remove_losses(game, fighting, d_left)
     for piece in attackers:
@@ -153,6 +159,29 @@ def fight(game: AA50Game, space: str, retreat_at: int) -> None:
         _conclude(game, space, survivors, won=True)
     else:
         _conclude(game, space, survivors, won=False)
+
+
+def _note_unfought_losses(game: AA50Game, pieces: list[Piece], foes: list[Piece], left: Counter,
+                          attacking: bool) -> None:
+    """Losses of a side none of whose units could hit the other (transports alone, submarines
+    under aircraft, §7.3.4): units lost without a fight, a blunder the report counts."""
+    def strikes(piece: Piece) -> bool:
+        profile = game.profiles(piece.owner)[piece.type]
+        value = profile.attack if attacking else profile.defense
+        if not value or profile.defenceless:
+            return False
+        return not profile.cannot_hit_air or any(
+            not game.profiles(f.owner)[f.type].is_air for f in foes)
+    if not pieces or any(strikes(p) for p in pieces):
+        return
+    standing = Counter((p.owner, p.type) for p in pieces)
+    for (owner, type_), count in standing.items():
+        lost = count - left.get((owner, type_), 0)
+        if lost > 0:
+            side = game.side_of(owner)
+            game.chronicle.blunder(game.round, "lost-unfought", side, lost)
+            game.chronicle.blunder(game.round, "lost-unfought-value", side,
+                                   lost * game.profiles(owner)[type_].cost)
 
 
 def _left(side_model, final) -> Counter:
@@ -198,11 +227,7 @@ def _conclude(game: AA50Game, space: str, survivors: list[Piece], won: bool) -> 
         if back is not None:
             for piece in survivors:
                 if game.data.types[piece.type].domain == "sea":
-                    game.pieces[space].remove(piece)
-                    piece.space = back
-                    for cargo in piece.cargo:
-                        cargo.space = back
-                    game.pieces[back].append(piece)
+                    game.relocate(piece, back)
 
 
 # -- amphibious assaults (§5.5.2) ----------------------------------------------------------------

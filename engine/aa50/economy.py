@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 from validators.conditions import evaluate
 
+from . import carriers
+
 if TYPE_CHECKING:
     from .game import AA50Game
 
@@ -21,6 +23,13 @@ def _changes(game: AA50Game, nation: str, op: str) -> list[dict]:
     return [change for tech in sorted(game.tech[nation])
             for change in game.data.breakthroughs.get(tech, {}).get("changes") or []
             if change.get("op") == op]
+
+
+def granted(game: AA50Game, nation: str, kind: str) -> dict[str, dict]:
+    """Unit type -> the ability of `kind` the nation's breakthroughs grant it (Paratroopers'
+    air_transport for bombers, Mechanized Infantry's mechanized_escort for tanks, §5.2.3)."""
+    return {c["type"]: c["ability"] for c in _changes(game, nation, "grant_ability")
+            if (c.get("ability") or {}).get("kind") == kind}
 
 
 def movement(game: AA50Game, nation: str, type_: str) -> int:
@@ -73,13 +82,15 @@ def enter_research(game: AA50Game) -> None:
     game.step = ""
 
 
-def _research_on(game: AA50Game) -> bool:
+def research_on(game: AA50Game) -> bool:
+    """Whether the current nation researches: the option is on, it may spend, the scenario
+    has charts (§5.2; research is an optional rule, note 18)."""
     return bool(game.options.get("research")) and may_spend(game, game.seat) \
         and bool(game.data.charts)
 
 
 def research_done(game: AA50Game) -> bool:
-    if not _research_on(game):
+    if not research_on(game):
         return True
     return game.step == "done"
 
@@ -206,13 +217,14 @@ def mobilize_done(game: AA50Game) -> bool:
 
 
 def _factories(game: AA50Game, nation: str) -> dict[str, int]:
-    """Factory territory -> units it may still mobilize this turn (§5.7.1, §7.1.5): held by
-    the nation since the start of the turn, not taken this turn, value less damage."""
+    """Factory territory -> units it may still mobilize this turn (§5.7.1, §7.1.5): a factory
+    the nation controlled at the start of the turn (not one taken or placed this turn), in a
+    territory it held then; its territory's value less damage."""
     found = {}
     bonus = production_bonus(game, nation)
     for space, factory in game.factories.items():
-        if game.control.get(space) != nation \
-                or game.start_control.get(space) != nation or factory.captured_now:
+        if game.control.get(space) != nation or game.start_control.get(space) != nation \
+                or factory.captured_now or factory.placed_now:
             continue
         limit = game.data.board.value[space] + bonus - game.damage.get(space, 0)
         room = limit - game.placed[space]
@@ -243,23 +255,9 @@ def placement_spaces(game: AA50Game, nation: str, type_: str) -> list[str]:
 
 def carrier_room_for_new(game: AA50Game, nation: str, sea: str) -> int:
     """Room for new fighters on the nation's own carriers in `sea`, new or there before
-    (§5.7.1, note 54; never on an ally's carrier), with the fighters placed before them and
-    every other fighter of the side there kept aboard some carrier of the side (two a
-    carrier, §7.3.2)."""
-    types = game.data.types
-    own = side = taken = 0
-    for piece in game.pieces[sea]:
-        if game.side(piece.owner) != game.side(nation):
-            continue
-        kind = types[piece.type]
-        side += kind.carrier_room
-        if piece.owner == nation:
-            own += kind.carrier_room
-        if kind.domain == "air":
-            taken += kind.carrier_size
-            if piece.owner == nation and piece.uid >= game.first_new_uid:
-                own -= kind.carrier_size                  # new ones sit on the nation's own
-    return max(0, min(own, side - taken))
+    (§5.7.1, note 54; never on an ally's carrier): what the allied fighters aboard them and the
+    nation's fighters there, placed before or not, leave (two a carrier, §7.3.2)."""
+    return max(0, carriers.own_room(game, sea, nation))
 
 
 def _placements(game: AA50Game) -> list[tuple[str, str]]:
@@ -320,10 +318,43 @@ def mobilize_apply(game: AA50Game, action: tuple) -> None:
         game.placed[space] += count
     for _ in range(count):
         piece = game.new_piece(nation, type_, space)
-        piece.done = True
+        piece.done = piece.placed_now = True
         game.created += 1
         if kind.has("factory"):
             game.factories[space] = piece
+
+
+def placement_broken(game: AA50Game) -> list[str]:
+    """What the current nation's mobilization broke (for the invariants): units counted
+    against a factory it did not control at the start of the turn, or beyond the factory's
+    limit, and new units standing where none of its factories could put them (§5.7, §7.1.5)."""
+    nation = game.seat
+    if game.is_china(nation):
+        return []
+    broken = []
+    bonus = production_bonus(game, nation)
+    usable = set()
+    for space, factory in game.factories.items():
+        if factory.placed_now or factory.captured_now or game.start_control.get(space) != nation:
+            if game.placed[space]:
+                broken.append(f"the factory in {space} mobilized {game.placed[space]} unit(s) "
+                              f"though {nation} did not control it at the start of the turn")
+            continue
+        usable.add(space)
+        limit = game.data.board.value[space] + bonus - game.damage.get(space, 0)
+        if game.placed[space] > max(limit, 0):
+            broken.append(f"the factory in {space} mobilized {game.placed[space]} units, "
+                          f"more than its {limit}")
+    coasts = game.data.board.coasts
+    for found in game.pieces.values():
+        for piece in found:
+            if piece.owner != nation or not piece.placed_now \
+                    or game.data.types[piece.type].has("factory"):
+                continue
+            if piece.space not in usable and not any(piece.space in coasts[f] for f in usable):
+                broken.append(f"{piece} was mobilized where no factory {nation} controlled at "
+                              "the start of the turn could put it")
+    return broken
 
 
 # -- income (§5.8) -------------------------------------------------------------------------------
@@ -350,33 +381,21 @@ def collect_income(game: AA50Game) -> None:
 
 # -- aircraft at the end of the noncombat move (§5.6.1.2) ----------------------------------------
 def land_aircraft(game: AA50Game) -> None:
-    """Aircraft not on a territory friendly since the start of the turn, nor on a carrier of
-    their side with room, are lost."""
+    """Aircraft not on a territory friendly since the start of the turn, nor seated on a
+    carrier of their side (their nation's own first, then an ally's, as its cargo), are lost."""
     nation = game.seat
     side = game.side(nation)
     types = game.data.types
     board = game.data.board
     for space in board.spaces:
-        aircraft = [p for p in game.pieces[space] if p.owner == nation
-                    and types[p.type].domain == "air"]
-        if not aircraft:
-            continue
-        if space in board.land:
+        if space in board.sea:
+            lost = carriers.seat(game, space, nation)
+        elif any(p.owner == nation and types[p.type].domain == "air" for p in game.pieces[space]):
             safe = game.side(game.control.get(space)) == side and \
                 game.side(game.start_control.get(space)) == side
-            lost = [] if safe else aircraft
+            lost = [] if safe else [p for p in game.pieces[space] if p.owner == nation
+                                    and types[p.type].domain == "air"]
         else:
-            room = sum(types[p.type].carrier_room for p in game.pieces[space]
-                       if game.side(p.owner) == side)
-            room -= sum(types[p.type].carrier_size for p in game.pieces[space]
-                        if game.side(p.owner) == side and p.owner != nation
-                        and types[p.type].domain == "air")
-            lost = []
-            for piece in aircraft:
-                size = types[piece.type].carrier_size
-                if size and room >= size:
-                    room -= size
-                else:
-                    lost.append(piece)
+            continue
         for piece in lost:
             game.destroy(piece)

@@ -11,16 +11,21 @@ class Piece:
     cargo assaults (§5.4.3), or "raid" for a bomber bombing a factory (§5.5.1); aboard: the
     transport carrying it (cargo is not in its space's list of pieces, §7.3.6);
     cargo: the pieces a transport carries; bombarded: it fired at the shore this turn;
-    loaded_now: a land unit went aboard this turn, or a transport took one aboard.
+    loaded_now: a land unit went aboard this turn, or a transport took one aboard;
+    placed_now: mobilized this turn (a new factory mobilizes nothing before the owner's next
+    turn, §7.1.5); on_carrier: for a fighter sitting on an ally's carrier, that carrier: the
+    fighter is its cargo and goes where it goes (§5.4.5, §7.3.2, §5.5.4). Unlike a
+    transport's cargo it stays in its space's list of pieces: it defends with the fleet.
     """
 
     __slots__ = ("uid", "owner", "type", "space", "spent", "done", "came_from", "target",
-                 "aboard", "cargo", "fought", "bombarded", "loaded_now", "captured_now")
+                 "aboard", "cargo", "fought", "bombarded", "loaded_now", "captured_now", "placed_now", "on_carrier")
 
     def __init__(self, uid: int, owner: str, type_: str, space: str):
         self.uid, self.owner, self.type, self.space = uid, owner, type_, space
         self.cargo: list[Piece] = []
         self.aboard: Piece | None = None
+        self.on_carrier: Piece | None = None
         self.new_turn()
 
     def new_turn(self) -> None:
@@ -32,6 +37,7 @@ class Piece:
         self.bombarded = False
         self.loaded_now = False
         self.captured_now = False
+        self.placed_now = False
 
     def __repr__(self) -> str:
         return f"<{self.owner} {self.type} #{self.uid} in {self.space}>"

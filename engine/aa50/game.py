@@ -27,7 +27,7 @@ import numpy as np
 from validators.conditions import Position, Stack, evaluate
 
 from ..game import Chronicle, GameResult, GameState, IllegalAction, as_action
-from . import battles, economy, movement
+from . import battles, carriers, economy, movement
 from .forces import Piece, cargo_tag
 from .gamedata import GameData
 from .movement import Destinations
@@ -71,6 +71,7 @@ class AA50Game(GameState):
         self.outcome: GameResult | None = None
         self._profiles: dict[str, dict] = {}
         self._start_turn()
+        self._advance()                         # past phases the options leave without decision
 
     # -- set-up --------------------------------------------------------------------------------
     def next_uid(self) -> int:
@@ -103,6 +104,9 @@ class AA50Game(GameState):
                 self.new_piece(owner, type_, space, aboard=carrier)
             else:
                 self.new_piece(owner, type_, space)
+        for space in self.data.board.sea:               # fighters at sea on their carriers
+            for nation in sorted({p.owner for p in self.pieces[space]}):
+                carriers.seat(self, space, nation)
 
     # -- the GameState interface ---------------------------------------------------------------
     @property
@@ -216,6 +220,9 @@ class AA50Game(GameState):
             return min(len(group), self.room_to_board(
                 to, group[0].owner, self.data.types[group[0].type].size,
                 self._phase == "combat-move", owner))
+        carried = _carried_kind(target)
+        if carried:                              # one infantry goes along with each
+            return min(len(group), len(movement.escorts(self, group, carried)))
         return len(group)
 
     def carrier_zones(self, side: str) -> list[str]:
@@ -286,6 +293,8 @@ class AA50Game(GameState):
             return tag
         if kind.domain == "air" and self._phase == "noncombat-move":
             return str(self.movement(piece.owner, piece.type) - piece.spent)
+        if kind.carrier_room:                   # the allied fighters it carries (§5.4.5)
+            return "+".join(sorted(f"{r.owner}:{r.type}" for r in carriers.riders(self, piece)))
         return ""
 
     def movable(self, piece: Piece) -> bool:
@@ -344,6 +353,13 @@ class AA50Game(GameState):
         enemy territory takes it (§5.4.7), land units entering an empty one take it at once."""
         distance, via, _ = self.group_destinations(movers)[to]
         combat = self._phase == "combat-move"
+        carried: list[Piece] = []
+        kind_carried = _carried_kind(target)
+        if kind_carried:
+            carried = movement.escorts(self, movers, kind_carried)[:len(movers)]
+            if target == "drop":
+                distance, via = movement.drop_zones(self, movers[0])[to]
+            target = target[len("mech+"):] if target.startswith("mech+") else ""
         if target.startswith("blitz:"):
             via = target.split(":", 1)[1]
             if movement.enemy_territory(self, via, movers[0].owner):
@@ -358,7 +374,8 @@ class AA50Game(GameState):
                 self._land_cargo(piece, target, combat)
                 continue
             origin = piece.space
-            self._relocate(piece, to)
+            piece.on_carrier = None              # a fighter takes off in its own turn
+            self.relocate(piece, to)
             piece.spent += distance
             if to != origin:
                 piece.came_from = via or origin
@@ -372,9 +389,27 @@ class AA50Game(GameState):
                     and movement.enemy_territory(self, to, piece.owner) \
                     and not movement.enemies_in(self, to, piece.owner):
                 self.capture(to, piece.owner)
+        for piece in carried:                    # the infantry carried along (§5.2.3)
+            origin = piece.space
+            self.relocate(piece, to)
+            piece.spent += distance
+            piece.came_from = via or origin
+            piece.done = True
+            self.decided.add(piece.uid)
+        if carried and combat and movement.enemy_territory(self, to, carried[0].owner) \
+                and not movement.enemies_in(self, to, carried[0].owner):
+            self.capture(to, carried[0].owner)
 
-    def _relocate(self, piece: Piece, to: str) -> None:
-        self.pieces[piece.space].remove(piece)
+    def relocate(self, piece: Piece, to: str) -> None:
+        """A piece goes to `to` with its cargo: a transport's troops, a carrier's allied
+        fighters (§5.4.5)."""
+        here = piece.space
+        for rider in carriers.riders(self, piece) if self.data.types[piece.type].carrier_room \
+                else ():
+            self.pieces[here].remove(rider)
+            rider.space = to
+            self.pieces[to].append(rider)
+        self.pieces[here].remove(piece)
         piece.space = to
         self.pieces[to].append(piece)
         for cargo in piece.cargo:
@@ -429,6 +464,13 @@ class AA50Game(GameState):
             self.pieces[territory].append(cargo)
 
     def destroy(self, piece: Piece) -> None:
+        """A piece is lost with its cargo; the allied fighters on a carrier sunk in its own
+        attack go down with it, those on one sunk defending take off (§5.4.5, §7.3.2)."""
+        if self.data.types[piece.type].carrier_room:
+            for rider in carriers.riders(self, piece):
+                rider.on_carrier = None
+                if piece.owner == self.seat:
+                    self.destroy(rider)
         self.destroyed += len(piece.cargo)
         piece.cargo.clear()
         if piece.aboard is not None:
@@ -463,6 +505,7 @@ class AA50Game(GameState):
                 if self.side(piece.owner) != self.side(taker):
                     piece.captured_now = True
                 piece.owner = new
+                piece.placed_now = False         # not mobilized by its new owner
         if space == self.data.nations[new].capital and self.side(old) != self.side(new):
             self._liberate_capital(new)
         self.chronicle.capture(self._round, space, old, new)
@@ -491,7 +534,25 @@ class AA50Game(GameState):
         self.placed.clear()
         self._enter("research")
 
+    def _note_empty_capital(self) -> None:
+        """A power that ends its turn with its own capital held by no land unit of its side
+        invites its capture (a blunder the report counts)."""
+        nation = self.seat
+        capital = self.data.nations[nation].capital
+        if not capital or self.control.get(capital) != nation:
+            return
+        side = self.side_of(nation)
+        if not any(self.side(p.owner) == side and self.data.types[p.type].domain == "land"
+                   and not self.data.types[p.type].has("capturable")
+                   and not self.data.types[p.type].has("factory")
+                   for p in self.pieces[capital]):
+            self.chronicle.blunder(self._round, "capital-empty", side)
+
     def _enter(self, phase: str) -> None:
+        if self._phase == "purchase" and phase != "purchase" and economy.may_spend(self, self.seat):
+            # what the power left unspent (a blunder the report counts, unless it saves on purpose)
+            self.chronicle.blunder(self._round, "unspent", self.side_of(self.seat),
+                                   self.money[self.seat])
         self._phase = phase
         self.step = ""
         self.decided.clear()
@@ -516,6 +577,7 @@ class AA50Game(GameState):
             self._end_turn()
 
     def _end_turn(self) -> None:
+        self._note_empty_capital()
         self.turn += 1
         if self.turn == len(self.data.order):
             self._end_round()
@@ -593,6 +655,23 @@ class AA50Game(GameState):
                 if strangers:
                     broken.append(f"{strangers[0]} stands in {space}, held by "
                                   f"{self.control.get(space)}")
+        if self.outcome is None and self._phase in _WAITS and _DONE[self._phase](self):
+            broken.append(f"{self.seat} is asked to decide in the {self._phase} phase, where "
+                          "nothing is left to decide (an option or the rules close it)")
+        if self.outcome is None and self._phase in ("mobilize", "collect-income"):
+            broken += economy.placement_broken(self)
+        # every fighter at sea has a seat on a carrier of its side, but mid-combat (a sunk
+        # defender's) and the moving nation's own while it moves
+        if self.outcome is None:
+            for found in self.pieces.values():
+                for piece in found:
+                    if piece.owner == self.seat and piece.spent > movement.farthest(self, piece):
+                        broken.append(f"{piece} moved {piece.spent} spaces this turn, more than "
+                                      "its movement or what carried it allows")
+        seated = [] if self._phase == "conduct-combat" else [
+            n for n in self.data.order if self.outcome is not None or n != self.seat
+            or self._phase not in ("combat-move", "noncombat-move")]
+        broken += carriers.broken(self, seated)
         return broken
 
 
@@ -602,6 +681,14 @@ _ENTER = {
     "noncombat-move": lambda game: None, "mobilize": economy.enter_mobilize,
     "collect-income": economy.collect_income,
 }
+
+
+def _carried_kind(target: str) -> str:
+    """The ability a move's target uses to carry infantry along: 'mech...' (Mechanized
+    Infantry) or 'drop' (Paratroopers); '' for none."""
+    if target == "drop":
+        return movement.PARATROOPERS
+    return movement.MECHANIZED if target.startswith("mech") else ""
 
 
 def _movement_done(game: AA50Game) -> bool:
@@ -628,6 +715,8 @@ def _decide(game: AA50Game, pieces: list[Piece]) -> None:
             piece.done = True
 
 
+# phases whose `done` test only reads the state: the invariants may ask it
+_WAITS = ("research", "purchase", "mobilize")
 _DONE = {
     "research": economy.research_done, "purchase": economy.purchase_done,
     "combat-move": _movement_done, "conduct-combat": battles.combat_done,

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from . import economy
 from .forces import Piece
 
 if TYPE_CHECKING:
@@ -224,6 +225,69 @@ def air_reach(game: AA50Game, piece: Piece, combat: bool) -> dict[str, int]:
             if allowed_for(game, piece.owner, board.spaces[i])}
 
 
+# -- units carried along: Mechanized Infantry, Paratroopers (§5.2.3) ----------------------------
+MECHANIZED, PARATROOPERS = "mechanized_escort", "air_transport"
+
+
+def escorts(game: AA50Game, group: list[Piece], kind: str) -> list[Piece]:
+    """Units that may go along with the group, one for each of its pieces: infantry that has
+    not moved this turn, in the group's space, when the nation's breakthrough grants the
+    group's type the ability (`mechanized_escort`: an infantry paired with a tank moves 2
+    with it; `air_transport`: a bomber carries one infantry into combat). Infantry that held
+    in the combat move may still be carried: being carried is the carrier's move."""
+    first = group[0]
+    ability = economy.granted(game, first.owner, kind).get(first.type)
+    if ability is None:
+        return []
+    types = set(ability.get("types") or ())
+    return [p for p in game.pieces[first.space] if p.owner == first.owner and p.type in types
+            and not p.done and not p.spent and not p.fought and not p.captured_now
+            and p.aboard is None]
+
+
+def drop_zones(game: AA50Game, bomber: Piece) -> dict[str, tuple[int, str]]:
+    """Where a bomber carrying paratroopers may go (Paratroopers, §5.2.3): the first hostile
+    territory on its way, which it may not fly past, with the range left to land afterwards
+    (§5.4.2); with the distance and the space it comes from."""
+    board = game.data.board
+    nation = bomber.owner
+    left = game.movement(nation, bomber.type) - bomber.spent
+    mask = landing_spots(game, nation, fighter=False)
+    if not mask.any():
+        return {}
+    home = board.air_distance[:, mask].min(axis=1)
+    seen = {bomber.space: (0, bomber.space)}
+    frontier = [bomber.space]
+    drops = {}
+    for distance in range(1, left + 1):
+        following = []
+        for here in frontier:
+            links = board.neighbours[here] + [other for pair in board.canal_borders
+                                               if here in pair for other in pair if other != here]
+            for there in links:
+                if there in seen or there in board.neutral:
+                    continue
+                seen[there] = (distance, here)
+                if there in board.land and enemy_territory(game, there, nation):
+                    if distance + home[board.number[there]] <= left:
+                        drops[there] = (distance, here)
+                    continue                      # it stops in the first hostile territory
+                following.append(there)
+        frontier = following
+    return drops
+
+
+def farthest(game: AA50Game, piece: Piece) -> int:
+    """The most a piece may move in a turn: its movement, or that of a unit that may carry it
+    along (a tank under Mechanized Infantry, a bomber under Paratroopers)."""
+    most = game.movement(piece.owner, piece.type)
+    for kind in (MECHANIZED, PARATROOPERS):
+        for carrier, ability in economy.granted(game, piece.owner, kind).items():
+            if piece.type in (ability.get("types") or ()):
+                most = max(most, game.movement(piece.owner, carrier))
+    return most
+
+
 # -- destinations of a group ---------------------------------------------------------------------
 def destinations(game: AA50Game, pieces: list[Piece], combat: bool) -> Destinations:
     """Where the group (pieces of one type in one space, same tag) may go now."""
@@ -245,6 +309,10 @@ def destinations(game: AA50Game, pieces: list[Piece], combat: bool) -> Destinati
                 targets.append("raid")
             if targets:
                 found[to] = (distance, None, tuple(targets))
+        if combat and escorts(game, pieces, PARATROOPERS):
+            for to, (distance, _) in drop_zones(game, first).items():
+                known = found.get(to, (distance, None, ()))
+                found[to] = (known[0], None, known[2] + ("drop",))
         return found
     if kind.domain == "sea":
         if kind.capacity:
@@ -267,8 +335,11 @@ def destinations(game: AA50Game, pieces: list[Piece], combat: bool) -> Destinati
         return found
     steps = game.movement(nation, first.type)
     blitz = kind.has("blitz")
+    paired = bool(escorts(game, pieces, MECHANIZED))
     for to, (distance, plain, vias) in land_reach(game, space, nation, steps, combat, blitz).items():
         ways = (("",) if distance == 1 or plain else ()) + tuple(f"blitz:{v}" for v in vias)
+        if paired and distance == 2:            # infantry may go along (Mechanized Infantry)
+            ways += tuple(f"mech+{w}" if w else "mech" for w in ways)
         found[to] = (distance, plain, ways)
     if kind.size and not game.is_china(nation):
         for sea in board.coasts.get(space, ()):

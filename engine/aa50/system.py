@@ -7,7 +7,7 @@ import numpy as np
 
 from validators.index import LAND_KINDS, build_index
 
-from ..system import BattleOutcome, BattlePosition, EngineError, ExactOutcome, GameSystem, OutcomeBatch
+from ..system import BattleOutcome, BattlePosition, EngineError, ExactOutcome, GameSystem, OutcomeBatch, ReportTerms
 from . import bombing, exact, montecarlo, single
 from .model import BattleModel, compile_battle
 from .position import SURPRISE_READINGS, AA50Position
@@ -16,6 +16,7 @@ from .profiles import UnitProfile, apply_research, breakthroughs, read_profiles
 
 class AA50(GameSystem):
     system = "aa50"
+    report_terms = ReportTerms("income", "national objectives and bonuses", "IPC")
     position_type = AA50Position
     dice_sides = 6      # other rule families built on this one roll bigger dice
 

@@ -200,7 +200,7 @@ class AvAHeuristic(Player):
     def _calculated(self, state, side, square, invasions) -> list:
         """The armies the battle calculator says take the territory, cheapest loss first."""
         from ..system import ATTACKER_WINS, Contingent
-        from .system import AvAPosition
+        from .position import AvAPosition
         owner = state.owner.get(square.id)
         defenders = () if owner is None else (Contingent(owner, dict(state.defenders.get(square.id, {}))),)
         found = []

@@ -16,7 +16,7 @@ Whole games are game.py's; the heuristic player is heuristic.py's.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
@@ -31,25 +31,13 @@ from ..system import (
     EngineError,
     ExactOutcome,
     GameSystem,
+    ReportTerms,
     UnknownName,
 )
 from .board import Board
 from .formulas import Formulas
 from .game import AvAGame
-from .heuristic import AvAHeuristic
-
-MODES = ("regular", "les-miserables", "fierce-battle", "no-italy")     # "Game modes"
-
-
-@dataclass(frozen=True)
-class AvAPosition(BattlePosition):
-    """A battle with the game mode named (the id of one of the scenario's options of group
-    `mode`); None plays the scenario's default mode. No defending contingent: a neutral
-    territory; a defending contingent with no units: a territory its owner left undefended."""
-
-    mode: str | None = field(default=None, metadata={
-        "help": "the game mode, which sets the penalty rate (default: the scenario's default mode)",
-        "choices": MODES})
+from .position import AvAPosition
 
 
 @dataclass(frozen=True)
@@ -70,6 +58,7 @@ class Invasion:
 
 class AlliesVsAxis(GameSystem):
     system = "allies-vs-axis"
+    report_terms = ReportTerms("territories held", "ransoms paid", "$M")
     position_type = AvAPosition
     loss_unit = "$M"                 # "Money": shown as $M
     defender_optional = True         # no defender: a neutral territory
@@ -211,6 +200,7 @@ class AlliesVsAxis(GameSystem):
         return AvAGame(self.board, settings, rng, max_rounds)
 
     def players(self) -> dict[str, type]:
+        from .heuristic import AvAHeuristic
         return {"heuristic": AvAHeuristic}
 
     # -- the interface -----------------------------------------------------------------------

@@ -42,6 +42,7 @@ class Group:
     slot: Slot
     again: int = 0                    # actions left that act_again granted
     kind: str | None = None           # the kind its next action must be
+    granted: bool = False             # it drew on act_again (a group draws once, §19 Hinode)
 
 
 
@@ -79,6 +80,7 @@ class GameCore(GameState):
         self.reaction_area: str | None = None       # where a reaction card would strike
         self._order_kind: str | None = None
         self._again_left = 0
+        self.actions_taken: list[int] = []          # actions of each group of the order so far
         self._phase = "setup"
         self._step = ""
         self._seat: str | None = None

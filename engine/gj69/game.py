@@ -113,6 +113,9 @@ class GJ69Game(GroupActions, Scoring):
             yield from self._end_of_impulse(side)
             side = self.enemy(side)
             impulses += 1
+        for each in self.sides:                  # cards never played this turn (a blunder counted)
+            if self.decks[each].hand:
+                self.chronicle.blunder(self.turn, "cards-unused", each, len(self.decks[each].hand))
 
     def _can_act(self, side: str) -> bool:
         """§4.0(3): a side without hand cards and ready air units passes."""

@@ -85,6 +85,7 @@ class GroupActions(GameCore):
 
     def _run_order(self, side: str, order: Order) -> Steps:
         self.order, self._order_kind, self._again_left = order, None, order.again_groups
+        self.actions_taken = []
         if order.declare_first:
             declared: list[Group] = []
             reserved: dict = {}
@@ -148,6 +149,7 @@ class GroupActions(GameCore):
         units turn to their used face when it is done (§6.2 ③)."""
         self.group = group
         last = None
+        self.actions_taken.append(0)
         while True:
             kinds = group.slot.kinds
             if order.same_kind and self._order_kind:
@@ -160,12 +162,15 @@ class GroupActions(GameCore):
                 self._order_kind = kind
             if act[0] == "attack-twice":            # the second action is spent on it (§18.1)
                 self._spend_again(group, order)
+                self.actions_taken[-1] += 1
+            if kind is not None:
+                self.actions_taken[-1] += 1
             yield from self._perform(group, act, order)
             if kind is None:
                 break
             last = kind
             ready = ready_faces(group.units)
-            if not ready or not (group.again > 0 or self._again_left > 0):
+            if not ready or not self.can_act_again(group):
                 break
             again = yield from self.ask(group.side, "again", [("again",), ("stop",)])
             if again == ("stop",):
@@ -187,14 +192,16 @@ class GroupActions(GameCore):
             self.forces.turn(group.area, unit, USED, n)
 
     def _spend_again(self, group: Group, order: Order) -> None:
-        """One more action of the group, from what act_again grants."""
+        """One more action of the group, from what act_again grants: the first draws one of
+        the card's groups that may act again, each a different group (Hinode: 2 of the 4)."""
         if group.again == 0:
             self._again_left -= 1
+            group.granted = True
             group.again = order.again_times
         group.again -= 1
 
     def can_act_again(self, group: Group) -> bool:
-        return group.again > 0 or self._again_left > 0
+        return group.again > 0 or (self._again_left > 0 and not group.granted)
 
     def mover(self, group: Group):
         slot = group.slot
@@ -245,7 +252,8 @@ class GroupActions(GameCore):
         carriers = any(p.domain == "sea" for p in profiles)
         reach = min(p.movement for p in profiles)
         enemy_at = self.forces.occupied(self.enemy(side))
-        return [("air-attack", t) for t in self.movement.air_range(area, reach, carriers)
+        nations = frozenset(p.owner for p in profiles)
+        return [("air-attack", t) for t in self.movement.air_range(area, reach, carriers, side, nations)
                 if t in enemy_at and self.air_targets(side, t)]
 
     def air_targets(self, side: str, area: str) -> dict[tuple[str, str], int]:

@@ -73,6 +73,16 @@ def _decks_and_turn(game) -> list[str]:
         strangers = [c for c in cards if game.system.cards[c].side != side]
         if strangers:
             found.append(f"the {side} deck holds the other side's cards {strangers} (§2.3)")
+    order = game.order
+    if order is not None:
+        most = 1 + order.again_times if order.again_groups else 1
+        if any(n > most for n in game.actions_taken):
+            found.append(f"a group took {max(game.actions_taken)} actions under one card "
+                         f"(at most {most}, §19)")
+        again = sum(1 for n in game.actions_taken if n > 1)
+        if again > order.again_groups:
+            found.append(f"{again} groups acted again under one card (at most "
+                         f"{order.again_groups}, §19)")
     if game.turn > game.rules.last_turn:
         found.append(f"turn {game.turn} is past the last turn {game.rules.last_turn} (§4.0)")
     if not game.is_terminal() and not game.legal_actions():

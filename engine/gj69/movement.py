@@ -196,13 +196,26 @@ class Movement:
         return [a for a in sorted(found) if a != origin and self.board.areas[a].land
                 and self.room(forces, a, side, 0, mover.air)]
 
-    def air_range(self, origin: str, movement: int, carriers: bool) -> list[str]:
+    def air_range(self, origin: str, movement: int, carriers: bool, side: str,
+                  nations=frozenset()) -> list[str]:
         """§9.1(3): the area of the group and those next to it; air units in a land area reach
-        land areas within their movement."""
+        land areas within their movement, counted through areas the group may enter (§2.2.1(3):
+        an area closed to the side may be struck, not flown through)."""
         near = {origin} | self.board.adjacent[origin]
         if not carriers and self.board.areas[origin].land:
-            near |= {a for a, d in self.board.distances(origin).items()
-                     if d <= movement and self.board.areas[a].land}
+            found = {origin: 0}
+            frontier = [origin]
+            for steps in range(1, movement + 1):
+                following = []
+                for area in frontier:
+                    for other in self.board.adjacent[area]:
+                        if other in found:
+                            continue
+                        found[other] = steps
+                        if self.may_enter(other, side, nations):
+                            following.append(other)
+                frontier = following
+            near |= {a for a in found if self.board.areas[a].land}
         return sorted(near)
 
     # -- sea transport (§7.5) ------------------------------------------------------------------

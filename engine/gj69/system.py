@@ -11,7 +11,16 @@ import numpy as np
 from validators.conditions import Position
 from validators.index import build_index
 
-from ..system import BattleOutcome, BattlePosition, EngineError, ExactOutcome, GameSystem, OutcomeBatch, UnknownName
+from ..system import (
+    BattleOutcome,
+    BattlePosition,
+    EngineError,
+    ExactOutcome,
+    GameSystem,
+    OutcomeBatch,
+    ReportTerms,
+    UnknownName,
+)
 from .attack import IN, Attack, check_firing, eliminated, ending, make_state, survivors
 from .board import Board, Forces
 from .cards import Order, Play, order_of, read_cards
@@ -28,6 +37,7 @@ FATE_BUDGET = 200_000                                 # states worked out for th
 
 class GJ69(GameSystem):
     system = "gj69"
+    report_terms = ReportTerms("VP", "victory points scored", "VP")
     position_type = GJ69Position
     loss_unit = "VP"
 

@@ -6,6 +6,7 @@ ranges (`min`/`max`). This module only finds cells and ranges.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -22,12 +23,33 @@ def in_range(value: float, bounds: dict) -> bool:
 
 
 def range_index(values: list, value: float) -> int:
-    """The index of the axis value whose range holds `value`, clamped to the axis's ends."""
+    """The index of the axis value whose range holds `value`, clamped to the axis's ends; a
+    value between two ranges (a fraction on an axis of whole numbers) is refused: a caller
+    rounds it first (`whole_strength`)."""
     for i, bounds in enumerate(values):
         if in_range(value, bounds):
             return i
-    lowest = values[0].get("max")
-    return 0 if lowest is not None and value < lowest else len(values) - 1
+    first, last = values[0], values[-1]
+    if first.get("min") is not None and value < first["min"]:
+        return 0
+    if last.get("max") is not None and value > last["max"]:
+        return len(values) - 1
+    raise EngineError(f"{value:g} lies between the chart's ranges ("
+                      + ", ".join(str(v.get("name", v.get("id"))) for v in values) + ")")
+
+
+def nearest_whole(value) -> int:
+    """Rounded to the nearest whole number, halves up: the chart sheet's one rounding rule
+    (19.0b, "取整到最近的T值")."""
+    return math.floor(Fraction(str(value)) + Fraction(1, 2))
+
+
+def whole_strength(strength) -> int:
+    """A barrage strength as the barrage and facility barrage tables read it (10.0a, 10.0c):
+    their columns are whole numbers ("3-4", "5-7"), and the sheet lets a fraction stand only
+    for the hex's density ("格中的RE数量(不要取整)": RE in the hex, not rounded); a fractional
+    strength is rounded by the sheet's rule, to the nearest whole number (4.5 reads 5-7)."""
+    return nearest_whole(strength)
 
 
 @dataclass(frozen=True)
@@ -108,7 +130,7 @@ class Charts:
 
     # -- barrage -------------------------------------------------------------------------------
     def barrage_column(self, strength: float) -> int:
-        return range_index(self.axis("barrage", "strength"), strength)
+        return range_index(self.axis("barrage", "strength"), whole_strength(strength))
 
     def barrage_columns(self) -> int:
         return len(self.axis("barrage", "strength"))
@@ -137,7 +159,8 @@ class Charts:
     def barrage_cost(self, strength: float) -> int:
         """Tokens a barrage of this strength spends (10.0a)."""
         cells = self.table("barrage-cost")["cells"]
-        return int(cells[range_index(self.axis("barrage-cost", "strength"), strength)]["tokens"])
+        return int(cells[range_index(self.axis("barrage-cost", "strength"),
+                                     whole_strength(strength))]["tokens"])
 
     # -- any table -----------------------------------------------------------------------------
     def cells(self, table_id: str) -> list:

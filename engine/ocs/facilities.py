@@ -10,7 +10,7 @@ from ..options import setting
 from ..resolvers import ChartAnswer, collect, repeated
 from ..system import EngineError
 from .chart import OCSChart, count_between, plural
-from .charts import range_index
+from .charts import nearest_whole, range_index, whole_strength
 
 MOST_PORT_HITS = 4      # 10.0c: a port takes at most 4 hits
 LOWEST_AIRBASE = 1      # 10.0c: a barrage leaves an airbase at level 1 at the lowest
@@ -41,18 +41,20 @@ class FacilityBarrage(OCSChart):
         count_between("airbase-level", chosen.airbase_level)
         count_between("port-hits", chosen.port_hits, 0, MOST_PORT_HITS)
         strengths = self.charts.axis(self.id, "strength")
-        column = range_index(strengths, chosen.strength)
+        read_as = whole_strength(chosen.strength)
+        column = range_index(strengths, read_as)
         cells = self.charts.cells(self.id)[column]
         rolls = self.charts.value_ids(self.id, "roll")
         cost = self.charts.cells("facility-barrage-cost")[
-            range_index(self.charts.axis("facility-barrage-cost", "strength"), chosen.strength)]
+            range_index(self.charts.axis("facility-barrage-cost", "strength"), read_as)]
         cases = []
         for die, p in self.charts.dice(self.id).items():
             cell = cells[rolls.index(str(die))]
             cases += [(p * q, text, data) for q, text, data in self._effects(cell, chosen)]
         return ChartAnswer(self.id, self.title, self.source, {}, collect(cases), [
             ("column", f"{strengths[column].get('name', strengths[column]['id'])} "
-                       f"(strength {chosen.strength:g})"),
+                       f"(strength {chosen.strength:g}"
+                       + (f", read as {read_as}" if read_as != chosen.strength else "") + ")"),
             ("supply spent", f"{cost['tokens']}T")])
 
     def _effects(self, cell: dict, chosen: FacilityBarrageInputs):
@@ -109,18 +111,13 @@ class PortDamage(OCSChart):
         percent = port_capacity(self.charts, chosen.hits)
         per_sp = int(self.rules.get("tokens_per_sp", 4))
         full = Fraction(str(chosen.capacity)) * per_sp
-        left = _nearest(full * percent / 100)
+        left = nearest_whole(full * percent / 100)
         text = f"capacity {percent}%: {left}T of {_tokens(full)}T"
         return ChartAnswer(self.id, self.title, self.source, {}, collect(
             [(Fraction(1), text, {"capacity_percent": percent, "capacity_tokens": left})]), [
             ("capacity", f"{chosen.capacity:g} SP x {per_sp}T = {_tokens(full)}T; what is left is "
              "rounded to the nearest T"),
             ("exception", "ports with a damage track printed on the map follow their track")])
-
-
-def _nearest(value: Fraction) -> int:
-    """Rounded to the nearest whole T, halves up."""
-    return math.floor(value + Fraction(1, 2))
 
 
 def _tokens(value: Fraction) -> str:

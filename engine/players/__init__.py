@@ -4,7 +4,8 @@ accepts) for the seats of the side it plays.
 A player is chosen by a *spec*: its name, then optional settings after a colon,
 `heuristic:naval=false,first-attack-round=2`. Settings restrict a player for balance questions
 ("what if Japan never builds ships?") without copies of the player. `random` exists for every
-game system; a system adds its own (its `heuristic`) through `GameSystem.players()`.
+game system; a system adds its own (its `heuristic`) through `GameSystem.players()`, and
+`search` (search.py) exists wherever that heuristic proposes plans for a search to weigh.
 """
 from __future__ import annotations
 
@@ -13,15 +14,32 @@ import difflib
 import numpy as np
 
 from ..options import SettingError, resolve
-from .base import Player
+from .base import Plan, Player
 from .random import RandomPlayer
+from .search import SearchPlayer
 
 COMMON = {"random": RandomPlayer}
+
+# Players from the weakest to the strongest: a verdict is checked with the next one up.
+STRENGTH_ORDER = ("random", "heuristic", "search")
 
 
 def available(system) -> dict[str, type[Player]]:
     """Player names -> classes, for a game system."""
-    return {**COMMON, **system.players()}
+    own = system.players()
+    found = {**COMMON, **own}
+    heuristic = own.get("heuristic")
+    if heuristic is not None and heuristic.plans is not Player.plans:
+        found["search"] = SearchPlayer
+    return found
+
+
+def stronger(system, name: str) -> str | None:
+    """The next stronger player the system has than `name`, or None."""
+    known = available(system)
+    order = [n for n in STRENGTH_ORDER if n in known]
+    return order[order.index(name) + 1] if name in order and order.index(name) + 1 < len(order) \
+        else None
 
 
 def split_spec(spec: str) -> tuple[str, list[str]]:
@@ -69,5 +87,5 @@ def assign(texts: list[str], sides: list[str], system) -> dict[str, str]:
     return chosen
 
 
-__all__ = ["Player", "RandomPlayer", "available", "assign", "check_spec", "make_player",
-           "split_spec"]
+__all__ = ["Plan", "Player", "RandomPlayer", "SearchPlayer", "available", "assign", "check_spec",
+           "make_player", "split_spec", "stronger"]

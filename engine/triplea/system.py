@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from ..aa50.profiles import UnitProfile
 from ..aa50.system import AA50
-from ..system import BattlePosition, EngineError, GameSystem
+from ..system import BattlePosition, EngineError, GameSystem, ReportTerms
 from .profiles import profile_for, read_units
 
 
 class TripleA(AA50):
     system = "triplea"
+    report_terms = ReportTerms("income", "national objectives and bonuses", "PU")
     loss_unit = "PU"
 
     def __init__(self, scenario):

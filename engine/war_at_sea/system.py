@@ -16,6 +16,7 @@ from ..system import (
     BattlePosition,
     EngineError,
     GameSystem,
+    ReportTerms,
 )
 from .combat import Battle, CombatRules, Dice
 from .policy import SettingsChoices
@@ -26,6 +27,7 @@ from .ships import Ship, ShipType, read_types
 
 class WarAtSea(GameSystem):
     system = "war-at-sea"
+    report_terms = ReportTerms("points on the score track", "points scored", "points")
     position_type = WaSPosition
     loss_unit = "ships sunk"
     damage_unit = "damage points"
@@ -217,7 +219,7 @@ class WarAtSea(GameSystem):
             lines.append(f"  {label:<24}{100 * getattr(report, key):6.2f}%{report.interval_text(key)}")
         lines += ["", f"  ships sunk       attacker {report.expected_attacker_loss:.2f}, "
                       f"defender {report.expected_defender_loss:.2f} "
-                      f"(swing {report.ipc_swing:+.2f})"]
+                      f"(swing {report.swing:+.2f})"]
         damage = report.details.get("damage")
         if damage:
             lines.append(f"  damage points    attacker {damage['attacker']:.2f}, "

@@ -1,6 +1,6 @@
 """`sandtable edit FOLDER` and `sandtable-editor`: open a scenario in the editor.
 
-The editor is an optional part (`pip install "sandtable[editor]"`), since Qt is large and the
+The editor is an optional part (`pip install -e ".[editor]"` in a clone), since Qt is large and the
 command-line tools do not need it; without it, both commands say what to install.
 """
 from __future__ import annotations
@@ -11,15 +11,16 @@ from pathlib import Path
 
 from ..cli import EXIT_USAGE, UsageError
 
-EDITOR_MISSING = ('the editor is not installed: it needs Qt for Python (PySide6). Install it with\n'
-                  '    python3 -m pip install "sandtable[editor]"\n'
-                  'or, in a clone of the repository, python3 -m pip install -e ".[editor]"')
+# Sandtable is installed from a clone of its repository (it is not on PyPI), so the hint says so.
+EDITOR_MISSING = ('the editor is not installed: it needs Qt for Python (PySide6). Install it, in the\n'
+                  "clone of Sandtable's repository, with\n"
+                  '    python3 -m pip install -e ".[editor]"')
 
 
 def register(commands) -> None:
     parser = commands.add_parser("edit", help="open a scenario in the editor",
                                  description="Open a scenario folder in the Sandtable editor "
-                                 '(installed with pip install "sandtable[editor]").')
+                                 '(installed, in the clone, with pip install -e ".[editor]").')
     parser.add_argument("folder", metavar="FOLDER")
     parser.set_defaults(run=run)
 

@@ -20,7 +20,8 @@ def register(commands) -> None:
         "scenario; `sandtable import triplea` of it gives the same scenario back.")
     triplea.add_argument("scenario", metavar="SCENARIO", help="the scenario folder")
     triplea.add_argument("output", metavar="OUT.xml", help="the game file to write")
-    triplea.add_argument("--force", action="store_true", help="overwrite OUT.xml if it exists")
+    triplea.add_argument("--force", action="store_true",
+                         help="overwrite OUT.xml if it exists (a link there is replaced, never written through)")
     triplea.set_defaults(run=run)
 
 
@@ -34,8 +35,9 @@ def run(args) -> int:
     if not (folder / "scenario.yaml").is_file():
         print(f"sandtable export: {folder}: no scenario.yaml here", file=sys.stderr)
         return EXIT_USAGE
-    if output.exists() and not args.force:
-        print(f"sandtable export: {output} exists; use --force to overwrite", file=sys.stderr)
+    if (output.exists() or output.is_symlink()) and not args.force:
+        print(f"sandtable export: {output} exists{' (a link)' if output.is_symlink() else ''}; use --force to "
+              "overwrite", file=sys.stderr)
         return EXIT_USAGE
     if not output.parent.is_dir():
         print(f"sandtable export: {output.parent}: no such folder", file=sys.stderr)
@@ -56,7 +58,8 @@ def run(args) -> int:
         print("nothing was written: TripleA's game file cannot say all of the scenario", file=sys.stderr)
         return EXIT_PROBLEMS
     try:
-        atomic_write_text(output, text, within=None)   # a file the user named
+        # a file the user named (no folder to keep to); a link there is replaced, never written through
+        atomic_write_text(output, text, within=None, follow_link=False)
     except OSError as problem:
         print(f"sandtable export: {output}: {problem.strerror or problem}", file=sys.stderr)
         return EXIT_USAGE

@@ -1,22 +1,13 @@
 """`sandtable import triplea GAME.xml OUTDIR`: a scenario folder from a TripleA game file."""
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 from ..cli import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
-
-# kind -> (file name, schema), in the order the files are written.
-OUTPUT_FILES = {
-    "scenario": ("scenario.yaml", "scenario.schema.json"),
-    "map": ("map.yaml", "map.schema.json"),
-    "units": ("units.yaml", "units.schema.json"),
-    "setup": ("setup.yaml", "setup.schema.json"),
-    "objectives": ("objectives.yaml", "objectives.schema.json"),
-}
+# kind -> file name, in the order the files are written.
+OUTPUT_FILES = {kind: f"{kind}.yaml" for kind in ("scenario", "map", "units", "setup", "objectives")}
 
 
 def register(commands) -> None:
@@ -54,10 +45,11 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
-    from ..paths import PathEscape
+    from ..paths import PathEscape, is_inside
     from ..safewrite import atomic_write_text
     from ..safexml import XmlRefused
-    from ..triplea import import_game, plain_id
+    from ..schemas import modeline, schemas_for
+    from ..triplea import import_game, scenario_id
     from ..triplea.mapfolder import NotAMapFolder
     from ..yamlwrite import SaveRefused, kind_of_path, render_yaml
 
@@ -65,9 +57,8 @@ def run(args) -> int:
     if not game.is_file():
         print(f"sandtable import: {game}: no such file", file=sys.stderr)
         return EXIT_USAGE
-    scenario_id = args.id or plain_id(outdir.name or game.stem)
     try:
-        imported = import_game(game, scenario_id, args.system)
+        imported = import_game(game, args.id or scenario_id(outdir.name) or scenario_id(game.stem), args.system)
         if args.map_dir and not imported.has_errors:
             _add_board(imported, args.map_dir)
     except XmlRefused as refused:
@@ -76,6 +67,9 @@ def run(args) -> int:
     except NotAMapFolder as problem:
         print(f"sandtable import: {problem}", file=sys.stderr)
         return EXIT_USAGE
+    except SaveRefused as problem:
+        print(f"sandtable import: {problem}", file=sys.stderr)
+        return EXIT_PROBLEMS
     except OSError as problem:
         print(f"sandtable import: {problem.filename or game}: {problem.strerror or problem}", file=sys.stderr)
         return EXIT_USAGE
@@ -85,16 +79,19 @@ def run(args) -> int:
     if imported.has_errors:
         print("nothing was written: the game file has errors", file=sys.stderr)
         return EXIT_PROBLEMS
-    targets = {kind: outdir / name for kind, (name, _) in OUTPUT_FILES.items() if kind in imported.files}
-    existing = [p for p in targets.values() if p.exists()]
+    targets = {kind: outdir / name for kind, name in OUTPUT_FILES.items() if kind in imported.files}
+    existing = [p for p in targets.values() if p.exists() or p.is_symlink()]
     if existing and not args.force:
         print(f"sandtable import: {existing[0]} exists; use --force to overwrite", file=sys.stderr)
         return EXIT_USAGE
-    schemas = Path(os.path.relpath(SCHEMA_DIR, outdir.resolve())).as_posix()
+    escaping = [p for p in existing if not is_inside(outdir, p)]
+    if escaping:
+        print(f"sandtable import: {escaping[0]} links to a file outside {outdir}; nothing was written",
+              file=sys.stderr)
+        return EXIT_USAGE
+    schemas = schemas_for(outdir)
     try:  # every file is made (and checked to read back) before the first is written
-        texts = {path: render_yaml(imported.files[kind], kind_of_path(path), None,
-                                   f"# yaml-language-server: $schema={schemas}/{OUTPUT_FILES[kind][1]}",
-                                   path)
+        texts = {path: render_yaml(imported.files[kind], kind_of_path(path), None, modeline(kind, schemas), path)
                  for kind, path in targets.items()}
     except SaveRefused as problem:
         print(f"sandtable import: {problem}", file=sys.stderr)
@@ -117,7 +114,7 @@ def run(args) -> int:
 def _add_board(imported, map_dir: str) -> None:
     """Positions, outlines and the board's size from a map folder, matched by TripleA's names."""
     from ..triplea.mapfolder import apply_board, board_extent, read_board
-    board = read_board(map_dir)
+    board = _fitting(read_board(map_dir))
     spaces = imported.files["map"]["spaces"]
     by_id = {space["id"]: space for space in spaces}
     imported.diagnostics += board.diagnostics + apply_board(
@@ -127,10 +124,20 @@ def _add_board(imported, map_dir: str) -> None:
         imported.files["map"]["board"] = extent
 
 
+def _fitting(board):
+    """The board, once its outlines are known to fit in a map.yaml (SaveRefused otherwise)."""
+    from ..triplea.mapfolder import outlines_too_large
+    from ..yamlwrite import SaveRefused
+    why = outlines_too_large(board)
+    if why:
+        raise SaveRefused(why)
+    return board
+
+
 def run_map(args) -> int:
     """Add a TripleA map folder's geometry to the map.yaml of an existing scenario."""
     from ..geometry import DEFAULT_TOLERANCE
-    from ..paths import PathEscape
+    from ..paths import PathEscape, is_inside
     from ..triplea import territory_id
     from ..triplea.mapfolder import NotAMapFolder, apply_board, board_extent, read_board
     from ..yamlsource import YamlRefused, read_yaml_file
@@ -140,6 +147,11 @@ def run_map(args) -> int:
     map_path = folder / "map.yaml"
     if not map_path.is_file():
         print(f"sandtable import: {map_path}: no such file", file=sys.stderr)
+        return EXIT_USAGE
+    escaping = next((p for p in (folder / "scenario.yaml", map_path) if p.is_symlink() and not is_inside(folder, p)),
+                    None)
+    if escaping is not None:
+        print(f"sandtable import: {escaping} links to a file outside {folder}; it was not read", file=sys.stderr)
         return EXIT_USAGE
     try:
         manifest = read_yaml_file(folder / "scenario.yaml").data if (folder / "scenario.yaml").is_file() else {}
@@ -164,7 +176,9 @@ def run_map(args) -> int:
         return EXIT_USAGE
     spaces = [s for s in data.get("spaces", []) if isinstance(s, dict)]
     by_id = {s["id"]: s for s in spaces if isinstance(s.get("id"), str)}
-    diagnostics = board.diagnostics + apply_board(spaces, board, lambda name: by_id.get(territory_id(name)))
+    by_name = {s["triplea_name"]: s for s in spaces if isinstance(s.get("triplea_name"), str)}
+    diagnostics = board.diagnostics + apply_board(
+        spaces, board, lambda name: by_name.get(name) or by_id.get(territory_id(name)))
     extent = board_extent(board)
     if extent:
         existing = data.get("board")
@@ -173,6 +187,7 @@ def run_map(args) -> int:
         if not (args.quiet and diagnostic.severity.value == "info"):
             print_diagnostic(diagnostic)
     try:  # over the text read: its comments are kept
+        _fitting(board)
         save_yaml(map_path, data, header, "map", original=doc.text, within=folder,
                   unchanged_since=doc.fingerprint)
     except (SaveRefused, PathEscape) as problem:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import sys
 
 from ..cli import EXIT_OK, UsageError
 
@@ -60,6 +59,8 @@ def register(commands) -> None:
     playtest_chart.register(kinds)
     from . import playtest_balance
     playtest_balance.register(kinds)
+    from . import playtest_ladder
+    playtest_ladder.register(kinds)
 
 
 def run(args) -> int:
@@ -68,6 +69,8 @@ def run(args) -> int:
     from engine.options import SettingError, resolve, settings_of_position
     from engine.system import BattlePosition, load_system
     from sandtable.scenario import load_scenario
+
+    from .playtest_study import progress_bar
 
     scenario = load_scenario(args.scenario)
     if "scenario" in scenario.failed_kinds or not scenario.manifest:
@@ -91,13 +94,13 @@ def run(args) -> int:
             nation, _, options = text.partition(":")
             research.setdefault(nation.strip(), set()).update(
                 o.strip() for o in options.split(",") if o.strip())
-        show = _progress_bar() if sys.stderr.isatty() and not args.json else None
-        report = run_battle(scenario, attacker, defenders, args.at, runs=args.runs,
-                            seed=args.seed, exact=args.exact, progress=show,
-                            order_of_loss=args.order_of_loss, retreat_at=args.retreat_at,
-                            keep_land_unit=args.keep_land_unit, research=research,
-                            landing=landing, bombard=bombard, raid=args.raid,
-                            damage=args.damage, extras=extras)
+        with progress_bar(args.runs, quiet=args.json, label="battles") as show:
+            report = run_battle(scenario, attacker, defenders, args.at, runs=args.runs,
+                                seed=args.seed, exact=args.exact, progress=show,
+                                order_of_loss=args.order_of_loss, retreat_at=args.retreat_at,
+                                keep_land_unit=args.keep_land_unit, research=research,
+                                landing=landing, bombard=bombard, raid=args.raid,
+                                damage=args.damage, extras=extras)
     except (ValueError, UnknownName, EngineError, SettingError) as problem:
         raise UsageError(str(problem)) from None
     if args.json:
@@ -107,20 +110,6 @@ def run(args) -> int:
               or (_render_raid(report, attacker, defenders, args.at) if args.raid
                   else _render(report, attacker, defenders, args.at)))
     return EXIT_OK
-
-
-def _progress_bar():
-    from ..safetext import unguarded
-
-    def show(done: int, total: int) -> None:
-        width = 30
-        filled = width * done // max(total, 1)
-        stream = unguarded(sys.stderr)   # its carriage returns are its own; it holds no data
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} battles")
-        if done >= total:
-            stream.write("\r" + " " * (width + 40) + "\r")
-        stream.flush()
-    return show
 
 
 def _one_attacker(forces):
@@ -169,7 +158,7 @@ def _render(report, attacker, defenders, space: str) -> str:
     unit = report.loss_unit
     lines.append(f"  expected losses  attacker {report.expected_attacker_loss:.2f} {unit}, "
                  f"defender {report.expected_defender_loss:.2f} {unit} "
-                 f"(swing {report.ipc_swing:+.2f})")
+                 f"(swing {report.swing:+.2f})")
     lines.append(f"  mean rounds      {report.mean_rounds:.2f}")
     for label, survivors in (("attacker", report.attacker_survivors),
                              ("defender", report.defender_survivors)):

@@ -3,14 +3,29 @@ which of its changes did, and what value of a number makes a scenario fair."""
 from __future__ import annotations
 
 import difflib
-import json
+import math
 import sys
 from pathlib import Path
 
 from ..cli import EXIT_OK, EXIT_PROBLEMS, UsageError
-from .playtest_games import MAX_GAMES, _checked_scenario, _needs_matplotlib, _progress, _sides, _writable_folder
+from .playtest_robust import robust_fair_value, robust_shift
+from .playtest_study import (
+    MAX_GAMES,
+    StudiesBar,
+    StudySettings,
+    add_study_arguments,
+    checked_scenario,
+    enter_executor,
+    game_system,
+    listed,
+    open_executor_for,
+    print_report,
+    progress_bar,
+    report_folder,
+    run_on,
+)
 
-FORMATS = ("text", "json", "markdown")
+MAX_KNOB = 1e12           # the largest value a knob is searched over: money, counts, costs
 
 
 def register(kinds) -> None:
@@ -18,8 +33,8 @@ def register(kinds) -> None:
         "compare", help="did a variant move the balance, and which change did it",
         description="Play a scenario and another (by default the scenario it extends) with the "
         "same seeds and players, and report each side's win rate in both with 95% intervals, "
-        "the shift and whether it is significant (McNemar's exact test on the games paired by "
-        "seed), and the shift in game length, income and victory cities by round. For a "
+        "the shift and whether it is significant (Newcombe's interval on the games paired by "
+        "seed, Holm-corrected over the sides), and the shift in game length, income and victory cities by round. For a "
         "variant, an ablation: each change it makes to its parent, applied alone to the "
         "parent, and its effect on the win rates.")
     compare.add_argument("scenario", metavar="SCENARIO", help="a scenario folder (the variant)")
@@ -70,140 +85,26 @@ def register(kinds) -> None:
     balance.set_defaults(run=run_balance)
 
 
-def add_study_arguments(parser, games: int) -> None:
-    """The arguments every study command shares with `playtest games`."""
-    parser.add_argument("--games", type=int, default=games, metavar="N",
-                        help=f"games to play ({games})")
-    parser.add_argument("--seed", type=int, default=1, metavar="S", help="the study's seed (1)")
-    parser.add_argument("--workers", type=int, default=None, metavar="K",
-                        help="processes to play in (default: every core)")
-    parser.add_argument("--players", action="append", default=[], metavar="SPEC",
-                        help="'heuristic' for every side, or 'SIDE=SPEC' (repeatable)")
-    parser.add_argument("--max-rounds", type=int, default=None, metavar="R",
-                        help="stop a game without a winner after R rounds")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                        help="a game setting (repeatable), as victory=projection")
-    add_executor_arguments(parser)
-    parser.add_argument("--format", choices=FORMATS, default="text",
-                        help="text (default), json, or markdown (for $GITHUB_STEP_SUMMARY)")
-    parser.add_argument("--json", dest="format", action="store_const", const="json",
-                        help="the same as --format json")
-    parser.add_argument("--report", metavar="DIR", default=None,
-                        help="also write the report as an HTML page with plots, and as JSON, "
-                        "into DIR")
-
-
-def add_executor_arguments(parser) -> None:
-    parser.add_argument("--executor", choices=("processes", "dask"), default="processes",
-                        help="play in local processes (default) or on Dask distributed")
-    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                        help="the Dask scheduler, as tcp://HOST:8786 (default with --executor "
-                        "dask: a local cluster of --workers processes)")
-
-
-def open_executor_for(args, games: int):
-    """The executor the arguments ask for, and the number of workers to report."""
-    from engine.distributed import DaskMissing
-    from engine.executors import open_executor
-    from engine.processes import available_cores
-    if args.workers is not None and not 1 <= args.workers <= 1024:
-        raise UsageError("--workers must be between 1 and 1024")
-    workers = args.workers or min(available_cores(), games)
-    try:
-        return open_executor(args.executor, args.scheduler, workers)
-    except (ValueError, DaskMissing) as problem:
-        raise UsageError(str(problem)) from None
-
-
-def run_on(executor, study, progress=None):
-    """The study's records; a study the executor could not finish is an error of the
-    environment (exit 2), as a scheduler out of reach is."""
-    from engine import EngineError
-    try:
-        return executor.run(study, progress)
-    except EngineError as problem:
-        raise UsageError(str(problem)) from None
-
-
-def enter_executor(executor):
-    """Enter an executor; a scheduler that cannot be reached is a usage error (exit 2)."""
-    from engine import EngineError
-    try:
-        return executor.__enter__()
-    except EngineError as problem:
-        raise UsageError(str(problem)) from None
-
-
-class _Settings:
-    """What a study of a scenario is played with, checked against the scenario's system."""
-
-    def __init__(self, args, scenario, known_only: bool = False):
-        """`known_only`: of the --option settings, take those the scenario has (the other
-        scenario of a comparison may lack some)."""
-        from engine.options import SettingError, resolve
-        from engine.players import assign
-
-        from .playtest_games import game_system
-        self.system = game_system(scenario)
-        self.sides = _sides(scenario)
-        settings = self.system.game_settings()
-        chosen = args.option
-        if known_only:
-            names = {s.name for s in settings}
-            chosen = [text for text in chosen if text.partition("=")[0].strip() in names]
-        try:
-            self.options = {s.key: s.default for s in settings} | resolve(chosen, settings)
-            self.players = assign(args.players, self.sides, self.system)
-        except SettingError as problem:
-            raise UsageError(str(problem)) from None
-        if not 1 <= args.games <= MAX_GAMES:
-            raise UsageError(f"--games must be between 1 and {MAX_GAMES:,}")
-        if args.max_rounds is not None and not 1 <= args.max_rounds <= 1000:
-            raise UsageError("--max-rounds must be between 1 and 1000")
-
-    def meta(self, scenario, args, games: int, executor) -> dict:
-        return {"scenario": scenario.id, "folder": str(scenario.root),
-                "system": self.system.system, "sides": self.sides, "players": self.players,
-                "options": self.options, "seed": args.seed, "games": games,
-                "max_rounds": args.max_rounds,
-                "workers": executor.describe().get("workers", executor.workers),
-                "executor": executor.describe()}
-
-
-class _Bar:
-    """One progress bar over several studies."""
-
-    def __init__(self, show, total: int):
-        self.show, self.total, self.done = show, total, 0
-
-    def study(self):
-        start = self.done
-
-        def update(done: int, _total: int) -> None:
-            self.done = start + done
-            if self.show:
-                self.show(self.done, self.total)
-        return update
-
-
 # -- compare -------------------------------------------------------------------------------------
 def run_compare(args) -> int:
-    from engine.compare import compare_reports
-    from engine.report import display_names, summarise
-    from engine.study import Study
+    from playtest.compare import compare_reports
+    from playtest.report import display_names, summarise
+    from playtest.study import Study
 
-    scenario = _checked_scenario(args.scenario)
+    scenario = checked_scenario(args.scenario)
     if scenario is None:
         return EXIT_PROBLEMS
     if args.other is None and len(scenario.lineage) < 2:
         raise UsageError(f"{args.scenario} extends no scenario: name the one to compare it "
                          "with, as `playtest compare SCENARIO OTHER`")
     other_folder = args.other or str(scenario.lineage[1])
-    other = _checked_scenario(other_folder)
+    other = checked_scenario(other_folder)
     if other is None:
         return EXIT_PROBLEMS
-    settings = _Settings(args, scenario)
-    other_settings = _Settings(args, other, known_only=True)
+    if listed(args, game_system(scenario)):
+        return EXIT_OK
+    settings = StudySettings(args, scenario)
+    other_settings = StudySettings(args, other, known_only=True)
     if other_settings.sides != settings.sides:
         raise UsageError(f"{other.id} has the sides {', '.join(other_settings.sides)} and "
                          f"{scenario.id} has {', '.join(settings.sides)}: only scenarios of the "
@@ -213,17 +114,15 @@ def run_compare(args) -> int:
     ablation_games = args.ablation_games or args.games
     if not 1 <= ablation_games <= MAX_GAMES:
         raise UsageError(f"--ablation-games must be between 1 and {MAX_GAMES:,}")
-    if args.report:
-        _writable_folder(args.report, "--report")
-        _needs_matplotlib()
+    report_folder(args)
     is_parent = len(scenario.lineage) > 1 and \
         Path(other_folder).resolve() == Path(scenario.lineage[1]).resolve()
     plan = _ablation_plan(args, scenario, other if is_parent else None)
     executor = open_executor_for(args, args.games)
     total = 2 * args.games + ablation_games * len(plan["items"]) + \
         (ablation_games if plan["items"] and ablation_games != args.games else 0)
-    with _progress(total, quiet=args.format != "text") as show:
-        bar = _Bar(show, total)
+    with progress_bar(total, quiet=args.format != "text") as show:
+        bar = StudiesBar(show, total)
         with enter_executor(executor):
             reports = {}
             for key, which, chosen in (("old", other, other_settings), ("new", scenario, settings)):
@@ -232,6 +131,10 @@ def run_compare(args) -> int:
                 records = run_on(executor, study, bar.study())
                 reports[key] = summarise(records, chosen.meta(which, args, args.games, executor))
             comparison = compare_reports(reports["old"], reports["new"])
+            robust = robust_shift(args, {"old": other, "new": scenario},
+                                  {"old": other_settings, "new": settings}, reports, executor)
+            if robust is not None:
+                comparison["robust"] = robust
             ablation = _run_ablation(plan, args, other_settings, settings.players, executor,
                                      reports["old"], ablation_games, bar) if is_parent else \
                 {"changes": [], "note": "the ablation tries a variant's changes on the "
@@ -240,20 +143,27 @@ def run_compare(args) -> int:
     comparison["ablation"] = ablation
     names = display_names(scenario)
     if args.report:
-        from engine.report_compare_html import write_comparison_report
+        from playtest.report_compare_html import write_comparison_report
         page = write_comparison_report(comparison, scenario, other, Path(args.report))
         print(f"report: {page}", file=sys.stderr)
-    if args.format == "json":
-        print(json.dumps(comparison, indent=2, ensure_ascii=False))
-    elif args.format == "markdown":
-        from engine.report_compare import render_comparison_markdown
-        print(render_comparison_markdown(comparison, names, ablation), end="")
-    else:
-        from engine.executors import describe_executor
-        from engine.report_compare import render_comparison_text
-        print(render_comparison_text(comparison, names, ablation))
-        print("\n" + describe_executor(reports["new"]["meta"]["executor"],
-                                        reports["new"]["meta"]["workers"]))
+
+    def text() -> str:
+        from playtest.executors import describe_executor
+        from playtest.report_compare import render_comparison_text
+        return render_comparison_text(comparison, names, ablation) + "\n\n" + describe_executor(
+            reports["new"]["meta"]["executor"], reports["new"]["meta"]["workers"])
+
+    def markdown() -> str:
+        from playtest.report_compare import render_comparison_markdown
+        return render_comparison_markdown(comparison, names, ablation)
+
+    print_report(args.format, comparison, text, markdown)
+    broken = [key for key in ("old", "new") if not reports[key]["finished"]]
+    if broken:
+        print("sandtable playtest: every game of " + " and ".join(
+            reports[key]["meta"]["scenario"] for key in broken) + " stopped by a rules error: "
+            "nothing to compare", file=sys.stderr)
+        return EXIT_PROBLEMS
     return EXIT_OK
 
 
@@ -290,17 +200,17 @@ def _ablation_plan(args, scenario, parent) -> dict:
 def _run_ablation(plan, args, parent_settings, players, executor, parent_report, games,
                   bar) -> dict:
     from engine import EngineError
-    from engine.compare import compare_reports
-    from engine.report import summarise
-    from engine.study import Study
     from engine.system import load_system
+    from playtest.compare import compare_reports, correct_family
+    from playtest.report import summarise
+    from playtest.study import Study
     from sandtable.variant_changes import apply_changes
     from validators import validate
 
     found = {"by": plan["by"], "parent": plan["parent"].id if plan["parent"] else None,
              "games": games, "note": plan["note"], "sides": parent_settings.sides, "changes": []}
     baseline = parent_report
-    if games != args.games:                     # the parent again, with the ablation's games
+    if games != args.games and plan["items"]:   # the parent again, with the ablation's games
         study = Study(plan["parent"], parent_settings.options, players, games, args.seed,
                       args.max_rounds)
         baseline = summarise(run_on(executor, study, bar.study()), parent_settings.meta(
@@ -326,20 +236,28 @@ def _run_ablation(plan, args, parent_settings, players, executor, parent_report,
             item["error"] = "no game could be played: " + report["errors"][0]["error"]
             continue
         item["sides"] = compare_reports(baseline, report)["sides"]
+    # every change and side tried is one family of tests: a star is a false alarm at most 5%
+    # of the time over the whole ablation, not per change
+    family = {(i, side): shift for i, item in enumerate(found["changes"])
+              for side, shift in (item.get("sides") or {}).items()}
+    correct_family(family)
+    found["family"] = {"method": "holm", "tests": len(family)}
     return found
 
 
 # -- balance -------------------------------------------------------------------------------------
 def run_balance(args) -> int:
-    from engine.fairness import find_fair_value
-    from engine.knob import KnobError, find_knob, with_knob
-    from engine.report import display_names
-    from engine.study import Study, game_seed
+    from playtest.fairness import find_fair_value
+    from playtest.knob import KnobError, find_knob, with_knob
+    from playtest.report import display_names
+    from playtest.study import Study, game_seed
 
-    scenario = _checked_scenario(args.scenario)
+    scenario = checked_scenario(args.scenario)
     if scenario is None:
         return EXIT_PROBLEMS
-    settings = _Settings(args, scenario)
+    if listed(args, game_system(scenario)):
+        return EXIT_OK
+    settings = StudySettings(args, scenario)
     try:
         knob = find_knob(scenario, args.knob)
     except KnobError as problem:
@@ -355,9 +273,7 @@ def run_balance(args) -> int:
     low, high = _range(args.range, knob)
     if args.batch is not None and not 1 <= args.batch <= args.games:
         raise UsageError("--batch must be between 1 and --games")
-    if args.report:
-        _writable_folder(args.report, "--report")
-        _needs_matplotlib()
+    report_folder(args)
     executor = open_executor_for(args, args.batch or args.games)
     failed: list[str] = []
 
@@ -373,40 +289,48 @@ def run_balance(args) -> int:
             sum(1 for winner in winners if winner is not None)
         return wins, counted
 
-    with _progress(args.games, quiet=args.format != "text") as show:
+    with progress_bar(args.games, quiet=args.format != "text") as show:
         with enter_executor(executor):
             answer = find_fair_value(play, low, high, args.target, args.games, args.batch,
                                      knob.integer, args.tolerance, show)
             where = executor.describe()
+            robust = robust_fair_value(
+                args, with_knob(scenario, knob, answer["value"]), settings, side, executor,
+                lambda result: _winner(result, args.count)) if answer["found"] else None
     answer.update({
         "format": "sandtable-fair-value", "version": 1, "scenario": scenario.id,
         "folder": str(scenario.root), "side": side, "count": args.count, "seed": args.seed,
         "knob": {"pointer": knob.pointer, "label": knob.label, "value": knob.value},
         "players": settings.players, "options": settings.options,
         "max_rounds": args.max_rounds, "failed": len(failed), "executor": where})
+    if robust is not None:
+        answer["robust"] = robust
     names = display_names(scenario)
     if args.report:
-        from engine.report_compare_html import write_fair_report
+        from playtest.report_compare_html import write_fair_report
         page = write_fair_report(answer, scenario, Path(args.report))
         print(f"report: {page}", file=sys.stderr)
-    if args.format == "json":
-        print(json.dumps(answer, indent=2, ensure_ascii=False))
-    elif args.format == "markdown":
-        from engine.report_compare import render_fair_markdown
-        print(render_fair_markdown(answer, names), end="")
-    else:
-        from engine.report_compare import render_fair_text
-        print(render_fair_text(answer, names))
+
+    def text() -> str:
+        from playtest.report_compare import render_fair_text
+        shown = render_fair_text(answer, names)
         if failed:
-            print(f"\n{len(failed)} game(s) stopped by a rules error, not counted: "
-                  f"{failed[0].splitlines()[0]}")
+            shown += (f"\n\n{len(failed)} game(s) stopped by a rules error, not counted: "
+                      f"{failed[0].splitlines()[0]}")
+        return shown
+
+    def markdown() -> str:
+        from playtest.report_compare import render_fair_markdown
+        return render_fair_markdown(answer, names)
+
+    print_report(args.format, answer, text, markdown)
     return EXIT_OK if answer["found"] else EXIT_PROBLEMS
 
 
 def _winner(result: dict, count: str) -> str | None:
     """Who a game counts for: its winner, or with `adjudicated`, the side ahead in victory
     cities when it stopped at the round limit (None when level)."""
-    from engine.report import leader_at_limit
+    from playtest.report import leader_at_limit
     if result["winner"] is not None or count != "adjudicated":
         return result["winner"]
     leader = leader_at_limit(result)
@@ -426,6 +350,9 @@ def _range(text: str | None, knob) -> tuple[float, float]:
         found = float(low), float(high)
     except ValueError:
         raise UsageError(f"--range {text!r}: give LOW:HIGH, as 0:40") from None
+    if not all(math.isfinite(v) and abs(v) <= MAX_KNOB for v in found):
+        raise UsageError(f"--range {text!r}: give finite values between {-MAX_KNOB:g} and "
+                         f"{MAX_KNOB:g}")
     if not found[0] < found[1]:
         raise UsageError(f"--range {text!r}: LOW must be below HIGH")
     if knob.integer and round(found[1]) - round(found[0]) < 1:

@@ -34,7 +34,7 @@ def run(args) -> int:
 
     from sandtable.scenario import load_scenario
     from validators import explain, validate
-    from validators.reporters import Result, render_github, render_json, render_junit, render_sarif, render_text
+    from validators.reporters import Result, render_github, render_json, render_junit, render_sarif, text_report
     if args.docs_url and not urlsplit(args.docs_url).scheme:
         raise UsageError(f"--docs-url must be an absolute address such as https://..., not {args.docs_url!r}")
     results = []
@@ -42,12 +42,11 @@ def run(args) -> int:
     for folder in scenario_folders(args.paths):
         scenario = load_scenario(folder)
         diagnostics = validate(scenario)
-        results.append(Result(folder, diagnostics, _line_reader(scenario)))
+        results.append(Result(folder, diagnostics, _line_reader(scenario), sorted(scenario.sources)))
         if args.explain:
             explanations.append(explain(scenario))
     if args.format == "text":
-        color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
-        sys.stdout.write(render_text(results, color=color))
+        _console(args.color).print(text_report(results), end="")
         for text in explanations:
             if text:
                 sys.stdout.write(text)
@@ -62,6 +61,24 @@ def run(args) -> int:
     failing = any(d.is_error or (args.strict and d.severity.value == "warning")
                   for r in results for d in r.diagnostics)
     return EXIT_PROBLEMS if failing else EXIT_OK
+
+
+def _console(color: str):
+    """Where the text report goes. `auto` leaves it to rich: colour on a terminal, none when
+    NO_COLOR is set or TERM is dumb; `always` and `never` override both, as no-color.org asks."""
+    from functools import partial
+
+    from rich.console import Console
+
+    from ..safetext import unguarded
+    # Its own styles reach the terminal; every text in the report was made visible before.
+    console = partial(Console, file=unguarded(sys.stdout), highlight=False, soft_wrap=True, emoji=False,
+                      markup=False)
+    if color == "always":
+        return console(force_terminal=True, no_color=False, color_system="standard")
+    if color == "never":
+        return console(no_color=True, color_system=None)
+    return console()
 
 
 def _line_reader(scenario):

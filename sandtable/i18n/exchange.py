@@ -285,7 +285,7 @@ def write_import(scenario: Scenario, result: ImportResult) -> None:
         read = doc.fingerprint
     else:
         data = {"locale": result.locale}
-        header = _schema_header(scenario)
+        header = _schema_header(scenario, path)
     if data.get("entries") is None:
         data["entries"] = {}
     entries = data["entries"]
@@ -293,7 +293,9 @@ def write_import(scenario: Scenario, result: ImportResult) -> None:
         raise ExchangeError(f"{path}: `entries` is not a mapping; nothing was written")
     for change in result.changes:
         found = entries.get(change.key)
-        entries[change.key] = {**(found if isinstance(found, dict) else {}), **change.entry}
+        entry = {**(found if isinstance(found, dict) else {}), **change.entry}
+        entry.pop("remove", None)   # a variant's removal of the parent's translation, now replaced
+        entries[change.key] = entry
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         save_yaml(path, data, header, within=scenario.root, unchanged_since=read)
@@ -301,7 +303,7 @@ def write_import(scenario: Scenario, result: ImportResult) -> None:
         raise ExchangeError(f"error {escape.code}: {escape}") from None
 
 
-def _schema_header(scenario: Scenario) -> str:
+def _schema_header(scenario: Scenario, path: Path) -> str:
     """The schema line for a new locale file, found from the one scenario.yaml carries."""
     manifest = read_yaml_file(scenario.root / FILE_KINDS["scenario"])
     schemas = modeline_schemas(manifest.text)
@@ -309,4 +311,4 @@ def _schema_header(scenario: Scenario) -> str:
         return ""
     if "://" not in schemas and not posixpath.isabs(schemas):
         schemas = posixpath.join("..", schemas)  # locales/ is one folder further down
-    return with_modeline("", "locale", scenario.is_variant, schemas)
+    return with_modeline("", "locale", scenario.is_variant, schemas, path)

@@ -1,8 +1,9 @@
 """The translation model: every text of a scenario next to its translation into one locale.
 
 One `Unit` per text key, in the order a reader meets the texts, then one per locale entry whose
-key is no longer a text of the scenario. Status, display, PO and XLIFF all read this model, so
-they agree on what counts as translated, missing, stale or unknown.
+key is no longer a text of the scenario (in a variant, only the entries of its own file). Status,
+display, PO and XLIFF all read this model, so they agree on what counts as translated, missing,
+stale or unknown.
 """
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from dataclasses import dataclass
 from enum import Enum
 
 from ..diagnostics import Location
-from ..scenario import Scenario
+from ..scenario import Scenario, locale_kind
 from ..texts import catalog, fingerprint, placeholders
+from ..yamlsource import join_pointer
 
 
 class State(str, Enum):
@@ -70,8 +72,14 @@ def translation_units(scenario: Scenario, tag: str) -> list[Unit]:
         units.append(Unit(key, text.text, entry["text"], State.STALE if stale else State.TRANSLATED,
                           previous_source=_translated_from(entry) if stale else None,
                           note=_note(entry), where=where))
+    own_file = os.path.abspath(scenario.file_for(locale_kind(tag)))
     for key, entry in entries.items():
         if key not in texts:
+            written = scenario.locate(locale_kind(tag), join_pointer("/entries", key), key=True).file
+            if written is not None and os.path.abspath(written) != own_file:
+                # A parent's translation of an entity this variant removed: nothing to translate
+                # or to fix here (the parent's own check reports its file's unknown keys).
+                continue
             translation = entry.get("text") if isinstance(entry, dict) else None
             units.append(Unit(key, None, translation if isinstance(translation, str) else None,
                               State.UNKNOWN, note=_note(entry)))

@@ -1,11 +1,14 @@
 """Locale tags: the fallback chain for display, the plural rule a PO file declares, and which of
 a scenario's locales a translator's file means (`zh_CN` is the scenario's `zh-Hans`).
 
-CLDR's data, through Babel, answers the questions that need knowledge of languages: plural
-rules, likely subtags (Chinese in China is written in Simplified script) and language names.
-Babel is imported only when one of them is asked, so commands that never ask start faster.
+CLDR's data, through Babel, answers the questions that need knowledge of languages: likely
+subtags (Chinese in China is written in Simplified script) and language names. Plural rules are
+CLDR's too, but pinned in plural_forms.py so that an exported PO header does not change with the
+installed Babel. Babel is imported only when asked, so commands that never ask start faster.
 """
 from __future__ import annotations
+
+from .plural_forms import PLURAL_FORMS
 
 
 def fallback_chain(tag: str, source_language: str = "en") -> list[str]:
@@ -19,10 +22,9 @@ def fallback_chain(tag: str, source_language: str = "en") -> list[str]:
 
 
 def plural_forms(tag: str) -> str | None:
-    """The gettext Plural-Forms header for a locale (CLDR's, via Babel), or None when unknown."""
-    from babel.messages.plurals import PLURALS
+    """The gettext Plural-Forms header for a locale (CLDR's, pinned), or None when unknown."""
     for candidate in fallback_chain(tag, source_language=tag):
-        rule = PLURALS.get(candidate.replace("-", "_"))
+        rule = PLURAL_FORMS.get(gettext_language(candidate))
         if rule is not None:
             return f"nplurals={rule[0]}; plural={rule[1]};"
     return None

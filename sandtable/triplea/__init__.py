@@ -11,15 +11,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..safexml import read_xml_file
-from .names import plain_id, territory_id, territory_name
+from .names import plain_id, scenario_id, territory_id, territory_name
+from .names import scenario_id as _scenario_id
 from .translate import FAMILIES, Imported, rule_family, translate
 
 
 def import_game(path: Path | str, scenario_id: str | None = None, system: str | None = None) -> Imported:
     """Read and translate a TripleA game file. Raises OSError and safexml.XmlRefused."""
     document = read_xml_file(path)
-    return translate(document, scenario_id or plain_id(Path(path).stem), system)
+    return translate(document, scenario_id or _scenario_id(Path(path).stem) or "scenario", system)
 
 
-__all__ = ["FAMILIES", "Imported", "import_game", "plain_id", "rule_family", "territory_id",
+__all__ = ["FAMILIES", "Imported", "import_game", "plain_id", "rule_family", "scenario_id", "territory_id",
            "territory_name", "translate"]

@@ -8,9 +8,17 @@ TripleA's game.dtd, and `import triplea` of it gives the same scenario (docs/imp
 says what "the same" covers).
 
 Everything is written the way the importer reads it back, so each value the scenario holds that
-TripleA cannot say is refused by name (ExportError) instead of being dropped. One thing TripleA's
-file has no place for, the kind of a border across the board's edge (`wrap`), travels in a
-property named `sandtable.borders` that TripleA keeps and ignores.
+TripleA cannot say is refused by name (ExportError) instead of being dropped. What TripleA's file
+has no place for, the kind of a border across the board's edge (`wrap`) and China's rules that no
+TripleA option says, travels in properties named `sandtable.borders` and `sandtable.china` that
+TripleA keeps and ignores.
+
+Territories and players are written under their TripleA names (`triplea_name`, kept by the
+import; the names of the scenario's TripleA map, `triplea_map`, written as the game's `mapName`),
+so that TripleA finds each territory on the map. Properties carry a typed child (`<boolean/>`,
+`<number/>`, `<string/>`) and the game a version, as TripleA 1.9 requires; later TripleA accepts
+both. The nation whose TripleA name is `Neutral` is TripleA's neutral player: it is no player of
+the file, and its units are placed without an owner.
 """
 from __future__ import annotations
 
@@ -18,7 +26,7 @@ import json
 import re
 from xml.etree import ElementTree
 
-from .names import NATIONS, RESOURCES, UNITS, plain_id, territory_id, territory_name, triplea_territory_name
+from .names import NATIONS, RESOURCES, UNITS, plain_id, territory_id, triplea_territory_name
 
 PLAYERS = {nation: player for player, (nation, _) in NATIONS.items()}
 UNIT_NAMES = {unit: name for name, (unit, _) in UNITS.items()}
@@ -29,6 +37,14 @@ VICTORY = {"projection": ("Projection of Power", "Projection of Power VCs"),
            "total-war": ("Total Victory", "Total Victory VCs")}
 OPTIONS = {"national-objectives": "National Objectives", "research": "Tech Development"}
 BORDERS_PROPERTY = "sandtable.borders"
+CHINA_PROPERTY = "sandtable.china"
+NEUTRAL = "Neutral"   # TripleA's neutral ("null") player: always there, never in the player list
+# TripleA's switches for the rules of a player's rulesAttachment (China's), by rules.china key.
+CHINA_SWITCHES = {"territories": "Movement By Territory Restricted",
+                  "infantry_per_territories": "Production Per X Territories Restricted",
+                  "placement_limit": "Unit Placement Per Territory Restricted",
+                  "place_in_any_territory": "Place in Any Territory"}
+_VERSION = re.compile(r"^\d{1,9}(\.\d{1,9}){0,3}$")   # what TripleA's Version reads
 DELEGATES = [  # name, class, display
     ("initDelegate", "InitializationDelegate", "Initializing Delegates"),
     ("tech", "TechnologyDelegate", "Research Technology"),
@@ -103,34 +119,65 @@ class _Exporter:
 
     def _names(self) -> None:
         self.territory_names = {}
+        named: dict[str, str] = {}
         for space in self.spaces:
-            name = triplea_territory_name(space.get("name", ""))
-            if territory_id(name) != space["id"] or territory_name(name) != space.get("name"):
-                self.problem(f"space {space['id']!r}: TripleA names territories by their name, and "
-                             f"{space.get('name')!r} would come back as {territory_id(name)!r}")
+            name = space.get("triplea_name") or triplea_territory_name(space.get("name", ""))
+            given = "triplea_name" if space.get("triplea_name") else "name"
+            if territory_id(name) != space["id"]:
+                self.problem(f"space {space['id']!r}: TripleA knows it by its {given} {name!r}, which the import "
+                             f"makes the id {territory_id(name)!r}; give the space the id {territory_id(name)!r} "
+                             "or the triplea_name of the map's territory")
+            elif ":" in name or name != name.strip():
+                self.problem(f"space {space['id']!r}: its TripleA name {name!r} has a ':' or spaces at an end, "
+                             "which TripleA's lists cannot hold; give a triplea_name without them")
+            elif name in named:
+                self.problem(f"spaces {named[name]!r} and {space['id']!r} would share the TripleA name {name!r}")
+            named[name] = space["id"]
             self.territory_names[space["id"]] = name
-        self.player_names = {n["id"]: PLAYERS.get(n["id"], n["id"]) for n in self.nations}
+        self.player_names = {n["id"]: self._player_name(n) for n in self.nations}
+        self.neutral = next((n["id"] for n in self.nations if self.player_names[n["id"]] == NEUTRAL), None)
         self.unit_names = {u["id"]: UNIT_NAMES.get(u["id"], u["id"]) for u in self.units}
         self.resource_names = {r["id"]: RESOURCE_NAMES.get(r["id"], r["id"])
                                for _, r in self.scenario.entities("scenario", "resources")}
         taken: dict[str, str] = {}
-        for what, names in (("nation", self.player_names), ("unit type", self.unit_names),
+        players = {i: name for i, name in self.player_names.items() if i != self.neutral}
+        for what, names in (("nation", players), ("unit type", self.unit_names),
                             ("resource", self.resource_names),
                             ("delegate", {d[0]: d[0] for d in DELEGATES})):
             for ident, name in names.items():
                 if not _XML_NAME.match(name):
-                    self.problem(f"{what} {ident!r}: TripleA needs a name that is an XML name, not {name!r}")
+                    hint = " (give the nation a triplea_name)" if what == "nation" else ""
+                    self.problem(f"{what} {ident!r}: TripleA needs a name that is an XML name (letters, digits, "
+                                 f"'.', '-', '_'), not {name!r}{hint}")
                 elif name in taken:
                     self.problem(f"{what} {ident!r} and {taken[name]} would share the TripleA name {name!r}")
                 taken[name] = f"{what} {ident!r}"
+        for nation in self.nations:
+            name = self.player_names[nation["id"]]
+            back = "neutral" if name == NEUTRAL else NATIONS.get(name, (plain_id(name),))[0]
+            if back != nation["id"]:
+                self.problem(f"nation {nation['id']!r}: TripleA knows it as {name!r}, which the import makes the "
+                             f"id {back!r}; give the nation the id {back!r} or another triplea_name")
         money = [r for r in self.resource_names if r == "ipc"]
         self.money = money[0] if money else next(iter(self.resource_names), None)
 
+    @staticmethod
+    def _player_name(nation: dict) -> str:
+        """A nation's TripleA name: its triplea_name, AA50's player names, or its id."""
+        return nation.get("triplea_name") or PLAYERS.get(nation["id"], nation["id"])
+
+    def player(self, nation_id: str) -> str:
+        return self.player_names[nation_id]
+
     # -- sections --------------------------------------------------------------------------------
     def _info(self, root) -> None:
-        attrs = {"name": self.manifest.get("name") or self.scenario.id}
-        if isinstance(self.manifest.get("version"), str):
-            attrs["version"] = self.manifest["version"]
+        version = self.manifest.get("version")
+        if version is not None and not (isinstance(version, str) and _VERSION.match(version)):
+            self.problem(f"version {version!r}: TripleA's version is numbers joined by dots (such as 1.2); "
+                         "change the scenario's version or leave it out")
+        # TripleA 1.9 requires a version; 1.0 where the scenario gives none
+        attrs = {"name": self.manifest.get("name") or self.scenario.id,
+                 "version": version if isinstance(version, str) else "1.0"}
         ElementTree.SubElement(root, "info", attrs)
         ElementTree.SubElement(root, "loader", {"javaClass": f"{_PACKAGE}.TripleA"})
         ElementTree.SubElement(root, "diceSides", {"value": "6"})
@@ -168,9 +215,15 @@ class _Exporter:
 
     def _players(self, root) -> None:
         element = ElementTree.SubElement(root, "playerList")
-        for nation in self.nations:
+        players = [n for n in self.nations if n["id"] != self.neutral]
+        for nation in players:
             ElementTree.SubElement(element, "player", {"name": self.player_names[nation["id"]], "optional": "false"})
-        for nation in self.nations:
+        if self.neutral is not None:
+            side = next(n.get("side") for n in self.nations if n["id"] == self.neutral)
+            if side != "neutral" or any(n.get("side") == side for n in players):
+                self.problem(f"nation {self.neutral!r} is TripleA's neutral player, which is in no alliance: give "
+                             "it a side of its own with the id neutral")
+        for nation in players:
             side = self.sides.get(nation.get("side"), {})
             alliance = side.get("name", nation.get("side", ""))
             if plain_id(alliance) != nation.get("side"):
@@ -199,8 +252,9 @@ class _Exporter:
                 guests.setdefault(nation["played_by"], []).append(nation["id"])
         for nation_id in self.manifest.get("turn_order") or []:
             player = self.player_names.get(nation_id)
-            if player is None:
-                self.problem(f"turn_order names {nation_id!r}, which is no nation")
+            if player is None or nation_id == self.neutral:
+                self.problem(f"turn_order names {nation_id!r}, which is no nation" if player is None else
+                             f"turn_order names {nation_id!r}, TripleA's neutral player, which takes no turn")
                 continue
             step(f"{player}Tech", "tech", player)
             step(f"{player}TechActivation", "tech_activation", player)
@@ -222,9 +276,11 @@ class _Exporter:
 
     def _production(self, root) -> None:
         costed = [u for u in self.units if isinstance(u.get("cost"), (int, float))]
-        buyers = [n for n in self.nations if not n.get("passive")]
-        if not costed or not buyers or self.money is None:
+        if not costed:
             return
+        if self.money is None:
+            return self.problem(f"unit type {costed[0]['id']!r} has a cost, and the scenario has no resource to pay "
+                                "it in; add the resource (such as ipc) to scenario.yaml")
         production = ElementTree.SubElement(root, "production")
         for unit in costed:
             name = self.unit_names[unit["id"]]
@@ -237,9 +293,11 @@ class _Exporter:
         frontier = ElementTree.SubElement(production, "productionFrontier", {"name": "production"})
         for rule in production.findall("productionRule"):
             ElementTree.SubElement(frontier, "frontierRules", {"name": rule.get("name", "")})
-        for nation in buyers:
-            ElementTree.SubElement(production, "playerProduction",
-                                   {"player": self.player_names[nation["id"]], "frontier": "production"})
+        # every player, passive ones too: the import reads costs from the frontiers players hold
+        for nation in self.nations:
+            if nation["id"] != self.neutral:
+                ElementTree.SubElement(production, "playerProduction",
+                                       {"player": self.player_names[nation["id"]], "frontier": "production"})
 
     # -- attachments -----------------------------------------------------------------------------
     def _attachments(self, root) -> None:
@@ -280,8 +338,8 @@ class _Exporter:
         for stat in ("movement", "attack", "defense"):
             if stat in stats:
                 options.append((stat, int(stats[stat])))
-        for stat in set(stats) - {"movement", "attack", "defense"}:
-            self.problem(f"unit type {uid!r}: stat {stat!r} has no TripleA unit option")
+        for stat in sorted(set(stats) - {"movement", "attack", "defense"}):
+            self.problem(f"unit type {uid!r}: stat {stat!r} has no TripleA unit option; remove it")
         domain = unit.get("domain")
         if domain == "air":
             options.append(("isAir", "true"))
@@ -294,7 +352,8 @@ class _Exporter:
         if SUB_ABILITIES & set(kinds):
             if not SUB_ABILITIES <= set(kinds):
                 self.problem(f"unit type {uid!r}: TripleA's submarine (isSub) has all of "
-                             f"{', '.join(sorted(SUB_ABILITIES))}")
+                             f"{', '.join(sorted(SUB_ABILITIES))}; give it the others: "
+                             f"{', '.join(sorted(SUB_ABILITIES - set(kinds)))}")
             options.append(("isSub", "true"))
         gun = {"anti_aircraft", "noncombat_move_only", "capturable"}
         works = {"factory", "capturable"}
@@ -334,7 +393,7 @@ class _Exporter:
             elif kind in ("chosen_last", "defenceless"):
                 continue   # game properties (_transport_rules)
             else:
-                self.problem(f"unit type {uid!r}: the ability {kind!r} has no TripleA unit option")
+                self.problem(f"unit type {uid!r}: the ability {kind!r} has no TripleA unit option; remove it")
         if "anti_aircraft" in abilities:
             if abilities["anti_aircraft"].get("hit_on") != 1 or not gun <= set(abilities):
                 self.problem(f"unit type {uid!r}: TripleA's AA gun (isAA) hits on 1, moves only in "
@@ -342,9 +401,11 @@ class _Exporter:
             options.append(("isAA", "true"))
         elif "factory" in abilities:
             if not works <= set(abilities):
-                self.problem(f"unit type {uid!r}: TripleA's factory (isFactory) is captured")
+                self.problem(f"unit type {uid!r}: TripleA's factory (isFactory) is captured; give it the ability "
+                             "capturable")
             if domain != "structure":
-                self.problem(f"unit type {uid!r}: a factory's domain is structure")
+                self.problem(f"unit type {uid!r}: TripleA's factory (isFactory) is a structure; make its domain "
+                             "structure")
             factor = abilities["factory"].get("max_damage_factor")
             if factor not in (None, 2):
                 self.problem(f"unit type {uid!r}: TripleA damages a factory up to twice its territory's value")
@@ -352,19 +413,26 @@ class _Exporter:
                 self.properties["Damage From Bombing Done To Units Instead Of Territories"] = "true"
             options.append(("isFactory", "true"))
         elif "capturable" in abilities:
-            self.problem(f"unit type {uid!r}: only AA guns and factories are captured in TripleA")
+            self.problem(f"unit type {uid!r}: only AA guns and factories are captured in TripleA; remove the ability "
+                         "capturable, or make it an AA gun (anti_aircraft) or a factory")
         elif domain == "structure":
-            self.problem(f"unit type {uid!r}: a structure in TripleA is a factory")
+            self.problem(f"unit type {uid!r} is a structure without the abilities factory and capturable: TripleA's "
+                         "one kind of structure is the factory (isFactory); give it those abilities, or another "
+                         "domain")
         if uid in supported:
             options.append(("artillerySupportable", "true"))
         surface = domain == "sea" and "isSub" not in [o[0] for o in options] and "transport" not in abilities \
             and int(stats.get("attack", 0) or 0) > 0
         tags = set(unit.get("tags") or [])
-        if ("surface_warship" in tags) != surface:
-            self.problem(f"unit type {uid!r}: TripleA counts surface warships (tag surface_warship) as the sea "
-                         "units that are no submarine or transport and attack")
-        for tag in tags - {"surface_warship"}:
-            self.problem(f"unit type {uid!r}: the tag {tag!r} has no TripleA unit option")
+        if surface and "surface_warship" not in tags:
+            self.problem(f"unit type {uid!r} is a sea unit that attacks and is no submarine (abilities "
+                         f"{', '.join(sorted(SUB_ABILITIES))}) or transport: TripleA counts it among the surface "
+                         "warships of its objectives; add the tag surface_warship, or make it a submarine")
+        elif "surface_warship" in tags and not surface:
+            self.problem(f"unit type {uid!r} has the tag surface_warship, but TripleA counts as surface warships "
+                         "only the sea units that attack and are no submarine or transport; remove the tag")
+        for tag in sorted(tags - {"surface_warship"}):
+            self.problem(f"unit type {uid!r}: the tag {tag!r} has no TripleA unit option; remove it")
         self.attach("unitAttachment", self.unit_names[uid], "UnitAttachment", "unitType", options)
 
     def _transport_rules(self) -> None:
@@ -402,7 +470,10 @@ class _Exporter:
         for tag in tags - {"capital", "victory_city", "impassable", "neutral", "island", "lake", "off_board"}:
             self.problem(f"space {sid!r}: the tag {tag!r} has no TripleA territory option")
         owner = space.get("original_owner")
-        if owner:
+        if owner == self.neutral and owner:
+            self.problem(f"space {sid!r}: its original_owner is TripleA's neutral player, which owns nothing from "
+                         "the start; leave original_owner out")
+        elif owner:
             options.append(("originalOwner", self.player_names.get(owner, owner)))
         for field in ("stats", "closed_to", "stacking", "region", "terrain"):
             if space.get(field):
@@ -423,8 +494,9 @@ class _Exporter:
     # -- objectives --------------------------------------------------------------------------------
     def _objective(self, objective: dict) -> None:
         oid, owner = objective["id"], objective.get("owner")
-        if not isinstance(owner, str) or owner not in self.player_names:
-            return self.problem(f"objective {oid!r}: its owner {owner!r} is no nation")
+        if not isinstance(owner, str) or owner not in self.player_names or owner == self.neutral:
+            return self.problem(f"objective {oid!r}: its owner {owner!r} is no nation" if owner != self.neutral
+                                else f"objective {oid!r}: TripleA's neutral player has no objectives")
         award = objective.get("award") or {}
         if award.get("resource", self.money) != self.money or objective.get("kind", "national_objective") \
                 != "national_objective" or objective.get("timing", "collect_income") != "collect_income":
@@ -433,8 +505,13 @@ class _Exporter:
             return self.problem(f"objective {oid!r}: TripleA's objectives follow the option National Objectives")
         options: list[tuple] = [("objectiveValue", award.get("amount", 0))]
         try:
-            for part in _conjuncts(objective.get("when")):
-                options.append(self._check(part, owner))
+            parts = _conjuncts(objective.get("when"))
+            wars = [p["at_war"] for p in parts if "at_war" in p]
+            if wars:   # TripleA's atWarPlayers: at war with all of them
+                options.append(self._at_war(wars, owner, None))
+            for part in parts:
+                if "at_war" not in part:
+                    options.append(self._check(part, owner))
         except _Unsayable as why:
             return self.problem(f"objective {oid!r}: {why}")
         names = [o[0] for o in options]
@@ -453,6 +530,8 @@ class _Exporter:
         if key == "no_enemy_units" and body.get("owner") == owner and not body.get("domains"):
             name = "enemySurfaceExclusionTerritories" if body.get("surface_only") else "enemyExclusionTerritories"
             return (name, self._places(body["spaces"]), None)
+        if key == "at_least" and all("at_war" in c for c in body["of"]):
+            return self._at_war([c["at_war"] for c in body["of"]], owner, body["count"])
         if key == "at_least":
             inner = [next(iter(c.items())) for c in body["of"]]
             if all(k == "no_enemy_units" and len(b.get("spaces", [])) == 1 and b.get("owner") == owner
@@ -476,25 +555,55 @@ class _Exporter:
             return (name, "controlledNoWater" if body.get("kind") == "land" else "controlled", body["count"])
         raise _Unsayable(f"the condition {key} {json.dumps(body, sort_keys=True)} has no TripleA rules option")
 
+    def _at_war(self, wars: list[dict], owner: str, count: int | None) -> tuple:
+        """atWarPlayers: the owner at war with all the players named, or with `count` of them."""
+        if any(w.get("owner") != owner or w.get("with") not in self.player_names or w.get("with") == self.neutral
+               for w in wars):
+            raise _Unsayable(f"TripleA's atWarPlayers says that the objective's owner is at war with players: "
+                             f"{json.dumps(wars, sort_keys=True)} says something else")
+        players = [self.player_names[w["with"]] for w in wars]
+        if len(set(players)) != len(players):
+            raise _Unsayable("it names a player at war twice")
+        return ("atWarPlayers", ":".join(players), count if count is not None and count < len(players) else None)
+
     def _side(self, nation: str) -> str | None:
         return next((n.get("side") for n in self.nations if n["id"] == nation), None)
 
     def _china(self) -> None:
+        """China's rules: TripleA's player rulesAttachment, the properties that switch its rules on,
+        and what no TripleA option says in the property sandtable.china (read back by the import)."""
+        self.kept_china: dict = {}
         rules = self.manifest.get("rules") or {}
         china = rules.get("china")
         if not isinstance(china, dict):
             return
         nation = china.get("nation")
-        if nation not in self.player_names:
+        if nation not in self.player_names or nation == self.neutral:
             return self.problem(f"rules.china names {nation!r}, which is no nation")
         options: list[tuple] = [("movementRestrictionTerritories", self._places(china.get("territories") or [])),
                                 ("movementRestrictionType", "allowed")]
+        unit = china.get("unit", "infantry")
+        if unit not in self.unit_names:
+            return self.problem(f"rules.china gives the unit {unit!r}, which is no unit type")
         if china.get("infantry_per_territories"):
-            options.append(("productionPerXTerritories", china["infantry_per_territories"]))
+            count = china["infantry_per_territories"]
+            options.append(("productionPerXTerritories", count if unit == "infantry" else
+                            f"{count}:{self.unit_names[unit]}"))
         if china.get("placement_limit"):
             options.append(("placementPerTerritory", china["placement_limit"]))
         if china.get("place_in_any_territory"):
             options.append(("placementAnyTerritory", "true"))
+        for key, switch in CHINA_SWITCHES.items():
+            if china.get(key):
+                self.properties[switch] = "true"
+        # what the import sets when the property is not there: collects nothing, uses no transport
+        for key in ("collects_income", "may_use_transports"):
+            if china.get(key, False) is not False:
+                self.kept_china[key] = china[key]
+        if china.get("no_replacement"):
+            self.kept_china["no_replacement"] = [self.unit_names.get(u, u) for u in china["no_replacement"]]
+        if china.get("recapture_only"):
+            self.kept_china["recapture_only"] = [self.territory(s) for s in china["recapture_only"]]
         self.attach("rulesAttachment", self.player_names[nation], "RulesAttachment", "player", options)
 
     # -- the starting position and the properties ------------------------------------------------
@@ -502,6 +611,11 @@ class _Exporter:
         initialize = ElementTree.SubElement(root, "initialize")
         entries = [e for _, e in self.scenario.entities("setup", "spaces")]
         owners = [e for e in entries if e.get("control")]
+        for entry in owners:
+            if entry["control"] == self.neutral:
+                self.problem(f"setup of {entry['space']!r}: TripleA's neutral player ({self.neutral}) controls "
+                             "nothing; leave the space without control")
+        owners = [e for e in owners if e["control"] != self.neutral]
         if owners:
             section = ElementTree.SubElement(initialize, "ownerInitialize")
             for entry in owners:
@@ -513,10 +627,15 @@ class _Exporter:
                 attrs = {"unitType": self.unit_names[stack["type"]], "territory": self.territory(entry["space"]),
                          "quantity": str(stack["count"])}
                 owner = stack.get("owner", entry.get("control"))
-                if owner:
+                if owner and owner != self.neutral:   # TripleA places the neutral player's units without an owner
                     attrs["owner"] = self.player_names[owner]
                 ElementTree.SubElement(section, "unitPlacement", attrs)
         given = [g for _, g in self.scenario.entities("setup", "resources")]
+        for entry in given:
+            if entry["owner"] == self.neutral:
+                self.problem(f"{entry['owner']} starts with {entry['resource']}: TripleA's neutral player holds no "
+                             "resources; leave them out")
+        given = [g for g in given if g["owner"] != self.neutral]
         if given:
             section = ElementTree.SubElement(initialize, "resourceInitialize")
             for entry in given:
@@ -535,16 +654,22 @@ class _Exporter:
 
     def _properties(self, root) -> None:
         properties = ElementTree.SubElement(root, "propertyList")
+        map_name = self.manifest.get("triplea_map")
+        if not map_name:
+            self.problem("the scenario names no TripleA map, and TripleA opens a game only on its map: give "
+                         "scenario.yaml a triplea_map (such as world_war_ii_v3)")
+        else:
+            _property(properties, "mapName", map_name)
         for name, value in self.properties.items():
-            ElementTree.SubElement(properties, "property", {"name": name, "value": value})
+            _property(properties, name, value)
         victories = [v for _, v in self.scenario.entities("scenario", "victory")]
         for _, option in self.scenario.entities("scenario", "options"):
             oid, default = option.get("id"), option.get("default")
             if oid in OPTIONS:
-                self._boolean(properties, OPTIONS[oid], default)
+                _property(properties, OPTIONS[oid], bool(default), editable=True)
             elif oid in VICTORY:
                 name, suffix = VICTORY[oid]
-                self._boolean(properties, name, default)
+                _property(properties, name, bool(default), editable=True)
                 for victory in [v for v in victories if v.get("option") == oid]:
                     side = self.sides.get(victory.get("side"), {})
                     count = (victory.get("when") or {}).get("victory_cities", {}).get("count")
@@ -552,22 +677,33 @@ class _Exporter:
                         self.problem(f"victory {victory.get('id')!r}: TripleA's victory is a count of victory "
                                      f"cities per alliance, named {victory.get('side')}-{oid}")
                         continue
-                    ElementTree.SubElement(properties, "property", {"name": f"{side.get('name')} {suffix}",
-                                                                   "value": str(count)})
+                    _property(properties, f"{side.get('name')} {suffix}", int(count))
             else:
                 self.problem(f"option {oid!r} has no TripleA game property")
         for victory in victories:
             if victory.get("option") not in VICTORY:
                 self.problem(f"victory {victory.get('id')!r}: TripleA's victory conditions are its victory options")
         if self.kept_kinds:
-            ElementTree.SubElement(properties, "property", {
-                "name": BORDERS_PROPERTY, "value": json.dumps(self.kept_kinds, ensure_ascii=False)})
+            _property(properties, BORDERS_PROPERTY, json.dumps(self.kept_kinds, ensure_ascii=False))
+        if self.kept_china:
+            _property(properties, CHINA_PROPERTY, json.dumps(self.kept_china, ensure_ascii=False, sort_keys=True))
 
-    @staticmethod
-    def _boolean(properties, name: str, default) -> None:
-        prop = ElementTree.SubElement(properties, "property",
-                                      {"name": name, "value": "true" if default else "false", "editable": "true"})
-        ElementTree.SubElement(prop, "boolean")
+
+def _property(properties, name: str, value, editable: bool = False) -> None:
+    """A game property with its type, as TripleA's own files write them (TripleA 1.9 reads an
+    untyped value as text, and fails where it expects a switch or a number)."""
+    attrs = {"name": name, "value": "", "editable": "true" if editable else "false"}
+    typed: tuple[str, dict[str, str]]
+    if isinstance(value, bool) or value in ("true", "false"):
+        attrs["value"] = str(value).lower()
+        typed = ("boolean", {})
+    elif isinstance(value, int):
+        attrs["value"] = str(value)
+        typed = ("number", {"min": str(min(0, value)), "max": str(max(1000, value))})
+    else:
+        attrs["value"] = str(value)
+        typed = ("string", {})
+    ElementTree.SubElement(ElementTree.SubElement(properties, "property", attrs), *typed)
 
 
 class _Unsayable(Exception):

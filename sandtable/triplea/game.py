@@ -13,7 +13,8 @@ TripleA accepts is accepted here, with TripleA's reading of it:
 - option names are read as TripleA reads them: first letter in lower case, legacy names mapped
   (`isImpassible` -> `isImpassable`, `occupiedTerrOf` -> `originalOwner`, `turns` -> `rounds`),
   and `count="2"` joined to the value as `2:value`;
-- a connection given in both directions is one border.
+- a connection given in both directions is one border;
+- the old spelling `<attatchmentList>`, `<attatchment attatchTo=...>` is read as the new one.
 
 sandtable.triplea.translate makes a scenario from the result.
 """
@@ -30,7 +31,8 @@ ATTACHABLE_KINDS = ("unitType", "territory", "resource", "player", "relationship
                     "territoryEffect", "technology")
 SECTIONS = ("info", "loader", "triplea", "diceSides", "variableList", "map", "resourceList",
             "playerList", "unitList", "relationshipTypes", "territoryEffectList", "gamePlay",
-            "production", "technology", "attachmentList", "initialize", "propertyList")
+            "production", "technology", "attachmentList", "attatchmentList", "initialize", "propertyList")
+ATTACHMENT_TAGS = ("attachment", "attatchment")   # TripleA still reads the old spelling
 LEGACY_OPTION_NAMES = {"isparatroop": "isAirTransportable", "isinfantry": "isLandTransportable",
                        "ismechanized": "isLandTransportable", "occupiedterrof": "originalOwner",
                        "isimpassible": "isImpassable", "turns": "rounds"}
@@ -206,7 +208,8 @@ class _Reader:
                             ("territoryEffectList", self._territory_effects),
                             ("variableList", self._variables), ("gamePlay", self._game_play),
                             ("production", self._production), ("technology", self._technology),
-                            ("attachmentList", self._attachments), ("initialize", self._initialize),
+                            ("attachmentList", self._attachments), ("attatchmentList", self._attachments),
+                            ("initialize", self._initialize),
                             ("propertyList", self._properties)):
             for element in sections[tag]:
                 reader(element)
@@ -376,7 +379,7 @@ class _Reader:
     # -- attachments -----------------------------------------------------------------------------
     def _attachments(self, element: Element) -> None:
         for child in element.children:
-            if child.tag != "attachment":
+            if child.tag not in ATTACHMENT_TAGS:
                 self.game.other.append(child)
                 continue
             foreach = child.attrs.get("foreach", "")
@@ -408,7 +411,7 @@ class _Reader:
 
     def _attachment(self, element: Element, foreach: dict[str, str]) -> None:
         kind = element.attrs.get("type", "unitType") or "unitType"
-        attach_to = _replace(element.attrs.get("attachTo", ""), foreach)
+        attach_to = _replace(element.attrs.get("attachTo", element.attrs.get("attatchTo", "")), foreach)
         name = _replace(element.attrs.get("name", ""), foreach)
         if "ttatchment" in name:
             name = name.replace("ttatchment", "ttachment")

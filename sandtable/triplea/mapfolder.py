@@ -9,25 +9,33 @@ A TripleA map folder describes its board in text files, one territory a line, in
   `shape.label`.
 
 Names are TripleA's territory names. A line that cannot be read, or a name that matches no space,
-is reported with its file, line and column; nothing is guessed.
+is reported with its file, line and column; nothing is guessed. Only files inside the map folder
+are read (a link out of it is reported, never followed), and an outline that is no polygon (fewer
+than three points) is left out.
 """
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..diagnostics import Diagnostic, Location, info, warning
-from ..geometry import DEFAULT_TOLERANCE, extent, simplify_ring
+from ..geometry import DEFAULT_TOLERANCE, TooIntricate, extent, simplify_ring
+from ..paths import is_inside
+from ..yamlsource import MAX_FILE_BYTES
 
 CENTERS, POLYGONS, LABELS = "centers.txt", "polygons.txt", "name_place.txt"
 MAX_MAP_FILE_BYTES = 16 * 1024 * 1024
+MAX_DIGITS = 9    # a board position of a billion pixels or more is no position
+MAX_OUTLINE_BYTES = MAX_FILE_BYTES   # what map.yaml may hold
 
 _POINT = r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)"
 _ONE_POINT = re.compile(rf"\s*{_POINT}\s*$")
-_RINGS = re.compile(rf"(?:\s*<(?:\s*{_POINT})+\s*>)+\s*$")
 _RING = re.compile(r"<([^>]*)>")
 _POINTS = re.compile(_POINT)
 
@@ -70,20 +78,114 @@ def map_folder(path: Path | str) -> Path:
 
 
 def read_board(path: Path | str, tolerance: float = DEFAULT_TOLERANCE) -> Board:
-    """Read a map folder's geometry. Raises NotAMapFolder, and OSError when a file cannot be read."""
+    """Read a map folder's geometry. Raises NotAMapFolder, and OSError when a file cannot be read.
+
+    Only files inside `path` are read: a link that leads out of it is reported, not followed."""
     folder = map_folder(path)
     board = Board(folder)
-    board.centers = _read_points(folder / CENTERS, board.diagnostics)
-    raw = _read_rings(folder / POLYGONS, board.diagnostics)
-    board.labels = _read_points(folder / LABELS, board.diagnostics)
+    reader = _Reader(Path(path), board.diagnostics)
+    board.centers = reader.points(folder / CENTERS)
+    raw = reader.rings(folder / POLYGONS)
+    board.labels = reader.points(folder / LABELS)
     board.size = extent([ring for placed in raw.values() for ring in placed.value])
-    board.polygons = {name: Placed([simplify_ring(ring, tolerance) for ring in placed.value], placed.where)
-                      for name, placed in raw.items()}
+    for name, placed in raw.items():
+        try:
+            board.polygons[name] = Placed([simplify_ring(ring, tolerance) for ring in placed.value], placed.where)
+        except TooIntricate as why:
+            board.diagnostics.append(warning("TPM001", f"{name!r}: {why}; its outline was not used", placed.where,
+                                             hint="trace the outline again, or give a larger --tolerance"))
     return board
 
 
+class _Reader:
+    """Reads the files of one map folder, keeping to it."""
+
+    def __init__(self, root: Path, diagnostics: list[Diagnostic]):
+        self.root = root
+        self.diagnostics = diagnostics
+
+    def points(self, path: Path) -> dict[str, Placed]:
+        found: dict[str, Placed] = {}
+        for number, line in self.lines(path):
+            name, rest, column = _split_name(line)
+            match = _ONE_POINT.match(rest)
+            if not name or not match:
+                _unreadable(self.diagnostics, path, number, column if name else 1, line, "`Name  (x,y)`")
+                continue
+            point = self.numbers(path, number, column, [match])
+            if point is not None:
+                _keep(found, name, Placed(point[0], Location(path, number, 1)), self.diagnostics)
+        return found
+
+    def rings(self, path: Path) -> dict[str, Placed]:
+        found: dict[str, Placed] = {}
+        for number, line in self.lines(path):
+            name, rest, column = _split_name(line)
+            if not name or not _is_rings(rest):
+                _unreadable(self.diagnostics, path, number, column if name else 1, line,
+                            "`Name  <  (x,y) (x,y) ... >`")
+                continue
+            rings: list[np.ndarray] = []
+            for ring in _RING.finditer(rest):
+                points = self.ring_points(path, number, column + ring.start(1), ring.group(1))
+                if points is None:   # the whole line is skipped
+                    rings = []
+                    break
+                # a pair (x, y) as one number, to count the distinct points
+                distinct = len(np.unique(points[:, 0] * (1 << 32) + points[:, 1]))
+                if distinct < 3:
+                    self.diagnostics.append(warning(
+                        "TPM001", f"{name!r}: an outline of {distinct} distinct point(s) is no polygon; it "
+                        "was left out", Location(path, number, column + ring.start())))
+                    continue
+                rings.append(points)
+            if rings:
+                _keep(found, name, Placed(rings, Location(path, number, 1)), self.diagnostics)
+        return found
+
+    def ring_points(self, path: Path, number: int, column: int, text: str) -> np.ndarray | None:
+        """The points of an outline's text `(x,y) (x,y) ...` (at `column`), as an array of
+        shape (n, 2); None, reported, when a coordinate has more digits than a board position
+        can have (a number of thousands of digits is also slow to convert)."""
+        try:
+            points = np.array(_POINTS.findall(text), dtype=np.int64).reshape(-1, 2)
+            if not (np.abs(points) >= 10 ** MAX_DIGITS).any():
+                return points
+        except (ValueError, OverflowError):
+            pass
+        found = self.numbers(path, number, column, _POINTS.finditer(text))
+        return None if found is None else np.array(found, dtype=np.int64).reshape(-1, 2)
+
+    def numbers(self, path: Path, number: int, column: int, matches) -> list[list[int]] | None:
+        """The points of `matches` (x and y groups); None, reported, when a coordinate has more
+        digits than a board position can have."""
+        points = []
+        for match in matches:
+            for group in (1, 2):
+                digits = match.group(group).lstrip("-")
+                if len(digits) > MAX_DIGITS:
+                    self.diagnostics.append(warning(
+                        "TPM001", f"a coordinate of {len(digits):,} digits is no board position (at most "
+                        f"{MAX_DIGITS}); the line was skipped", Location(path, number, column + match.start(group))))
+                    return None
+            points.append([int(match.group(1)), int(match.group(2))])
+        return points
+
+    def lines(self, path: Path):
+        """(line number, text) of a map file; nothing for a file that is not there, or that lies
+        outside the map folder (a link out of it)."""
+        if not (path.is_file() or path.is_symlink()):
+            return
+        if not is_inside(self.root, path):
+            self.diagnostics.append(warning(
+                "TPM001", "the file links to a file outside the map folder; it was not read",
+                Location(path, 0, 0), hint="copy the file into the map folder instead of linking"))
+            return
+        yield from _lines(path, self.diagnostics)
+
+
 def _lines(path: Path, diagnostics: list[Diagnostic]):
-    """(line number, text) of a map file; nothing for a file that is not there."""
+    """(line number, text) of a map file inside the map folder."""
     if not path.is_file():
         return
     size = path.stat().st_size
@@ -111,30 +213,13 @@ def _split_name(line: str) -> tuple[str, str, int]:
     return line[:cut].strip(), line[cut:], cut + 1
 
 
-def _read_points(path: Path, diagnostics: list[Diagnostic]) -> dict[str, Placed]:
-    found: dict[str, Placed] = {}
-    for number, line in _lines(path, diagnostics):
-        name, rest, column = _split_name(line)
-        match = _ONE_POINT.match(rest)
-        if not name or not match:
-            _unreadable(diagnostics, path, number, column if name else 1, line, "`Name  (x,y)`")
-            continue
-        _keep(found, name, Placed([int(match.group(1)), int(match.group(2))], Location(path, number, 1)),
-              diagnostics)
-    return found
-
-
-def _read_rings(path: Path, diagnostics: list[Diagnostic]) -> dict[str, Placed]:
-    found: dict[str, Placed] = {}
-    for number, line in _lines(path, diagnostics):
-        name, rest, column = _split_name(line)
-        if not name or not _RINGS.match(rest):
-            _unreadable(diagnostics, path, number, column if name else 1, line,
-                        "`Name  <  (x,y) (x,y) ... >`")
-            continue
-        rings = [[[int(x), int(y)] for x, y in _POINTS.findall(body)] for body in _RING.findall(rest)]
-        _keep(found, name, Placed(rings, Location(path, number, 1)), diagnostics)
-    return found
+def _is_rings(text: str) -> bool:
+    """`<  (x,y) (x,y) ... >  <  ... >`: outlines of points, nothing else. Checked by taking the
+    parts away rather than with one pattern for the whole line, whose nested repetition makes
+    the regular expression engine keep a state per point (a gigabyte for a line of 15 MB)."""
+    bodies = _RING.findall(text)
+    return bool(bodies) and not _RING.sub("", text).strip() and \
+        all(_POINTS.search(body) and not _POINTS.sub("", body).strip() for body in bodies)
 
 
 def _unreadable(diagnostics, path: Path, line: int, column: int, text: str, form: str) -> None:
@@ -185,6 +270,18 @@ def apply_board(spaces: list[dict], board: Board, space_for: Callable[[str], dic
             diagnostics.append(info("TPM003", f"the space {space.get('id')!r} has no geometry in the "
                                     "map folder", Location(board.folder, 0, 0)))
     return diagnostics
+
+
+def outlines_too_large(board: Board) -> str | None:
+    """Why the board's outlines cannot go into a map.yaml, or None. Each ring takes a line of
+    map.yaml, written as JSON writes it: counted here, a file over the limit scenario files are
+    read with is refused before the (much longer) work of writing it."""
+    size = sum(len(json.dumps(ring)) + len("    - \n") for placed in board.polygons.values() for ring in placed.value)
+    if size <= MAX_OUTLINE_BYTES:
+        return None
+    return (f"{board.folder}: the outlines would take {size:,} bytes of map.yaml, over the limit of "
+            f"{MAX_OUTLINE_BYTES:,} that scenario files are read with; nothing was written (a larger --tolerance "
+            "keeps fewer points)")
 
 
 def board_extent(board: Board) -> dict:

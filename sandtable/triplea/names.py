@@ -70,6 +70,11 @@ def plain_id(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.replace(".", "").replace("'", "")).strip("-")
 
 
+def scenario_id(name: str) -> str:
+    """The id of a scenario named after a folder or file: plain_id, no longer than an id may be."""
+    return plain_id(name)[:MAX_ID].rstrip("-_")
+
+
 def humanise(name: str) -> str:
     """'germanAdvancedTacticalBomber' -> 'German advanced tactical bomber'."""
     words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ").split()

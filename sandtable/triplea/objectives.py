@@ -149,8 +149,8 @@ def _rules_condition(attachment: Attachment, player: str, context: Context,
         if option.name in IGNORED:
             continue
         part = _check(option, player, context)
-        if part is not None:
-            parts.append(part)
+        if part is not None:   # at war with all of several players: each a part of its own
+            parts += part["all"] if list(part) == ["all"] else [part]
     condition = None if not parts else parts[0] if len(parts) == 1 else {"all": parts}
     invert = values.get("invert")
     if invert is not None and invert.value.strip().lower() == "true":

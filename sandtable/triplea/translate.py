@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..diagnostics import Diagnostic, Severity
 from ..safexml import XmlDocument
@@ -37,6 +38,8 @@ OPTION_PROPERTIES = {
 }
 MOVE_DELEGATES = {"MoveDelegate", "SpecialMoveDelegate"}
 BORDERS_PROPERTY = "sandtable.borders"
+CHINA_PROPERTY = "sandtable.china"    # China's rules that no TripleA option says (export.py)
+MAP_NAME_PROPERTY = "mapName"         # the TripleA map the game is drawn on
 KEPT_BORDER_KINDS = {"wrap", "mountain", "river", "strait"}
 NEUTRAL_KEY = "\0neutral"    # the neutral power's key among the players' names (no player has it)
 # Attachments translated by the code below, by TripleA class.
@@ -232,7 +235,7 @@ class _Translator:
     def _map(self) -> None:
         game = self.game
         for name in game.territories:
-            space = {"id": self.territory_ids[name], "name": territory_name(name),
+            space = {"id": self.territory_ids[name], "name": territory_name(name), "triplea_name": name,
                      "kind": "sea" if name in game.water else "land"}
             self.spaces[name] = space
         self.borders = []
@@ -259,11 +262,17 @@ class _Translator:
     def _territory(self, attachment) -> None:
         name = attachment.attach_to
         space = self.spaces[name]
-        production = None
+        # TripleA's TerritoryAttachment: `production` sets the value and the units a factory may
+        # produce, `productionOnly` the value alone, `unitProduction` the units alone.
+        production = unit_production = unit_option = None
         for option in attachment.options:
             key, value = option.name, option.value.strip()
-            if key == "production":
+            if key in ("production", "productionOnly"):
                 production = self._int(option, f"the production of {name}")
+                if key == "production":
+                    unit_production = production
+                elif unit_option is None:
+                    unit_option = option
                 if production is not None and (space["kind"] == "land" or self.family == "triplea") \
                         and (production or space["kind"] == "land"):
                     space["value"] = production
@@ -301,15 +310,15 @@ class _Translator:
                 if value != NEUTRAL:
                     space["original_owner"] = self.nation(value)
             elif key == "unitProduction":
-                limit = self._int(option, f"the unit production of {name}")
-                if limit is not None and limit != production:
-                    self.report.once(("unit-production",), "TPL005", Severity.WARNING,
-                                     f"{name} may produce {limit} units but is worth {production}; a "
-                                     "factory's limit is the territory's value here", option.element, name)
+                unit_production, unit_option = self._int(option, f"the unit production of {name}"), option
             else:
                 self.report.once(("territory-option", key), "TPL005", Severity.WARNING,
                                  f"territory option {key}={value} of {name} is not translated",
                                  option.element, name)
+        if unit_option is not None and (unit_production or 0) != (production or 0):
+            self.report.once(("unit-production",), "TPL005", Severity.WARNING,
+                             f"{name} may produce {unit_production or 0} units but is worth {production or 0}; "
+                             "a factory's limit is the territory's value here", unit_option.element, name)
 
     def _int(self, option, what: str) -> int | None:
         try:
@@ -594,7 +603,8 @@ class _Translator:
         nations = []
         for player in players:
             nation_id = self.nation(player)
-            nation: dict = {"id": nation_id, "name": self.display_name(player), "side": self.side(player)}
+            nation: dict = {"id": nation_id, "name": self.display_name(player), "triplea_name": player,
+                            "side": self.side(player)}
             capital = self._capital(player, self.capitals.get(player, []))
             if capital is not None:
                 nation["capital"] = capital
@@ -615,6 +625,9 @@ class _Translator:
         data["resources"] = [{"id": self.resource_ids.get(r), "name": self._resource_names(r)[1]}
                              for r in game.resources]
         options, victory = self._properties()
+        map_name = (game.property_value(MAP_NAME_PROPERTY) or "").strip()
+        if map_name:
+            data["triplea_map"] = map_name
         if options:
             data["options"] = options
         if victory:
@@ -654,7 +667,7 @@ class _Translator:
     def _properties(self) -> tuple[list[dict], list[dict]]:
         game = self.game
         options, victory = [], []
-        handled = {BORDERS_PROPERTY, "WW2V3"}    # WW2V3 chose the rule family
+        handled = {BORDERS_PROPERTY, CHINA_PROPERTY, MAP_NAME_PROPERTY, "WW2V3"}    # WW2V3 chose the rule family
         for name, (option_id, option_name) in OPTION_PROPERTIES.items():
             if name in game.properties:
                 handled.add(name)
@@ -700,11 +713,15 @@ class _Translator:
             if attachment.kind != "player" or attachment.name != "rulesAttachment":
                 continue
             self._china(attachment)
+        kept = self.game.properties.get(CHINA_PROPERTY)
+        if kept is not None and "china" not in self.rules:
+            self.report.warning("TPL019", f"the property {CHINA_PROPERTY} goes with China's rules, which the "
+                                "game does not have; it was not used", kept[1])
 
     def _china(self, attachment) -> None:
         player = attachment.attach_to
         nation = self.nation(player)
-        rules: dict = {"nation": nation}
+        rules: dict = {"nation": nation, "unit": "infantry"}
         for option in attachment.options:
             key, value = option.name, option.value
             if key == "movementRestrictionTerritories":
@@ -721,10 +738,12 @@ class _Translator:
                 # `n` or `n:unit`: one unit (infantry when none is named) per n territories
                 count, _, unit = value.partition(":")
                 rules["infantry_per_territories"] = self._int(Option(key, count, option.element), key)
-                if unit and unit != "infantry":
-                    self.report.once(("china-unit",), "TPL005", Severity.WARNING,
-                                     f"{player} receives {unit!r} per {count} territories; China's rules "
-                                     "give infantry", option.element, player)
+                if unit and unit not in self.game.units:
+                    self.report.error("TPL006", f"<option> names the unit {unit!r}, which the game does not "
+                                      "define", option.element)
+                    return
+                if unit:
+                    rules["unit"] = self.unit_ids[unit]
             elif key == "placementPerTerritory":
                 rules["placement_limit"] = self._int(option, key)
             elif key in ("placementAnyTerritory", "placementCapturedTerritory") and value == "true":
@@ -737,8 +756,44 @@ class _Translator:
                              f"the special rules of {player} are not translated; only China's have a place "
                              "in the aa50 rules", attachment.element, player)
             return
-        rules.update({"unit": "infantry", "collects_income": False, "may_use_transports": False})
+        rules.update({"collects_income": False, "may_use_transports": False})
+        rules.update(self._kept_china_rules())
         self.rules["china"] = {k: v for k, v in rules.items() if v is not None}
+
+    def _kept_china_rules(self) -> dict:
+        """China's rules that no TripleA option says, kept by `sandtable export` in the property
+        sandtable.china: a JSON object of collects_income, may_use_transports (true or false),
+        no_replacement (unit names) and recapture_only (territory names)."""
+        found = self.game.properties.get(CHINA_PROPERTY)
+        if found is None:
+            return {}
+        value, element = found
+        try:
+            kept = json.loads(value)
+        except ValueError:
+            kept = None
+        names: dict[str, tuple[Any, str]] = {"no_replacement": (self.unit_ids, "unit"),
+                                             "recapture_only": (self.territory_ids, "territory")}
+        problem = None
+        if not isinstance(kept, dict):
+            problem = "is not a JSON object"
+        else:
+            for key, item in kept.items():
+                if key in ("collects_income", "may_use_transports"):
+                    if not isinstance(item, bool):
+                        problem = f"gives {key} {item!r}, not true or false"
+                elif key in names:
+                    ids, what = names[key]
+                    if not isinstance(item, list) or not all(isinstance(n, str) and n in ids for n in item):
+                        problem = f"gives {key} {item!r}, not a list of the game's {what} names"
+                else:
+                    problem = f"has {key!r}, which is none of China's rules"
+                if problem:
+                    break
+        if problem:
+            self.report.warning("TPL019", f"the property {CHINA_PROPERTY} {problem}; it was not used", element)
+            return {}
+        return {key: [names[key][0][n] for n in item] if key in names else item for key, item in kept.items()}
 
     # -- what was not translated ------------------------------------------------------------------
     def _untranslated(self) -> None:

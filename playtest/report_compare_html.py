@@ -1,9 +1,9 @@
-"""Comparisons and fair-value searches as pages, in the style of engine/report_html.py, whose
+"""Comparisons and fair-value searches as pages, in the style of playtest/report_html.py, whose
 figure helpers they use.
 
 `write_comparison_report` writes `index.html` (the shifts, an ablation chart, the two studies'
 curves on one plot), `comparison.json`, and each study's own full page under `old/` and `new/`
-(engine/report_html.write_report). `write_fair_report` writes the curve a balance search found.
+(playtest/report_html.write_report). `write_fair_report` writes the curve a balance search found.
 """
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ import math
 from pathlib import Path
 
 import numpy as np
+
+from sandtable.plot_text import draw_text_as_written
 
 from .report import display_names
 from .report_compare import _p, _pct, _pts, _shift_interval, comparison_verdict
@@ -29,6 +31,7 @@ figure { margin: 1em 0; } img { max-width: 100%; }
 def write_comparison_report(comparison: dict, scenario, other, folder: Path) -> Path:
     import matplotlib
     matplotlib.use("Agg")
+    draw_text_as_written()   # a name with `$` is a name, not math text
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     reports = comparison["reports"]
@@ -141,7 +144,7 @@ def _comparison_page(comparison: dict, names: dict, plots: list[str]) -> str:
     rows = "".join(
         f"<tr><td>{esc(names.get(side, side))}</td><td>{_pct(f['old']).strip()}</td>"
         f"<td>{_pct(f['new']).strip()}</td><td>{_pts(f['shift'])}</td>"
-        f"<td>{esc(_shift_interval(f['interval']))}</td><td>{esc(_p(f['p_value']))}</td>"
+        f"<td>{esc(_shift_interval(f['interval']))}</td><td>{esc(_p(f.get('p_adjusted', f['p_value'])))}</td>"
         f"<td>{'significant' if f['significant'] else ''}</td></tr>"
         for side, f in comparison["sides"].items())
     length = comparison["length"]
@@ -192,6 +195,7 @@ def _comparison_page(comparison: dict, names: dict, plots: list[str]) -> str:
 def write_fair_report(answer: dict, scenario, folder: Path) -> Path:
     import matplotlib
     matplotlib.use("Agg")
+    draw_text_as_written()   # a name with `$` is a name, not math text
     from .report_compare import render_fair_text
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

@@ -67,7 +67,7 @@ def find_knob(scenario: Scenario, text: str) -> Knob:
 
 
 def with_knob(scenario: Scenario, knob: Knob, value: float) -> Scenario:
-    """A copy of the scenario's data (engine.study.portable) with the knob set to `value`."""
+    """A copy of the scenario's data (playtest.study.portable) with the knob set to `value`."""
     documents = {kind: Tracked(tracked.data) for kind, tracked in scenario.documents.items()
                  if not kind.startswith("locale:")}
     data = copy.deepcopy(scenario.doc(knob.kind))
@@ -86,7 +86,7 @@ _MISSING = object()
 def _step(value, token: str):
     if isinstance(value, dict):
         return (token, value[token]) if token in value else _MISSING
-    if isinstance(value, list) and token.isdigit() and int(token) < len(value):
+    if isinstance(value, list) and token.isascii() and token.isdigit() and int(token) < len(value):
         return (int(token), value[int(token)])
     return _MISSING
 

@@ -7,7 +7,7 @@ seed, the round limit. `run_study` plays them, in worker processes when asked, a
 Determinism: game `i` is seeded from `SeedSequence(seed, spawn_key=(i,))`, so its seed depends
 only on the study's seed and its number, never on which worker plays it or in which chunk; the
 records are sorted by game number. The same seed gives the identical report for any number of
-workers (and on Dask, engine/distributed.py).
+workers (and on Dask, playtest/distributed.py).
 
 A rules error inside one game (an exception, a broken invariant, an illegal action by a player,
 a game that does not end) stops that game only: its record carries the error and the path of
@@ -27,11 +27,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .game import GameState
-from .players import make_player
-from .processes import process_context
-from .replay import Replay, content_hash
-from .system import EngineError, load_system
+from engine.game import GameState
+from engine.players import make_player
+from engine.processes import process_context
+from engine.replay import Replay, content_hash
+from engine.system import EngineError, load_system
 
 MAX_ACTIONS = 2_000_000      # a game that takes more actions than this does not end: an error
 MAX_GAMES = 10_000_000
@@ -131,7 +131,7 @@ def play_game(system, study: Study, index: int) -> GameRecord:
 def _check_replay(system, study: Study, seed: int, moves: list, result) -> None:
     """A game's actions played again on a new game started the same way reach the same end:
     the game depends on nothing but its seed and its actions."""
-    from .replay import play_back
+    from engine.replay import play_back
     replay = _replay(system, study, seed, moves)
     again = play_back(replay, system, check_hash=False)
     if not again.is_terminal() or again.result() != result:

@@ -1,6 +1,6 @@
 """Studies on Dask distributed: many machines, or a local cluster of worker processes.
 
-The games of a study are cut into the chunks `engine.study.chunks` makes, and each chunk is one
+The games of a study are cut into the chunks `playtest.study.chunks` makes, and each chunk is one
 Dask task. Game i is seeded from the study's seed and its number only (`game_seed`), so the
 records, and the report made from them, are the ones local processes give for the same seed.
 The study, with its scenario reduced to data (`portable`), is scattered to every worker once;
@@ -11,7 +11,7 @@ the chunks it held to the other workers (Dask's own recovery; `retries` covers a
 raised). `DaskExecutor.run` then checks that every game came back exactly once and says how many
 chunks had to be played again.
 
-Dask is an optional dependency (`pip install 'sandtable[distributed]'`), imported only here and
+Dask is an optional dependency (`python3 -m pip install -e ".[distributed]"` from a clone), imported only here and
 only when a Dask executor is asked for.
 """
 from __future__ import annotations
@@ -23,10 +23,11 @@ from collections import OrderedDict
 from dataclasses import replace
 from typing import Any
 
-from .study import GameRecord, Study, chunks, play_games_locally, portable
-from .system import EngineError, load_system
+from engine.system import EngineError, load_system
 
-INSTALL_HINT = "pip install 'sandtable[distributed]'"
+from .study import GameRecord, Study, chunks, play_games_locally, portable
+
+INSTALL_HINT = 'from a clone of the repository, python3 -m pip install -e ".[distributed]"'
 CHUNK_RETRIES = 2             # a chunk that raised (not a lost worker) is tried this many more times
 
 
@@ -65,7 +66,7 @@ class DaskExecutor:
                 raise EngineError(f"cannot reach the Dask scheduler at {self.scheduler}: "
                                   f"{problem}") from None
         else:
-            from .processes import available_cores
+            from engine.processes import available_cores
             self.cluster = distributed.LocalCluster(
                 n_workers=self.workers or available_cores(), threads_per_worker=1,
                 processes=True, dashboard_address=":0", silence_logs=logging.ERROR)

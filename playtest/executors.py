@@ -1,5 +1,5 @@
 """Where a study's games are played: local worker processes, or a Dask cluster
-(engine/distributed.py). Both give the same records for the same study.
+(playtest/distributed.py). Both give the same records for the same study.
 
 An executor is a context manager with `run(study, progress) -> records` and `describe()`, the
 line of the report's meta that says where the games were played.
@@ -12,7 +12,7 @@ EXECUTORS = ("processes", "dask")
 
 
 class LocalProcesses:
-    """The games in this machine's processes (engine.study.run_study)."""
+    """The games in this machine's processes (playtest.study.run_study)."""
 
     kind = "processes"
 

@@ -2,7 +2,7 @@
 
 `summarise(records, meta)` turns the games' results and chronicles (engine/game.py) into one
 plain dictionary, the report's JSON form; `render_text` writes it for a terminal and
-engine/report_html.py as a page with plots. The report knows no game system: it reads the
+playtest/report_html.py as a page with plots. The report knows no game system: it reads the
 series, captures, battles and payouts each system records.
 """
 from __future__ import annotations
@@ -11,7 +11,8 @@ import math
 from collections import Counter, defaultdict
 from statistics import median
 
-from .calculator import wilson
+from engine.calculator import wilson
+from engine.game import BLUNDERS
 
 FORMAT_VERSION = 1
 
@@ -61,12 +62,16 @@ def summarise(records, meta: dict) -> dict:
         "reasons": dict(sorted(reasons.items())),
         "ahead_at_limit": _ahead(finished),
         "length": _length(lengths),
-        "final_victory_cities": _final(finished, "victory_cities"),
+        "length_by_winner": {str(winner): _length([r["result"]["round"] for r in finished
+                                                   if r["result"]["winner"] == winner])
+                             for winner in [*sides, None]
+                             if any(r["result"]["winner"] == winner for r in finished)},
         "final_scores": _final(finished, "scores"),
         "series": _series(finished),
         "captures": _captures(finished, played),
         "battles": _battles(finished, played),
         "payouts": _payouts(finished, played),
+        "blunders": _blunders(finished, played, sides),
         "outcomes": outcome_codes(records, sides),
         "errors": [{"game": r["index"], "seed": r["seed"], "error": r["error"],
                     "replay": r.get("replay")} for r in failed],
@@ -74,6 +79,9 @@ def summarise(records, meta: dict) -> dict:
                     "median_per_game": median([r["seconds"] for r in records]) if records
                     else 0.0},
     }
+    cities = _final(finished, "victory_cities")
+    if cities:                               # only systems whose games count victory cities
+        report["final_victory_cities"] = cities
     return report
 
 
@@ -85,7 +93,7 @@ def outcome_codes(records: list[dict], sides: list[str]) -> str:
     """Each game's end in game order, one character a game: the winner's place in `sides`
     (0, 1, ...); for a game stopped at the round limit, the place of the side ahead in victory
     cities as a capital letter (A, B, ...); '-' for no winner and none ahead, '!' for a rules
-    error. Two reports of the same seed can then be compared game by game (engine/compare.py)."""
+    error. Two reports of the same seed can then be compared game by game (playtest/compare.py)."""
     codes = []
     for record in sorted(records, key=lambda r: r["index"]):
         result = record.get("result")
@@ -101,11 +109,12 @@ def outcome_codes(records: list[dict], sides: list[str]) -> str:
 
 
 def leader_at_limit(result: dict) -> str | None:
-    """The side ahead in victory cities in a game the round limit stopped; "level" when two
-    lead; None for a game with a winner, another end, or no victory cities."""
+    """The side ahead in victory cities (in its score, where the system counts no cities) in a
+    game the round limit stopped; "level" when two lead; None for a game with a winner, another
+    end, or nothing to count."""
     if result["winner"] is not None or result["reason"] != "round-limit":
         return None
-    standing = result.get("victory_cities") or {}
+    standing = result.get("victory_cities") or result.get("scores") or {}
     if not standing:
         return None
     best = max(standing.values())
@@ -164,6 +173,7 @@ def _captures(finished: list[dict], played: int) -> dict:
     """Space -> how often it changed hands, per game, and to whom most often."""
     count: Counter = Counter()
     takers: dict[str, Counter] = defaultdict(Counter)
+    first_takers: dict[str, Counter] = defaultdict(Counter)
     first: dict[str, list[int]] = defaultdict(list)
     for record in finished:
         seen = set()
@@ -173,8 +183,11 @@ def _captures(finished: list[dict], played: int) -> dict:
             if space not in seen:
                 seen.add(space)
                 first[space].append(round_)
+                first_takers[space][new] += 1
     return {space: {"per_game": n / played, "taken_by": dict(takers[space].most_common()),
-                    "first_round_median": median(first[space])}
+                    "first_round_median": median(first[space]),
+                    "first_taken_by": dict(first_takers[space].most_common()),
+                    "games": len(first[space])}
             for space, n in count.most_common()}
 
 
@@ -210,6 +223,25 @@ def _payouts(finished: list[dict], played: int) -> dict:
             for objective, n in times.most_common()}
 
 
+def _blunders(finished: list[dict], played: int, sides: list[str]) -> dict:
+    """Kind -> side -> {per_game: the amount per game, games: the share of games with any}:
+    what the players did that a sensible player does not (engine/game.py BLUNDERS)."""
+    totals: dict[str, Counter] = defaultdict(Counter)
+    games_with: dict[str, Counter] = defaultdict(Counter)
+    for record in finished:
+        seen = set()
+        for _round, kind, side, amount in record["chronicle"].get("blunders") or []:
+            totals[kind][side] += amount
+            if amount:
+                seen.add((kind, side))
+        for kind, side in seen:
+            games_with[kind][side] += 1
+    return {kind: {side: {"per_game": totals[kind][side] / played,
+                          "games": games_with[kind][side] / played}
+                   for side in sides}
+            for kind in BLUNDERS if kind in totals}
+
+
 # -- text ----------------------------------------------------------------------------------------
 def _bar(share: float, width: int = 20) -> str:
     filled = share * width
@@ -224,9 +256,11 @@ def render_text(report: dict, names: dict[str, str] | None = None, top: int = 8)
     """The report as a terminal reads it: the verdict first, then when and where."""
     names = names or {}
     meta = report["meta"]
-    title = (f"{meta.get('scenario', '?')}: {report['games']} games, seed {meta.get('seed')}, "
-             + ", ".join(f"{side} {spec}" for side, spec in (meta.get("players") or {}).items()))
-    lines = [title]
+    lines = [f"{meta.get('scenario', '?')}: {report['games']} games, seed {meta.get('seed')}",
+             "players: " + ", ".join(f"{names.get(side, side)} {spec}"
+                                     for side, spec in (meta.get("players") or {}).items())]
+    if report.get("robust"):
+        lines.append(robust_line(report["robust"], names))
     if meta.get("options"):
         lines.append("options: " + ", ".join(f"{k.replace('_', '-')}={_plain(v)}"
                                              for k, v in meta["options"].items()))
@@ -257,40 +291,64 @@ def render_text(report: dict, names: dict[str, str] | None = None, top: int = 8)
                   f"{length['quartiles'][0]:g}-{length['quartiles'][1]:g}, shortest "
                   f"{length['min']}, longest {length['max']})",
                   "  ends: " + ", ".join(f"{reason} {n}" for reason, n in report["reasons"].items())]
+        by_winner = report.get("length_by_winner") or {}
+        if len(by_winner) > 1:
+            lines.append("  median by winner: " + ", ".join(
+                f"{names.get(w, w) if w != 'None' else 'no winner'} {found['median']:g}"
+                for w, found in by_winner.items() if "median" in found))
+    terms = meta.get("terms") or {}
     for key, label in (("final_victory_cities", "victory cities at the end"),
-                       ("final_scores", "scores at the end")):
-        if report[key] and not (key == "final_scores" and report["series"]):
+                       ("final_scores", f"{terms.get('scores', 'scores')} at the end")):
+        if report.get(key) and not (key == "final_scores" and report["series"]):
             lines.append(f"{label} (median): " + ", ".join(
                 f"{names.get(who, who)} {q['median']:g}" for who, q in report[key].items()))
     for name, by_who in report["series"].items():
+        if not any(row["median"] for rows in by_who.values() for row in rows):
+            continue                           # nobody ever had any: nothing to read
         lines += ["", f"{name} by round (median)"]
         rounds = max(len(rows) for rows in by_who.values())
         shown = list(range(1, rounds + 1))
         if len(shown) > 12:
             shown = shown[:6] + shown[-6:]
-        lines.append(f"  {'':<16}" + "".join(f"{r:>6}" for r in shown))
+        header = "".join(f"{r:>6}" for r in shown)
+        if len(shown) < rounds:                # the middle rounds are left out: say so
+            header = "".join(f"{r:>6}" for r in shown[:6]) + f"{'…':>6}" + \
+                "".join(f"{r:>6}" for r in shown[6:])
+        lines.append(f"  {'round':<16}" + header)
         for who, rows in by_who.items():
             if not any(row["median"] for row in rows):
                 continue                       # a nation that never has any (China's income)
             by_round = {row["round"]: row["median"] for row in rows}
-            lines.append(f"  {names.get(who, who)[:16]:<16}" + "".join(
-                f"{by_round[r]:>6g}" if r in by_round else f"{'':>6}" for r in shown))
+            lines.append(f"  {names.get(who, who)[:16]:<16}" + _row(shown, rounds, by_round, "g"))
+        # the medians are of the games still running in each round: say how many those are
+        running = {row["round"]: row["games"] for rows in by_who.values() for row in rows}
+        lines.append(f"  {'games running':<16}" + _row(shown, rounds, running, "d"))
     if report["captures"]:
         lines += ["", "where the fighting was (changes of hands per game)"]
         for space, found in list(report["captures"].items())[:top]:
-            taker = next(iter(found["taken_by"]), None)
+            firsts = found.get("first_taken_by") or found["taken_by"]
+            taker = next(iter(firsts), None)
+            share = f" in {firsts[taker]} of {found['games']} games" if taker and "games" in found else ""
             lines.append(f"  {names.get(space, space)[:28]:<28}{found['per_game']:6.2f}   "
-                         f"first taken in round {found['first_round_median']:g} (median), mostly by "
-                         f"{names.get(taker, taker) if taker else '-'}")
+                         f"first taken in round {found['first_round_median']:g} (median), by "
+                         f"{names.get(taker, taker) if taker else '-'}{share}")
     battles = report["battles"]
     if battles["per_game"]:
         lines += ["", f"battles: {battles['per_game']:.1f} per game, "
                   f"{battles['mean_size']:.1f} units in each on average"]
     if report["payouts"]:
-        lines += ["", "national objectives and bonuses (paid per game)"]
+        unit = f" {terms['unit']}" if terms.get("unit") else ""
+        lines += ["", f"{terms.get('payouts', 'bonuses paid')} (per game)"]
         for objective, found in report["payouts"].items():
             lines.append(f"  {names.get(objective, objective)[:40]:<40}{found['per_game']:6.2f} "
-                         f"times, {found['amount_per_game']:6.1f} in all")
+                         f"times, {found['amount_per_game']:6.1f}{unit} in all")
+    if report.get("blunders"):
+        lines += ["", "how the players played (per game; a sensible player keeps these near 0)"]
+        sides = list(report["sides"])
+        lines.append(f"  {'':<52}" + "".join(f"{names.get(side, side)[:10]:>11}" for side in sides))
+        for kind, by_side in report["blunders"].items():
+            lines.append(f"  {BLUNDERS[kind][:52]:<52}" + "".join(
+                f"{by_side.get(side, {}).get('per_game', 0.0):>11.1f}" for side in sides))
     if report["errors"]:
         lines += ["", f"{report['failed']} game(s) stopped by a rules error:"]
         for error in report["errors"][:10]:
@@ -299,9 +357,26 @@ def render_text(report: dict, names: dict[str, str] | None = None, top: int = 8)
     return "\n".join(lines)
 
 
+def _row(shown: list[int], rounds: int, by_round: dict, form: str) -> str:
+    cells = [f"{by_round[r]:>6{form}}" if r in by_round else f"{'':>6}" for r in shown]
+    if len(shown) < rounds:
+        cells.insert(6, f"{'':>6}")
+    return "".join(cells)
+
+
+def robust_line(robust: dict, names: dict[str, str]) -> str:
+    """The first word on whether the verdict depends on the players (playtest/robust.py)."""
+    return f"robust check: {robust['summary']}"
+
+
 def _verdict(report: dict, names: dict[str, str]) -> str:
     """One sentence: is it balanced? From the decided games when most games are decided;
-    otherwise from who led when the round limit stopped them, with the decided ones beside."""
+    otherwise from who led when the round limit stopped them, with the decided ones beside.
+    A verdict that stronger players do not reach (--robust) is no balance claim."""
+    robust = report.get("robust") or {}
+    if robust.get("result") == "depends":
+        return "verdict: depends on the players, not a balance claim: " + \
+            robust["summary"].removeprefix("the verdict depends on the players: ")
     sides = report["sides"]
     if len(sides) != 2 or not report["finished"]:
         return ""

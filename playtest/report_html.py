@@ -11,14 +11,20 @@ import html
 import json
 from pathlib import Path
 
-from .calculator import wilson
+from engine.calculator import wilson
+from engine.game import BLUNDERS
+from sandtable.plot_text import draw_text_as_written
+
 from .report import _verdict, display_names
 
 SIDE_COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
 
 
-PAYOUTS_HEAD = ("<h2>National objectives paid</h2><table><tr><th>objective</th><th>nation</th>"
-                "<th>times per game</th><th>paid per game</th></tr>")
+def _payouts_head(terms: dict) -> str:
+    heading = html.escape(terms.get("payouts", "bonuses paid"))
+    unit = html.escape(f" ({terms['unit']})" if terms.get("unit") else "")
+    return (f"<h2>{heading[:1].upper() + heading[1:]}</h2><table><tr><th>what</th><th>who</th>"
+            f"<th>times per game</th><th>paid per game{unit}</th></tr>")
 
 def write_report(report: dict, scenario, folder: Path) -> Path:
     folder = Path(folder)
@@ -42,6 +48,7 @@ def plot_images(report: dict, scenario) -> list[tuple[str, bytes]]:
 
     import matplotlib
     matplotlib.use("Agg")
+    draw_text_as_written()   # a name with `$` is a name, not math text
     names = display_names(scenario)
     colours = _colours(scenario)
     images = []
@@ -129,10 +136,24 @@ def _series_plot(report, scenario, names, colours, path, name) -> bool:
                   color=colour, linewidth=2)
         axes.fill_between(rounds, [row["q1"] for row in rows], [row["q3"] for row in rows],
                           color=colour, alpha=0.15)
+    target = (report["meta"].get("victory_target") or {}) if title == "victory cities" else {}
+    for index, (who, needed) in enumerate(sorted(target.items())):
+        axes.axhline(needed, color=colours.get(who, SIDE_COLOURS[index % len(SIDE_COLOURS)]),
+                     linestyle="--", linewidth=1, label=f"{names.get(who, who)} wins at {needed:g}")
+    # the medians are of the games still running in each round: show how many those are
+    running = {row["round"]: row["games"] for rows in series.values() for row in rows}
+    games = report["finished"] or 1
+    counts = axes.twinx()
+    counts.bar(list(running), [100 * n / games for n in running.values()], color="#888888",
+               alpha=0.12, width=0.8)
+    counts.set_ylim(0, 100)
+    counts.set_ylabel("games still running (%)", color="#888888")
+    axes.set_zorder(counts.get_zorder() + 1)
+    axes.patch.set_visible(False)
     axes.set_xlabel("round")
     axes.set_ylabel(title + " (median, quartiles shaded)")
-    axes.set_title(title[:1].upper() + title[1:] + " by round")
-    axes.legend(fontsize="small", ncol=2)
+    axes.set_title(title[:1].upper() + title[1:] + " by round, of the games still running")
+    axes.legend(fontsize="small", ncol=2, loc="best")
     return _save(figure, path)
 
 
@@ -232,6 +253,27 @@ def _positions(scenario, spaces: dict) -> dict[str, tuple[float, float]]:
 
 
 # -- the page ------------------------------------------------------------------------------------
+def _blunder_table(report: dict, names: dict[str, str]) -> str:
+    """What the players did that a sensible player does not, per side and game: read it before
+    trusting the verdict."""
+    blunders = report.get("blunders") or {}
+    if not blunders:
+        return ""
+    esc = html.escape
+    sides = list(report["sides"])
+    head = "".join(f"<th>{esc(names.get(s, s))}</th>" for s in sides)
+    rows = "".join(
+        f"<tr><td>{esc(BLUNDERS.get(kind, kind))}</td>" + "".join(
+            f"<td>{by_side.get(s, {}).get('per_game', 0.0):.1f}"
+            f" <small>({100 * by_side.get(s, {}).get('games', 0.0):.0f}% of games)</small></td>"
+            for s in sides) + "</tr>"
+        for kind, by_side in blunders.items())
+    return ("<h2>How the players played</h2><p>Per game; a sensible player keeps these near "
+            "0. Large figures mean the verdict measures the players as much as the scenario."
+            f"</p><table><tr><th></th>{head}</tr>{rows}</table>")
+
+
+
 def _page(report: dict, names: dict[str, str], plots: list[str]) -> str:
     meta = report["meta"]
     esc = html.escape
@@ -246,7 +288,7 @@ def _page(report: dict, names: dict[str, str], plots: list[str]) -> str:
     ahead = report.get("ahead_at_limit") or {}
     ahead_text = ""
     if ahead:
-        ahead_text = "<p>Ahead in victory cities when stopped: " + ", ".join(
+        ahead_text = "<p>Ahead when the round limit stopped them: " + ", ".join(
             f"{esc(names.get(k, k))} {v}" for k, v in ahead.items()) + "</p>"
     contested = "".join(
         f"<tr><td>{esc(names.get(s, s))}</td><td>{c['per_game']:.2f}</td>"
@@ -265,6 +307,12 @@ def _page(report: dict, names: dict[str, str], plots: list[str]) -> str:
     players = ", ".join(f"{esc(names.get(k, k))}: {esc(v)}"
                         for k, v in (meta.get("players") or {}).items())
     length = report["length"]
+    by_winner = ", ".join(f"{esc(names.get(w, w) if w != 'None' else 'no winner')} {f['median']:g}"
+                          for w, f in (report.get("length_by_winner") or {}).items()
+                          if "median" in f)
+    by_winner = f"; by winner: {by_winner}" if by_winner else ""
+    robust = report.get("robust")
+    robust_text = f'<p class="robust">Robust check: {esc(robust["summary"])}</p>' if robust else ""
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{esc(title)}</title>
 <style>
@@ -276,20 +324,23 @@ figure {{ margin: 1em 0; }} img {{ max-width: 100%; }}
 .meta {{ color: #666; }}
 </style></head><body>
 <h1>{esc(title)}</h1>
-<p class="meta">{report['games']} games, seed {esc(str(meta.get('seed')))}; players {players};
+<p class="players">Players: {players}.</p>
+{robust_text}
+<p class="meta">{report['games']} games, seed {esc(str(meta.get('seed')))};
 options {options or 'defaults'}; round limit {esc(str(meta.get('max_rounds') or 'the game’s own'))}.</p>
 <p class="verdict">{esc(_verdict(report, names) or 'No verdict: no game was decided.')}</p>
 <table><tr><th>result</th><th>games</th><th>share</th><th>95% interval</th></tr>{rows}</table>
 {ahead_text}
 <p>Game length: median {length.get('median', 0):g} rounds
-(quartiles {length.get('quartiles', [0, 0])[0]:g}–{length.get('quartiles', [0, 0])[1]:g});
+(quartiles {length.get('quartiles', [0, 0])[0]:g}–{length.get('quartiles', [0, 0])[1]:g}{by_winner});
 battles per game {report['battles']['per_game']:.1f}, {report['battles']['mean_size']:.1f}
 units each.</p>
 {figures}
 <h2>Most contested spaces</h2>
 <table><tr><th>space</th><th>changes of hands per game</th><th>first change (median round)</th></tr>
 {contested}</table>
-{PAYOUTS_HEAD + payouts + "</table>" if payouts else ""}
+{_payouts_head(meta.get("terms") or {}) + payouts + "</table>" if payouts else ""}
+{_blunder_table(report, names)}
 {"<h2>Games stopped by a rules error</h2><ul>" + errors + "</ul>" if errors else ""}
 </body></html>
 """

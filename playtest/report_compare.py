@@ -1,6 +1,6 @@
 """Comparisons, ablations and fair-value searches for a terminal (text) and for a CI job
 summary (Markdown); also a playtest report in Markdown. The JSON forms are made by
-engine/compare.py and engine/fairness.py; the pages by engine/report_compare_html.py.
+playtest/compare.py and playtest/fairness.py; the pages by playtest/report_compare_html.py.
 """
 from __future__ import annotations
 
@@ -41,6 +41,8 @@ def _title(comparison: dict, names: dict) -> list[str]:
         lines.append("options: " + ", ".join(f"{k.replace('_', '-')}={_plain(v)}"
                                              for k, v in new["options"].items()))
     lines.append(f"shifts tested with {comparison['test']}; * significant at 5%")
+    if comparison.get("robust"):
+        lines.append(f"robust check: {comparison['robust']['summary']}")
     return lines
 
 
@@ -80,7 +82,7 @@ def _shift_rows(shifts: dict, names: dict, width: int) -> list[str]:
             f"{_pct(found['old']).strip() + ' (' + _interval(found['old_interval']) + ')':<{width}}"
             f"{_pct(found['new']).strip() + ' (' + _interval(found['new_interval']) + ')':<{width}}"
             f"{_pts(found['shift']) + ' (' + _shift_interval(found['interval']) + ')':<24}"
-            f"{_p(found['p_value'])}{' *' if found['significant'] else ''}"
+            f"{_p(_family_p(found))}{' *' if found['significant'] else ''}"
             for side, found in shifts.items()]
 
 
@@ -97,6 +99,9 @@ def comparison_verdict(comparison: dict, names: dict) -> str:
                 f"{abs(100 * f['shift']):.1f} points"
                 for side, f in shifts.items() if f["significant"]]
 
+    robust = comparison.get("robust") or {}
+    if robust.get("result") == "depends":
+        return "verdict: depends on the players, not a balance claim: " + robust["summary"]
     verdict = ("verdict: the balance moved: " + ", ".join(moved(comparison["sides"]))
                if moved(comparison["sides"]) else
                "verdict: no side's win rate moved significantly")
@@ -129,20 +134,37 @@ def _series_text(name: str, by_who: dict, names: dict, old: str, new: str) -> li
 def render_gate_text(comparison: dict, names: dict, max_shift: float | None,
                      failures: list[str]) -> str:
     """The balance against a baseline report, under a playtest report."""
+    from .compare import GATE_TEST
     old = comparison["old"]
     lines = [f"against the baseline ({old['scenario']}, {old['games']} games, seed {old['seed']}): "
              f"shifts tested with {comparison['test']}"]
     for side, found in comparison["sides"].items():
+        beyond = (f"; beyond {100 * max_shift:g} points: p {_p(found['beyond_tolerance_p'])}"
+                  if max_shift is not None and "beyond_tolerance_p" in found else "")
         lines.append(f"  {names.get(side, side):<14}{_pct(found['old'])} -> {_pct(found['new'])}"
                      f"   shift {_pts(found['shift'])} points (95% "
-                     f"{_shift_interval(found['interval'])}), p {_p(found['p_value'])}"
-                     f"{' *' if found['significant'] else ''}")
+                     f"{_shift_interval(found['interval'])}), p {_p(_family_p(found))}"
+                     f"{' *' if found['significant'] else ''}{beyond}")
+    if max_shift is not None:
+        lines += ["", f"the gate: {GATE_TEST}"]
+        needed = comparison.get("games_needed")
+        if needed is None and comparison.get("paired"):
+            lines.append("  no game changed its result: the studies are the same games")
+        elif needed:
+            lines.append(f"  a {100 * max_shift:g}-point tolerance is decided with about "
+                         f"{needed:,} games at this study's rate of changed games "
+                         f"({old['games']} played)")
     if failures:
         lines += ["", "balance check failed:"] + [f"  {failure}" for failure in failures]
     elif max_shift is not None:
-        lines += ["", f"balance check passed: no side's win rate moved by more than "
-                  f"{100 * max_shift:g} points with significance"]
+        lines += ["", f"balance check passed: no side's win rate moved beyond "
+                  f"{100 * max_shift:g} points"]
     return "\n".join(lines)
+
+
+def _family_p(found: dict) -> float:
+    """The p-value a star is given by: Holm's adjusted one where the shift is one of a family."""
+    return found.get("p_adjusted", found["p_value"])
 
 
 def render_ablation_text(ablation: dict, names: dict | None = None) -> str:
@@ -151,8 +173,11 @@ def render_ablation_text(ablation: dict, names: dict | None = None) -> str:
         return "ablation: " + (ablation.get("note") or "no change to try")
     sides = ablation["sides"]
     what = "change" if ablation["by"] == "change" else "group of changes"
+    family = ablation.get("family") or {}
+    stars = (f"; * significant at 5%, Holm-corrected over its {family['tests']} tests"
+             if family.get("tests") else "")
     lines = [f"ablation: each {what} applied alone to {ablation['parent']} "
-             f"({ablation['games']} games each, the same seed); win-rate shift in points"]
+             f"({ablation['games']} games each, the same seed); win-rate shift in points{stars}"]
     if ablation.get("note"):
         lines.append(ablation["note"])
     label_width = min(66, max(len(item["label"]) for item in ablation["changes"]) + 2)
@@ -176,6 +201,7 @@ def render_ablation_text(ablation: dict, names: dict | None = None) -> str:
 
 def render_fair_text(answer: dict, names: dict | None = None) -> str:
     names = names or {}
+    robust = [f"robust check: {answer['robust']['summary']}"] if answer.get("robust") else []
     side = names.get(answer["side"], answer["side"])
     knob = answer["knob"]
     counted = {"decided": "decided games", "all": "games",
@@ -187,7 +213,7 @@ def render_fair_text(answer: dict, names: dict | None = None) -> str:
                else []),
              f"searched {answer['range'][0]:g} to {answer['range'][1]:g} with {answer['games']} "
              f"games, seed {answer['seed']}, " + ", ".join(
-                 f"{names.get(s, s)} {spec}" for s, spec in answer["players"].items())]
+                 f"{names.get(s, s)} {spec}" for s, spec in answer["players"].items()), *robust]
     lines.append("")
     if answer["found"]:
         low, high = answer["interval"]
@@ -201,6 +227,13 @@ def render_fair_text(answer: dict, names: dict | None = None) -> str:
         if answer["value"] is not None and answer["slope_clear"]:
             lines.append(f"  the fitted curve meets the target near {answer['value']:.3g}")
     fit = answer["fit"]
+    if not fit.get("fits", True):
+        lines.append(f"  but the logistic curve does not fit the games (chi-squared {fit['chi2']:.1f} "
+                     f"on {fit['df']} df, p {_p(fit['p'])}): the interval covers the crossing "
+                     "less often than 95%; read the curve below")
+    elif fit.get("p") is not None:
+        lines.append(f"  the logistic curve fits the games (chi-squared {fit['chi2']:.1f} on "
+                     f"{fit['df']} df, p {_p(fit['p'])})")
     lines += ["", f"win-rate curve found ({side}'s share of {counted}); fitted: "
               f"1 / (1 + exp(-({fit['intercept']:.3f} {'+' if fit['slope'] >= 0 else '-'} "
               f"{abs(fit['slope']):.4f} x)))",
@@ -248,8 +281,8 @@ def render_report_markdown(report: dict, names: dict | None = None,
         if failures:
             lines += ["", "**Balance check failed:** " + "; ".join(failures)]
         elif max_shift is not None:
-            lines += ["", f"**Balance check passed:** no side's win rate moved by more than "
-                      f"{100 * max_shift:g} points with significance."]
+            lines += ["", f"**Balance check passed:** no side's win rate moved beyond "
+                      f"{100 * max_shift:g} points."]
     return "\n".join(lines) + "\n"
 
 
@@ -259,16 +292,13 @@ def _comparison_table_markdown(comparison: dict, names: dict, old_label: str, ne
              f"| side | {old_label} | {new_label} | shift (points) | 95% interval | p | |",
              "|---|---:|---:|---:|---|---:|---|"]
     for side, found in comparison["sides"].items():
-        flag = ""
-        if found["significant"]:
-            flag = "significant"
-            if max_shift is not None and abs(found["shift"]) > max_shift:
-                flag = f"❌ moved more than {100 * max_shift:g} points"
-        elif max_shift is not None:
-            flag = "✅"
+        flag = "significant" if found["significant"] else ""
+        if max_shift is not None:
+            flag = (f"❌ moved beyond {100 * max_shift:g} points"
+                    if found.get("beyond_tolerance_p", 1.0) < 0.05 else "✅")
         lines.append(f"| {names.get(side, side)} | {_pct(found['old']).strip()} | "
                      f"{_pct(found['new']).strip()} | {_pts(found['shift'])} | "
-                     f"{_shift_interval(found['interval'])} | {_p(found['p_value'])} | {flag} |")
+                     f"{_shift_interval(found['interval'])} | {_p(_family_p(found))} | {flag} |")
     return "\n".join(lines)
 
 

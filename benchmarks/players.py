@@ -1,0 +1,128 @@
+"""How strong and how fast the players are: the search player against the heuristic it improves.
+
+    python benchmarks/players.py [--only aa50-1942,gj69-southern-operation,...] [--games N]
+                                 [--timing-games N] [--budgets 4,8,16] [--workers K]
+
+For each scenario whose system has a `search` player:
+
+- speed on one core (CPU seconds of whole games, played one after another in this process):
+  a heuristic game (the baseline, in the same run) and a search game at its default budget,
+  median and 90th percentile; the peak memory of the process;
+- strength, seat by seat: each side played by `search`, then by `heuristic`, against the same
+  heuristic opponent on the same seeds; the side's share of decided games with each, and the
+  difference (games are asymmetric: a side is compared with itself, never with 50%);
+- the budget's effect: the same for a few budgets (`--budgets`), a curve of budget against
+  the side's share.
+
+Targets (docs/playtest.md): search raises a side's share of decided games by at least 15 points
+over heuristic, either side, in AA50 1942 and GJ69; a search game at the default budget under
+30 s median on one core in AA50 1942, 2 s in GJ69, 0.5 s in War at Sea; under 500 MB.
+"""
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.calculator import wilson  # noqa: E402
+from engine.players import available  # noqa: E402
+from engine.system import load_system  # noqa: E402
+from playtest.study import Study, play_game, run_study  # noqa: E402
+from sandtable.scenario import load_scenario  # noqa: E402
+
+SCENARIOS = ("aa50-1942", "gj69-southern-operation", "war-at-sea", "allies-vs-axis")
+TARGET_SECONDS = {"aa50": 30.0, "gj69": 2.0, "war-at-sea": 0.5}
+
+
+def sides_of(scenario) -> list[str]:
+    return [side["id"] for _, side in scenario.entities("scenario", "sides")]
+
+
+def cpu_seconds(system, scenario, players: dict, games: int, seed: int) -> list[float]:
+    options = {s.key: s.default for s in system.game_settings()}
+    study = Study(scenario, options, players, games, seed)
+    found = []
+    for index in range(games):
+        started = time.process_time()
+        record = play_game(system, study, index)
+        if record.error:
+            raise SystemExit(f"game {index} failed: {record.error}")
+        found.append(time.process_time() - started)
+    return found
+
+
+def share_of_decided(scenario, system, players: dict, side: str, games: int, seed: int,
+                     workers: int) -> tuple[int, int]:
+    options = {s.key: s.default for s in system.game_settings()}
+    records = run_study(Study(scenario, options, players, games, seed), workers)
+    winners = [r.result["winner"] for r in records if r.result]
+    decided = [w for w in winners if w is not None]
+    return sum(w == side for w in decided), len(decided)
+
+
+def show_share(label: str, wins: int, decided: int) -> float:
+    share = wins / decided if decided else float("nan")
+    low, high = wilson(wins, decided)
+    print(f"    {label:<28}{wins:>4} of {decided:<4} {100 * share:5.1f}%  "
+          f"(95% {100 * low:.1f}-{100 * high:.1f}%)")
+    return share
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", default=",".join(SCENARIOS))
+    parser.add_argument("--games", type=int, default=40, help="games per seat for strength (40)")
+    parser.add_argument("--timing-games", type=int, default=6, help="games timed per player (6)")
+    parser.add_argument("--budgets", default="", help="budgets for the curve, as 4,8,16")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    for name in args.only.split(","):
+        scenario = load_scenario(ROOT / "scenarios" / name)
+        system = load_system(scenario)
+        if "search" not in available(system):
+            print(f"{name}: no search player (its heuristic proposes no plans)")
+            continue
+        sides = sides_of(scenario)
+        print(f"{name} ({system.system})")
+        heuristic = cpu_seconds(system, scenario, {s: "heuristic" for s in sides},
+                                args.timing_games, args.seed)
+        search = cpu_seconds(system, scenario, {sides[0]: "search", sides[1]: "search"},
+                             args.timing_games, args.seed)
+        target = next((t for key, t in TARGET_SECONDS.items() if system.system.startswith(key)), None)
+        for label, found in (("heuristic (baseline)", heuristic), ("search, both sides", search)):
+            ordered = sorted(found)
+            print(f"  {label:<22} median {statistics.median(found):7.3f} s, 90th pct "
+                  f"{ordered[int(0.9 * (len(ordered) - 1))]:7.3f} s per game on one core")
+        median = statistics.median(search)
+        if target:
+            print(f"  search target {target:g} s: {'met' if median < target else 'NOT met'} "
+                  f"({median / statistics.median(heuristic):.0f}x the heuristic)")
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"  peak memory {peak:.0f} MB (target 500)")
+        print(f"  strength, seat by seat, {args.games} games each, against the heuristic:")
+        for side in sides:
+            other = next(s for s in sides if s != side)
+            print(f"  {side}:")
+            base = show_share("heuristic", *share_of_decided(
+                scenario, system, {side: "heuristic", other: "heuristic"}, side, args.games,
+                args.seed, args.workers))
+            better = show_share("search (default budget)", *share_of_decided(
+                scenario, system, {side: "search", other: "heuristic"}, side, args.games,
+                args.seed, args.workers))
+            print(f"    difference {100 * (better - base):+.1f} points (target +15)")
+            for budget in [int(b) for b in args.budgets.split(",") if b]:
+                show_share(f"search budget={budget}", *share_of_decided(
+                    scenario, system, {side: f"search:budget={budget}", other: "heuristic"},
+                    side, args.games, args.seed, args.workers))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,61 @@
+"""What the AA50 rules record of a player's blunders (engine/game.py BLUNDERS), on positions set
+up by hand in real games of the bundled scenarios (see tests/test_aa50_game.py)."""
+from __future__ import annotations
+
+import pytest
+from test_aa50_game import clear, move, new_game, put, recount, until
+
+from engine.system import load_system
+from sandtable.scenario import load_scenario
+
+from helpers import REPO
+
+
+@pytest.fixture(scope="module")
+def system41():
+    return load_system(load_scenario(REPO / "scenarios" / "aa50-1941"))
+
+
+def blunders(game, kind):
+    return [(side, amount) for _round, k, side, amount in game.chronicle.blunders if k == kind]
+
+
+def test_a_transport_sunk_alone_is_lost_without_a_fight(system41):
+    """§7.3.4 transports have no attack or defence: alone, they are sunk without a fight."""
+    game = until(new_game(system41), "germany", "combat-move")
+    clear(game, "sz-12")
+    put(game, "sz-12", "united-kingdom", "transport", 2)
+    put(game, "france", "germany", "fighter")
+    move(game, "france", "fighter", "sz-12")
+    until(game, "germany", "noncombat-move")
+    assert not any(p.type == "transport" for p in game.pieces["sz-12"])
+    cost = game.profiles("united-kingdom")["transport"].cost
+    assert blunders(game, "lost-unfought") == [("allies", 2)]
+    assert blunders(game, "lost-unfought-value") == [("allies", 2 * cost)]
+
+
+def test_a_destroyer_that_fights_back_is_no_blunder(system41):
+    game = until(new_game(system41), "germany", "combat-move")
+    clear(game, "sz-12")
+    put(game, "sz-12", "united-kingdom", "transport")
+    put(game, "sz-12", "united-kingdom", "destroyer")
+    put(game, "france", "germany", "fighter", 3)
+    move(game, "france", "fighter", "sz-12", 3)
+    until(game, "germany", "noncombat-move")
+    assert blunders(game, "lost-unfought") == []
+
+
+def test_money_left_after_the_purchase_is_recorded(system41):
+    game = until(new_game(system41), "germany", "purchase")
+    held = game.money["germany"]
+    game.apply(("end",))
+    assert blunders(game, "unspent") == [("axis", held)]
+
+
+def test_a_capital_left_without_land_units_at_the_end_of_a_turn(system41):
+    game = until(new_game(system41), "germany", "combat-move")
+    for piece in [p for p in game.pieces["germany"] if game.data.types[p.type].domain == "land"]:
+        game.pieces["germany"].remove(piece)
+    recount(game)
+    until(game, "soviet-union", "purchase")
+    assert blunders(game, "capital-empty") == [("axis", 1)]
