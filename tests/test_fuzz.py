@@ -5,7 +5,7 @@ import tempfile
 from pathlib import Path
 
 import yaml
-from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sandtable.scenario import FILE_KINDS, load_scenario
@@ -160,20 +160,10 @@ def test_fuzz_recovery_files(rnd):
     _kept("recovery", rnd)
 
 
-# `import triplea-map` still reads a coordinate of any length: one of 4,301 digits, or one past
-# a float's range, is a traceback (issue 25's map-folder items, fixed elsewhere). An input that
-# meets one of those two is set aside (no minutes of shrinking a known failure); any other broken
-# promise fails. The campaign (benchmarks/fuzz.py) counts them.
-KNOWN_MAP_FOLDER_TRACEBACKS = ("Exceeds the limit (4300 digits)", "int too large to convert to float")
-
-
 @SLICE
 @given(st.randoms(use_true_random=False))
 def test_fuzz_triplea_map_folders(rnd):
-    outcome = fuzzing.run("mapfolder", rnd)
-    if outcome.verdict == "traceback" and any(k in outcome.detail for k in KNOWN_MAP_FOLDER_TRACEBACKS):
-        reject()
-    assert outcome.kept, outcome.report()
+    _kept("mapfolder", rnd)
 
 
 def test_the_fuzzer_notices_a_write_outside_the_scenario(monkeypatch, tmp_path):
