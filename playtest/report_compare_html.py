@@ -14,8 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sandtable.plot_text import draw_text_as_written
-
+from .plot_text import draw_text_as_written
 from .report import display_names
 from .report_compare import _p, _pct, _pts, _shift_interval, comparison_verdict
 from .report_html import SIDE_COLOURS, _colours, _figure, _save, write_report

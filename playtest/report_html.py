@@ -13,8 +13,8 @@ from pathlib import Path
 
 from engine.calculator import wilson
 from engine.game import BLUNDERS
-from sandtable.plot_text import draw_text_as_written
 
+from .plot_text import draw_text_as_written
 from .report import _verdict, display_names
 
 SIDE_COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")

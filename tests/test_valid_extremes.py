@@ -157,7 +157,7 @@ def test_a_name_with_dollar_signs_is_drawn_as_written(tmp_path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from sandtable.plot_text import draw_text_as_written
+    from playtest.plot_text import draw_text_as_written
     name = "$M 50 \\frac{$ axis"
     with matplotlib.rc_context():
         draw_text_as_written()
