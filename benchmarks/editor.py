@@ -64,15 +64,15 @@ def generate(folder: Path, count: int = 200) -> Path:
             borders.append({"between": [f"land-{i}", f"land-{i + 1}"], "kind": "land"})
         if i + 20 < count:
             borders.append({"between": [f"land-{i}", f"land-{i + 20}"], "kind": "land"})
-    save_yaml(folder / "map.yaml", {"spaces": spaces, "borders": borders})
+    save_yaml(folder / "map.yaml", {"spaces": spaces, "borders": borders}, within=folder)
     save_yaml(folder / "setup.yaml", {"spaces": [
         {"space": s["id"], "control": s["original_owner"], "units": [{"type": "infantry", "count": 2}]}
-        for s in spaces]})
+        for s in spaces]}, within=folder)
     manifest = load_scenario(folder).manifest
     manifest["nations"][1]["capital"] = "land-1"
     for nation in manifest["nations"]:
         nation["income"] = count // 2
-    save_yaml(folder / "scenario.yaml", manifest)
+    save_yaml(folder / "scenario.yaml", manifest, within=folder)
     return folder
 
 

@@ -46,11 +46,12 @@ def write_grid_scenario(folder: Path, spaces: int) -> Path:
         "sides": [{"id": "blue", "name": "Blue"}, {"id": "grey", "name": "Grey"}],
         "nations": [{"id": "west", "name": "West", "side": "blue"},
                     {"id": "east", "name": "East", "side": "grey"}],
-        "turn_order": ["west", "east"]})
-    save_yaml(folder / "map.yaml", {"spaces": space_list, "borders": borders})
+        "turn_order": ["west", "east"]}, within=folder)
+    save_yaml(folder / "map.yaml", {"spaces": space_list, "borders": borders}, within=folder)
     save_yaml(folder / "units.yaml", {"unit_types": [
-        {"id": "infantry", "name": "Infantry", "domain": "land", "cost": 3, "stats": {"attack": 1, "defense": 2}}]})
-    save_yaml(folder / "setup.yaml", {"spaces": setup})
+        {"id": "infantry", "name": "Infantry", "domain": "land", "cost": 3, "stats": {"attack": 1, "defense": 2}}]},
+        within=folder)
+    save_yaml(folder / "setup.yaml", {"spaces": setup}, within=folder)
     return folder
 
 

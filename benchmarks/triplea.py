@@ -50,7 +50,7 @@ def one_game(path: Path, folder: Path) -> dict:
     def write_and_validate():
         folder.mkdir(parents=True, exist_ok=True)
         for kind, data in imported.files.items():
-            save_yaml(folder / FILE_NAMES[kind], data, kind=kind)
+            save_yaml(folder / FILE_NAMES[kind], data, kind=kind, within=folder)
         return validate(load_scenario(folder))
     problems, validate_s = timed(write_and_validate)
     return {"name": path.stem, "spaces": imported.counts.get("spaces", 0), "baseline_s": baseline,

@@ -17,12 +17,14 @@ from PySide6.QtGui import QUndoStack
 
 from sandtable.diagnostics import Diagnostic, Location, error
 from sandtable.merge import Tracked, identity, merge_tracked
-from sandtable.paths import is_inside
+from sandtable.paths import is_inside, write_target
+from sandtable.safewrite import ANY, ChangedOnDisk, Fingerprint, fingerprint, remove_file
 from sandtable.scenario import (
     FILE_KINDS,
     LOCALE_DIR,
-    LOCALE_TAG,
     Scenario,
+    file_path,
+    is_locale_tag,
     load_scenario,
     locale_kind,
 )
@@ -62,6 +64,9 @@ class ScenarioFile:
     announced_text: str | None = None   # the outside change last reported
     removed: bool = False         # the designer removed the file (a locale): deleted at the next save
     disk_data: dict | None = None  # the data as on disk, kept from the first edit (for positions)
+    # The bytes last read or written (None: no file): a save replaces the file only if it still
+    # holds them, so another program's save is never silently undone.
+    fingerprint: Fingerprint | None = None
 
     @property
     def exists(self) -> bool:
@@ -118,7 +123,7 @@ class ScenarioDocument(QObject):
         locale_dir = self.root / LOCALE_DIR
         if locale_dir.is_dir():
             for path in sorted(locale_dir.glob("*.yaml")):
-                if LOCALE_TAG.match(path.stem):
+                if is_locale_tag(path.stem):
                     paths[locale_kind(path.stem)] = path
         return paths
 
@@ -144,7 +149,7 @@ class ScenarioDocument(QObject):
         data = doc.data if isinstance(doc.data, dict) else {}
         tracked = Tracked.from_source(doc)
         return ScenarioFile(kind, path, data, leading_comments(doc.text), doc.text,
-                            tracked.origins, tracked.key_origins)
+                            tracked.origins, tracked.key_origins, fingerprint=doc.fingerprint)
 
     @staticmethod
     def _refused(kind: str, path: Path) -> ScenarioFile:
@@ -311,12 +316,11 @@ class ScenarioDocument(QObject):
         return True
 
     def _ensure_file(self, kind: str) -> None:
+        """Start holding the file of `kind` (ValueError for anything that is not a file kind)."""
         if kind not in self.files:
-            self.files[kind] = self._read(kind, self._own_paths().get(kind) or self._locale_path(kind),
-                                          self.is_variant)
-
-    def _locale_path(self, kind: str) -> Path:
-        return self.root / LOCALE_DIR / f"{kind.split(':', 1)[1]}.yaml"
+            path = file_path(self.root, kind)
+            self.files[kind] = (self._read(kind, path, self.is_variant) if is_inside(self.root, path)
+                                else self._refused(kind, path))
 
     def _touch(self, kind: str) -> None:
         self.files[kind].edited = True
@@ -526,9 +530,15 @@ class ScenarioDocument(QObject):
 
         Only what the designer changed is written: the automatic layout stays in memory unless a
         space was moved or `store_layout` was asked for, and a variant's files hold only its own
-        entries (an inherited value is never copied into them)."""
+        entries (an inherited value is never copied into them).
+
+        Every write stays inside the target folder (PathEscape, PATH001, otherwise), and a file
+        that another program changed since it was read is not written over (ChangedOnDisk, before
+        anything is written) unless the designer chose to keep this version (keep_mine)."""
         target = Path(folder) if folder is not None else self.root
         moving = target.resolve() != self.root.resolve()
+        if not moving:
+            self._check_unchanged_on_disk()
         if moving and self.is_variant:
             self._rebase_extends(target)
         written = []
@@ -539,8 +549,8 @@ class ScenarioDocument(QObject):
                     continue  # unreadable: leave it alone
                 if file.removed:
                     if file.exists and not moving:
-                        file.path.unlink()
-                        file.disk_text = None
+                        remove_file(file.path, within=self.root)
+                        file.disk_text = file.fingerprint = None
                         written.append(file.path)
                     continue
                 if not file.exists and not file.data:
@@ -548,10 +558,13 @@ class ScenarioDocument(QObject):
                 if not moving and not file.edited and file.exists:
                     continue
                 path = target / file.path.relative_to(self.root)
+                write_target(target, path)   # before making locales/: a link there may lead out
                 path.parent.mkdir(parents=True, exist_ok=True)
-                text = save_yaml(path, file.data, file.header, original=file.disk_text)
+                text = save_yaml(path, file.data, file.header, original=file.disk_text, within=target,
+                                 unchanged_since=ANY if moving else file.fingerprint)
                 written.append(path)
                 file.disk_text, file.edited, file.path, file.disk_data = text, False, path, None
+                file.fingerprint = Fingerprint.of(text.encode("utf-8"))
                 file.origins, file.key_origins = _positions(path, text)
         finally:
             self.root = target
@@ -559,6 +572,38 @@ class ScenarioDocument(QObject):
         self.undo_stack.setClean()
         self.saved.emit()
         return written
+
+    def _to_write(self) -> list[ScenarioFile]:
+        return [f for f in self.files.values() if f.data is not None and
+                ((f.removed and f.exists) or (not f.removed and (f.edited or not f.exists) and (f.exists or f.data)))]
+
+    def _check_unchanged_on_disk(self) -> None:
+        """Refuse the whole save, before anything is written, when a file it would replace or
+        remove no longer holds what was read: another program saved it meanwhile."""
+        for file in self._to_write():
+            try:
+                now = fingerprint(file.path)
+            except OSError:
+                continue   # the write itself will say what is wrong
+            if now != file.fingerprint:
+                raise ChangedOnDisk(file.path)
+
+    def keep_mine(self, paths: list[Path] | None = None) -> list[Path]:
+        """The designer keeps this version of files another program changed: the next save
+        writes them over what is on disk now, even with nothing unsaved. Returns those files."""
+        kept = []
+        for file in self.files.values():
+            if file.data is None or (paths is not None and file.path not in paths):
+                continue
+            try:
+                now = fingerprint(file.path)
+            except OSError:
+                continue
+            if now != file.fingerprint:
+                file.fingerprint = now
+                file.edited = True
+                kept.append(file.path)
+        return kept
 
     def store_layout(self) -> int:
         """Write the automatic layout's positions into the map (one undo step): the designer asked

@@ -28,6 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from sandtable.diagnostics import Diagnostic
+from sandtable.paths import PathEscape
+from sandtable.safewrite import ChangedOnDisk
 from sandtable.scenario import FILE_KINDS
 from sandtable.yamlwrite import save_yaml
 
@@ -80,12 +82,12 @@ class MainWindow(QMainWindow):
         self.banner_text = QLabel("")
         reload_button = QPushButton("Reload from disk")
         reload_button.clicked.connect(self.reload_from_disk)
-        keep_button = QPushButton("Keep my version")
-        keep_button.clicked.connect(self.banner.hide)
+        self.keep_button = QPushButton("Keep my version and save")
+        self.keep_button.clicked.connect(self.keep_my_version)
         row = QHBoxLayout(self.banner)
         row.addWidget(self.banner_text, 1)
         row.addWidget(reload_button)
-        row.addWidget(keep_button)
+        row.addWidget(self.keep_button)
         self.banner.hide()
         host = QWidget()
         layout = QVBoxLayout(host)
@@ -204,10 +206,10 @@ class MainWindow(QMainWindow):
         self.validator.updated.connect(self._show_problems)
         self.validator.failed.connect(self._validation_failed)
         self.validator.schedule()
-        self._offer_recovery()
         self._remember(folder)
         self._update_title()
         self.statusBar().showMessage(f"Opened {folder}", 4000)
+        self._offer_recovery()
         # The opened scenario's objects live as long as it is open: move them out of the cyclic
         # collector's view, so its full passes stay short and never stall the UI mid-edit. Done
         # once the map is on screen: freeing the scenarios closed before need not delay it.
@@ -444,7 +446,12 @@ class MainWindow(QMainWindow):
             return False
         try:
             written = self.document.save()
-        except Exception as failure:  # SaveRefused or an I/O error: nothing half-written
+        except ChangedOnDisk as changed:   # another program saved it: the designer chooses
+            self._changed_on_disk([changed.path])
+            QMessageBox.critical(self, APP_NAME, f"The scenario was not saved:\n{changed}\n\n"
+                                 "Reload it, or keep your version and save over it.")
+            return False
+        except Exception as failure:  # SaveRefused, PATH001 or an I/O error: nothing half-written
             QMessageBox.critical(self, APP_NAME, f"The scenario was not saved:\n{failure}")
             return False
         self.banner.hide()
@@ -459,13 +466,19 @@ class MainWindow(QMainWindow):
             return
         try:
             recovery.write(self.document)
-        except OSError as failure:
+        except (OSError, PathEscape) as failure:
             self.statusBar().showMessage(f"Unsaved work could not be kept for recovery: {failure}", 10_000)
 
     def _offer_recovery(self) -> None:
         document = self.document
-        found = recovery.read(document) if document is not None else None
-        if document is None or found is None:
+        if document is None:
+            return
+        try:
+            found = recovery.read(document)
+        except recovery.RecoveryRefused as refused:
+            self.statusBar().showMessage(f"Unsaved work was not offered back: {refused}", 15_000)
+            return
+        if found is None:
             return
         answer = QMessageBox.question(
             self, APP_NAME, f"Unsaved work of {found.when} was found: the editor closed without saving "
@@ -483,7 +496,11 @@ class MainWindow(QMainWindow):
         folder = QFileDialog.getExistingDirectory(self, "Save the scenario into a folder")
         if not folder:
             return False
-        self.document.save(folder)
+        try:
+            self.document.save(folder)
+        except Exception as failure:  # SaveRefused, PATH001 or an I/O error: nothing half-written
+            QMessageBox.critical(self, APP_NAME, f"The scenario was not saved:\n{failure}")
+            return False
         self._remember(Path(folder))
         self._update_title()
         return True
@@ -499,7 +516,7 @@ class MainWindow(QMainWindow):
         folder.mkdir(parents=True, exist_ok=True)
         identifier = "".join(c if c.isalnum() else "-" for c in folder.name.lower()).strip("-") or "scenario"
         save_yaml(folder / "scenario.yaml", {"id": identifier, "name": folder.name, "system": "aa50"},
-                  schema_header("scenario", folder / "scenario.yaml"))
+                  schema_header("scenario", folder / "scenario.yaml"), within=folder)
         self.open_folder(folder)
 
     def open_dialog(self) -> None:
@@ -511,6 +528,14 @@ class MainWindow(QMainWindow):
         if self.document is not None:
             self.document.reload()
         self.banner.hide()
+
+    def keep_my_version(self) -> bool:
+        """The banner's choice: this version of the files changed on disk is written over them
+        now, whether or not anything is unsaved."""
+        if self.document is None:
+            return False
+        self.document.keep_mine()
+        return self.save()
 
     def _changed_on_disk(self, paths: list) -> None:
         names = ", ".join(Path(p).name for p in paths)

@@ -7,7 +7,6 @@ and completes names as they are typed.
 """
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal
@@ -25,7 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sandtable.paths import is_inside
+from sandtable.paths import PathEscape, is_inside, write_target
+from sandtable.safewrite import atomic_write_bytes
 
 from .board_align import BoardAligner
 from .document import ScenarioDocument
@@ -188,7 +188,10 @@ class MapPage(QWidget):
         chosen, _ = QFileDialog.getOpenFileName(self, "A picture of the board", str(self.document.root),
                                                 "Images (*.png *.jpg *.jpeg *.webp *.bmp)")
         if chosen:
-            self.set_board_image(Path(chosen))
+            try:
+                self.set_board_image(Path(chosen))
+            except (OSError, PathEscape) as failure:
+                self.message.emit(f"The board image was not set: {failure}")
 
     def set_board_image(self, path: Path) -> str:
         """Put a picture behind the map (one undo step). A picture from elsewhere is first copied
@@ -196,8 +199,9 @@ class MapPage(QWidget):
         root = self.document.root
         if not is_inside(root, path):
             target = root / "board" / path.name
+            write_target(root, target)   # before making board/: a link there may lead out
             target.parent.mkdir(exist_ok=True)
-            shutil.copyfile(path, target)
+            atomic_write_bytes(target, path.read_bytes(), within=root)
             path = target
         relative = path.resolve().relative_to(root.resolve()).as_posix()
         self.document.set_value("map", ("board", "image"), relative, f"Board image {relative}")

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sandtable.scenario import LOCALE_TAG
+from sandtable.scenario import is_locale_tag
 
 from .condition_builder import ConditionBuilder
 from .document import ScenarioDocument
@@ -393,7 +393,7 @@ class TranslationPanel(QWidget):
     def start_locale(self) -> bool:
         """Start a translation: the locale's file, with nothing translated yet (one undo step)."""
         tag = self.new_tag.text().strip()
-        if not LOCALE_TAG.match(tag):
+        if not is_locale_tag(tag):
             return False
         self.document.add_locale(tag)
         self.new_tag.clear()

@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from sandtable.limits import MAX_PIECES
+
 from .processes import process_context
 from .system import (
     ATTACKER_WINS,
@@ -38,7 +40,7 @@ CHUNK = 25_000                # battles per task: the unit of seeding and of pro
 PARALLEL_FROM = 200_000       # batches at least this big use all cores
 EXACT_BUDGET = 250_000        # joint states the exact method may visit before giving up
 EXACT_TIME = 1.0              # seconds the exact method may take when it was not asked for
-MAX_UNITS = 1_000_000         # units of one type in a battle: far beyond any board, still quick
+MAX_UNITS = MAX_PIECES        # units of one type in a battle: the limit a whole game has too
 MAX_RUNS = 1_000_000_000      # battles one report may simulate (about an hour on one core)
 Z95 = 1.959963984540054
 

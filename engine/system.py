@@ -345,10 +345,18 @@ def system_module_name(system: str) -> str:
 
 
 def load_system(scenario) -> GameSystem:
-    """The rules engine for a loaded scenario, chosen by its `system:`."""
+    """The rules engine for a loaded scenario, chosen by its `system:`. A scenario that puts
+    more pieces into play than a game can hold (sandtable/limits.py) is refused here, for every
+    system and every command alike."""
+    from sandtable.diagnostics import shown_path
+    from sandtable.limits import excesses
     system = scenario.system
     if not system:
         raise EngineError(f"{scenario.root} does not say which game system it uses")
+    for excess in excesses(scenario)[:1]:
+        where = scenario.locate(excess.kind, excess.pointer)
+        place = shown_path(where.file) + (f":{where.line}" if where.line else "")
+        raise EngineError(f"{place}: {excess.message}")
     try:
         module = importlib.import_module(system_module_name(system))
     except ModuleNotFoundError as missing:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .plot_text import draw_text_as_written
 from .report import display_names
 from .report_compare import _p, _pct, _pts, _shift_interval, comparison_verdict
 from .report_html import SIDE_COLOURS, _colours, _figure, _save, write_report
@@ -29,6 +30,7 @@ figure { margin: 1em 0; } img { max-width: 100%; }
 def write_comparison_report(comparison: dict, scenario, other, folder: Path) -> Path:
     import matplotlib
     matplotlib.use("Agg")
+    draw_text_as_written()   # a name with `$` is a name, not math text
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     reports = comparison["reports"]
@@ -192,6 +194,7 @@ def _comparison_page(comparison: dict, names: dict, plots: list[str]) -> str:
 def write_fair_report(answer: dict, scenario, folder: Path) -> Path:
     import matplotlib
     matplotlib.use("Agg")
+    draw_text_as_written()   # a name with `$` is a name, not math text
     from .report_compare import render_fair_text
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

@@ -14,6 +14,7 @@ from pathlib import Path
 from engine.calculator import wilson
 from engine.game import BLUNDERS
 
+from .plot_text import draw_text_as_written
 from .report import _verdict, display_names
 
 SIDE_COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
@@ -47,6 +48,7 @@ def plot_images(report: dict, scenario) -> list[tuple[str, bytes]]:
 
     import matplotlib
     matplotlib.use("Agg")
+    draw_text_as_written()   # a name with `$` is a name, not math text
     names = display_names(scenario)
     colours = _colours(scenario)
     images = []

@@ -6,6 +6,8 @@ from dataclasses import asdict, dataclass, field
 from enum import Enum
 from pathlib import Path
 
+from .safetext import visible, visible_line
+
 
 class Severity(str, Enum):
     ERROR = "error"
@@ -39,6 +41,13 @@ class Diagnostic:
     hint: str | None = None
     related: list[Location] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        # Messages quote data (names, values, file names): shown, never obeyed, by a terminal,
+        # and always valid in JSON and XML (see safetext.py).
+        self.message = visible(self.message)
+        if self.hint:
+            self.hint = visible(self.hint)
+
     @classmethod
     def at(cls, code: str, severity: Severity, message: str, where: Location | None,
            hint: str | None = None, related: list[Location] | None = None) -> Diagnostic:
@@ -56,9 +65,9 @@ class Diagnostic:
     def as_dict(self) -> dict:
         data = asdict(self)
         data["severity"] = self.severity.value
-        data["file"] = str(self.file) if self.file else None
+        data["file"] = visible_line(str(self.file)) if self.file else None
         data["related"] = [
-            {"file": str(r.file) if r.file else None, "line": r.line, "column": r.column,
+            {"file": visible_line(str(r.file)) if r.file else None, "line": r.line, "column": r.column,
              "pointer": r.pointer} for r in self.related]
         if not self.hint:
             data.pop("hint")
@@ -83,13 +92,14 @@ def info(code: str, message: str, where: Location | None = None, hint: str | Non
 
 
 def shown_path(path: Path | str | None) -> str:
-    """A path as a person wants to read it: relative to the working folder where possible."""
+    """A path as a person wants to read it: relative to the working folder where possible, with
+    any character a terminal would obey (or a byte that is not UTF-8) written as an escape."""
     if path is None:
         return "<unknown>"
     try:
-        return os.path.relpath(path)
+        return visible_line(os.path.relpath(path))
     except ValueError:
-        return str(path)
+        return visible_line(str(path))
 
 
 def one_line(d: Diagnostic) -> str:

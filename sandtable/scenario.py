@@ -27,7 +27,9 @@ FILE_KINDS = {
     "tables": "tables.yaml",
 }
 LOCALE_DIR = "locales"
-# \Z, not $: Python's $ also matches before a final newline, which the schemas' patterns do not.
+# The BCP 47 tags a locale file may be named by: language, then script and region, as CLDR (and
+# Babel, which the i18n commands use) spell them: zh-Hans, pt-BR, es-419. \Z, not $: Python's $
+# also matches before a final newline, which the schemas' patterns do not.
 LOCALE_TAG = re.compile(r"^[a-z]{2,3}(?:-[A-Z][a-z]{3})?(?:-(?:[A-Z]{2}|[0-9]{3}))?\Z")
 MAX_LINEAGE = 16
 SYSTEM_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}\Z")
@@ -35,6 +37,30 @@ SYSTEM_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}\Z")
 
 def locale_kind(tag: str) -> str:
     return f"locale:{tag}"
+
+
+def is_locale_tag(tag: object) -> bool:
+    return isinstance(tag, str) and LOCALE_TAG.match(tag) is not None
+
+
+def is_file_kind(kind: object) -> bool:
+    """A kind of file a scenario can have: one of FILE_KINDS, or a locale named by its tag. Only
+    these name a file (see file_path), so a kind from elsewhere (the editor's recovery file) can
+    never lead a write out of the folder."""
+    if not isinstance(kind, str):
+        return False
+    prefix, colon, tag = kind.partition(":")
+    return kind in FILE_KINDS or (prefix == "locale" and colon == ":" and is_locale_tag(tag))
+
+
+def file_path(root: Path, kind: str) -> Path:
+    """Where the file of `kind` lives in the scenario folder `root`; ValueError for anything
+    that is not a file kind."""
+    if not is_file_kind(kind):
+        raise ValueError(f"{kind!r} is not a kind of scenario file")
+    if kind in FILE_KINDS:
+        return root / FILE_KINDS[kind]
+    return root / LOCALE_DIR / f"{kind.split(':', 1)[1]}.yaml"
 
 
 @dataclass
@@ -238,7 +264,7 @@ def scenario_files(folder: Path) -> tuple[list[tuple[str, Path]], list[Diagnosti
         for path in sorted(locale_dir.iterdir()):
             if path.suffix not in (".yaml", ".yml"):
                 continue
-            if not LOCALE_TAG.match(path.stem):
+            if not is_locale_tag(path.stem):
                 refused.append(error(
                     "LOC005", f"{path.name} is not named by a locale tag such as zh-Hans or ja",
                     Location(path, 1, 1), hint="rename the file to <BCP 47 tag>.yaml"))
@@ -288,7 +314,7 @@ def _report_stray_files(folder: Path, scenario: Scenario) -> None:
             scenario.diagnostics.append(warning(
                 "SCN002", f"{path.name} is not a scenario file kind and was not read",
                 Location(path, 1, 1),
-                hint=f"did you mean {close}?" if close else "scenario files are " + ", ".join(known)))
+                hint=f"did you mean {close}?" if close else "scenario files are " + ", ".join(FILE_KINDS.values())))
 
 
 def _closest(name: str, candidates: list[str]) -> str | None:

@@ -23,6 +23,7 @@ import json
 import sys
 
 from .merge import removable_entries
+from .safewrite import atomic_write_text
 from .schemas import KIND_SCHEMAS, SCHEMA_DIR, bundled_schema, schema_file_for
 
 IDENTITY_KEYS = ("id", "between", "space")  # what merge.identity() keys an entity by
@@ -115,7 +116,7 @@ def write_variant_schemas() -> list[str]:
     for kind in KIND_SCHEMAS:
         path = SCHEMA_DIR / schema_file_for(kind, variant=True)
         path.parent.mkdir(exist_ok=True)
-        path.write_text(variant_schema_text(kind), encoding="utf-8")
+        atomic_write_text(path, variant_schema_text(kind), within=SCHEMA_DIR)
         written.append(str(path))
     return written
 

@@ -18,6 +18,7 @@ import yaml
 from yaml import events
 
 from .diagnostics import Diagnostic, Location, error
+from .safewrite import Fingerprint
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
@@ -125,6 +126,7 @@ class SourceDoc:
     # Only when asked for (parse_yaml(..., spans=True)), for rewriting values in place:
     spans: dict[str, ScalarSpan] = field(default_factory=dict)
     uses_aliases: bool = False
+    fingerprint: Fingerprint | None = None   # of the bytes read, when read from a file
 
     def locate(self, pointer: str, key: bool = False) -> Location:
         """The place of the value at `pointer` (or of its key), falling back to its parent."""
@@ -201,7 +203,9 @@ def read_yaml_file(path: Path, max_bytes: int | None = None) -> SourceDoc:
     if len(raw) > max_bytes:
         raise YamlRefused(error("YAML002", f"the file is over the limit of {max_bytes:,} bytes",
                                 Location(path, 1, 1)))
-    return parse_yaml(decode_source(raw, path), path)
+    doc = parse_yaml(decode_source(raw, path), path)
+    doc.fingerprint = Fingerprint.of(raw)
+    return doc
 
 
 @dataclass(frozen=True)

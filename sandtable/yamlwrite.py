@@ -5,22 +5,21 @@ lists and mappings on one line, text never folded. A list whose schema says `x-f
 ring of points) is written on one line however long, so that moving one point changes one line.
 The same data always gives the same bytes, so a save changes only the lines whose values changed.
 
-Atomic: the text goes to a temporary file beside the target, which is then renamed over it; a
-crash leaves either the old file or the new one, never half of one. Before anything is written the
-text is read back and compared with the data, so a save can never silently change a value.
+Safe: before anything is written the text is read back and compared with the data, so a save can
+never silently change a value; it is then written by sandtable/safewrite.py (atomically, inside
+its folder, and never over another program's save made meanwhile).
 """
 from __future__ import annotations
 
 import io
 import json
-import os
 import re
-import secrets
 from collections import Counter
 from pathlib import Path
 
 import yaml
 
+from .safewrite import ANY, Fingerprint, Unchecked, atomic_write_text
 from .schemas import SchemaNode, root_node
 from .yamlcomments import anchor_comments, comment_texts, follow, place_comments, read_comments, without_comments
 from .yamlpatch import NotAValueChange, patch_values, same_value
@@ -307,44 +306,6 @@ def _checked(text: str, data, path: Path, comments: Counter | None = None) -> st
     return text
 
 
-def atomic_write_text(path: Path, text: str, follow_link: bool = True) -> None:
-    """Write `text` to `path` through a temporary file and a rename.
-
-    A link is followed, so that the file it names is replaced and the link kept; with
-    `follow_link` False the link itself is replaced by the file. A new file gets the permissions
-    the umask gives; a replaced file keeps its own."""
-    path = Path(path)
-    if path.is_symlink() and follow_link:
-        path = path.resolve()
-    mode = path.stat().st_mode & 0o777 if path.exists() and not path.is_symlink() else None
-    handle, temp_name = _new_temporary(path)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        if mode is not None:
-            os.chmod(temp_name, mode)
-        os.replace(temp_name, path)
-    except BaseException:
-        try:
-            os.unlink(temp_name)
-        except FileNotFoundError:
-            pass
-        raise
-
-
-def _new_temporary(path: Path) -> tuple[int, str]:
-    """A new file beside `path`, created with mode 0666 so that the umask decides (tempfile's
-    files are 0600 whatever the umask)."""
-    while True:
-        name = str(path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp")
-        try:
-            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), name
-        except FileExistsError:
-            continue
-
-
 class _Existing:
     """The default of save_yaml's `original`: the text of the file at `path`, if there is one."""
 
@@ -353,29 +314,43 @@ EXISTING = _Existing()
 
 
 def save_yaml(path: Path, data, header: str = "", kind: str | None = None,
-              original: str | None | _Existing = EXISTING) -> str:
-    """Save data atomically; returns the text written.
+              original: str | None | _Existing = EXISTING, *, within: Path | None,
+              unchanged_since: Fingerprint | None | Unchecked = ANY) -> str:
+    """Save data atomically, inside the folder `within` (see sandtable/safewrite.py); returns
+    the text written.
 
-    `original` is the text the data was read from (by default, what the file holds now):
-    its comments and layout are kept as render_yaml says. None writes a fresh, canonical file
-    after `header`. `kind` (a file kind such as "map", or "locale") orders keys as its schema
-    lists them; without it, the file kind is guessed from the file name.
+    `original` is the text the data was read from (by default, what the file holds now, and then
+    the file is replaced only if it still holds it when the text is ready): its comments and
+    layout are kept as render_yaml says. None writes a fresh, canonical file after `header`.
+    `unchanged_since` is the fingerprint of the file as the caller read it (the file must still
+    match it, or ChangedOnDisk is raised). `kind` (a file kind such as "map", or "locale") orders
+    keys as its schema lists them; without it, the file kind is guessed from the file name.
     """
     path = Path(path)
     kind = kind or kind_of_path(path)
+    current, now = _current(path)
     if isinstance(original, _Existing):
-        original = _current_text(path)
+        original = current
+        if isinstance(unchanged_since, Unchecked):
+            unchanged_since = now
     text = render_yaml(data, kind, original, header, path)
-    if _current_text(path) != text:
-        atomic_write_text(path, text)
+    if now is None or now != Fingerprint.of(text.encode("utf-8")):
+        atomic_write_text(path, text, within=within, unchanged_since=unchanged_since)
     return text
 
 
-def _current_text(path: Path) -> str | None:
+def _current(path: Path) -> tuple[str | None, Fingerprint | None]:
+    """The text of the file now (None if absent or not text) and its fingerprint."""
     try:
-        return path.read_text(encoding="utf-8") if path.is_file() else None
-    except (OSError, UnicodeDecodeError):
-        return None
+        raw = path.read_bytes() if path.is_file() else None
+    except OSError:
+        return None, None
+    if raw is None:
+        return None, None
+    try:
+        return raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n"), Fingerprint.of(raw)
+    except UnicodeDecodeError:
+        return None, Fingerprint.of(raw)
 
 
 def kind_of_path(path: Path) -> str | None:

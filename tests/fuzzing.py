@@ -8,9 +8,13 @@ Each category makes one input from a `random.Random` and puts it through a part 
     triplea    a mutated TripleA game: `import triplea`, then the loader on what it wrote
     po, xliff  a mutated translator's file: `i18n import`, then the loader on the locale file
     playtest   `playtest battle` with random arguments, good and bad
+    recovery   the editor's recovery file, forged: hostile file kinds, times and identities, a
+               link in its place; read, restore, save and autosave as the editor does them
+    mapfolder  a mutated TripleA map folder (centers, polygons, name places): `import triplea-map`
 
 The promises: no traceback (a refusal is a diagnostic or a usage message), nothing over
-TIME_LIMIT seconds, no round trip that changes data, and nothing written that the loader refuses.
+TIME_LIMIT seconds, no round trip that changes data, nothing written that the loader refuses,
+and nothing read or written outside the scenario folder.
 tests/test_fuzz.py runs a short seeded slice through Hypothesis; benchmarks/fuzz.py runs a
 campaign of minutes.
 """
@@ -417,6 +421,144 @@ def try_playtest(argv: list[str]) -> str:
     return "accepted" if _command(argv) == 0 else "refused"
 
 
+# -- the editor's recovery file --------------------------------------------------------------------
+WORKSHOP = FIXTURES / "editor" / "workshop"
+FOLDER_MARK = "@FOLDER@"     # the scenario's real folder, known only when the input is tried
+HOSTILE_KINDS = ["map", "units", "setup", "scenario", "objectives", "decks", "tables", "locale:de",
+                 "locale:zh-Hans", "locale:es-419", "locale:../../victim", "locale:../../../victim",
+                 "../victim", "locale:de/../../victim", "locale:de\n", "locale:", "locale",
+                 "Map", "locale:zh-hans", "locale:" + "a" * 300, "map:x", "/etc/passwd", 5, None]
+HOSTILE_TIMES = [1_700_000_000, 0, -1, -1e300, 1e300, 10 ** 15, 2 ** 53 - 1, 1.5, "soon", True,
+                 None, [], {}]
+
+
+def make_recovery(rnd: random.Random) -> tuple[str, bool]:
+    """(the recovery file's text, whether it sits behind a link): entries of any kind with data
+    of any shape, a time of any sort, this scenario's identity or another's; often mutated."""
+    import yaml
+
+    from sandtable.scenario import is_file_kind
+    kinds = HOSTILE_KINDS if rnd.random() < 0.5 else [k for k in HOSTILE_KINDS if is_file_kind(k)]
+    files = {}
+    for _ in range(rnd.randint(0, 3)):
+        kind = rnd.choice(kinds)
+        files[kind] = _edit({"spaces": [{"id": "norway", "name": "Norway"}], "locale": "de"}, rnd) \
+            if rnd.random() < 0.8 else rnd.choice(EDIT_VALUES)
+    identity = {"id": "workshop", "folder": FOLDER_MARK}
+    if rnd.random() < 0.1:
+        identity = rnd.choice([{"id": "other", "folder": FOLDER_MARK}, {"id": "workshop", "folder": "/x"},
+                               None, "workshop", {}])
+    data = {"scenario": identity, "written": rnd.choice(HOSTILE_TIMES), "files": files,
+            "removed": rnd.sample([k for k in kinds if isinstance(k, str) and k.startswith("locale")],
+                                  rnd.randint(0, 2))}
+    if rnd.random() < 0.2:
+        del data[rnd.choice(sorted(data))]
+    text = yaml.safe_dump(data, allow_unicode=True)
+    if rnd.random() < 0.2:
+        text = mutate(text, rnd, YAML_TOKENS)
+    return text, rnd.random() < 0.1
+
+
+_qt_app = None
+
+
+def _qt():
+    """A Qt application, as the editor's document needs one (offscreen: no display)."""
+    global _qt_app
+    import os
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+    _qt_app = QApplication.instance() or QApplication([])
+
+
+def try_recovery(made: tuple[str, bool]) -> str:
+    """Open the scenario as the editor does; a recovery file offered is restored and saved, and
+    autosave runs after an edit. Nothing outside the scenario folder may change, and what was
+    saved must load."""
+    _qt()
+    from editor import recovery
+    from editor.document import ScenarioDocument
+    from sandtable.yamlwrite import SaveRefused
+    text, linked = made
+    with tempfile.TemporaryDirectory() as temp:
+        root = Path(temp)
+        folder = root / "workshop"
+        shutil.copytree(WORKSHOP, folder)
+        for name in ("victim.yaml", "outside"):
+            (root / name).write_text("untouched: true\n", encoding="utf-8")
+        text = text.replace(FOLDER_MARK, str(folder.resolve()))
+        if linked:
+            (root / "outside").write_text(text, encoding="utf-8")
+            (folder / recovery.NAME).symlink_to(root / "outside")
+        else:
+            (folder / recovery.NAME).write_text(text, encoding="utf-8", newline="")
+        before = _outside(root, folder)
+        document = ScenarioDocument(folder)
+        try:
+            found = recovery.read(document)
+        except recovery.RecoveryRefused:
+            found = None
+        verdict = "refused" if found is None else "accepted"
+        if found is not None:
+            recovery.restore(document, found)
+            try:
+                document.save()
+            except SaveRefused:
+                verdict = "refused"
+            else:
+                recovery.discard(document)
+                _loads_cleanly(folder)
+        document.set_value("map", ("notes",), "a note\ncurl x | sh")   # an edit, then autosave
+        recovery.write(document)
+        del document
+        after = _outside(root, folder)
+        if after != before:
+            changed = sorted(set(after.items()) ^ set(before.items()))
+            raise Broken("changed", f"a file outside the scenario folder changed: {changed[:3]}")
+        return verdict
+
+
+def _outside(root: Path, folder: Path) -> dict[str, bytes]:
+    """Every file under `root` but in `folder`, with its bytes (links as their target's name)."""
+    import os
+    found = {}
+    for path in sorted(root.rglob("*")):
+        if folder in path.parents or path == folder:
+            continue
+        found[str(path)] = (os.readlink(path).encode() if path.is_symlink() else
+                            path.read_bytes() if path.is_file() else b"<folder>")
+    return found
+
+
+# -- TripleA map folders -----------------------------------------------------------------------------
+MAP_FOLDER = FIXTURES / "triplea" / "small-game-map" / "map"
+MAP_TOKENS = ODD + ["(", ")", ",", "<", ">", "  ", "(1,2)", "(-5,-5)", "(0,0) (0,0)", "< (1,1) >",
+                    "< (1,1) (2,2) >", "(" + "9" * 40 + ",1)", "Germany", "Russia", "Karelia S.S.R.",
+                    "5 Sea Zone", "Atlantis", "\ufffe", "\x1b[2J"]
+
+
+def make_mapfolder(rnd: random.Random) -> tuple[str, str]:
+    """(the map file mutated, its new text)."""
+    name = rnd.choice(["centers.txt", "polygons.txt", "name_place.txt"])
+    return name, mutate(_text(MAP_FOLDER / name), rnd, MAP_TOKENS)
+
+
+def try_mapfolder(made: tuple[str, str]) -> str:
+    name, text = made
+    with tempfile.TemporaryDirectory() as temp:
+        root = Path(temp)
+        scenario = root / "scenario"
+        code = _command(["import", "triplea", str(FIXTURES / "triplea" / "small-game.xml"),
+                         str(scenario), "--quiet"])
+        if code != 0:
+            raise Broken("traceback", "the fixture game no longer imports")
+        shutil.copytree(MAP_FOLDER, root / "map")
+        (root / "map" / name).write_text(text, encoding="utf-8", newline="")
+        code = _command(["import", "triplea-map", str(root / "map"), str(scenario), "--quiet"])
+        _loads_cleanly(scenario)
+        return "accepted" if code == 0 else "refused"
+
+
 CATEGORIES = {
     "yaml": (make_yaml, try_yaml),
     "scenario": (make_scenario, try_scenario),
@@ -424,4 +566,6 @@ CATEGORIES = {
     "po": (make_po, try_po),
     "xliff": (make_xliff, try_xliff),
     "playtest": (make_playtest, try_playtest),
+    "recovery": (make_recovery, try_recovery),
+    "mapfolder": (make_mapfolder, try_mapfolder),
 }

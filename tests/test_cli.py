@@ -99,6 +99,47 @@ def test_format_check_and_rewrite(capsys, tmp_path):
     assert "{id: ship, name: Ship, domain: sea, cost: 8," in units.read_text()
 
 
+def _saving_while_formatting(monkeypatch, path, saves: list[str]):
+    """`format` formatting `path` while another program saves it: each call of format_text on
+    that file first writes the next of `saves` (deterministically, with no timing involved)."""
+    import sandtable.yamlwrite as yamlwrite
+    real = yamlwrite.format_text
+
+    def format_text(text, kind=None, where=None):
+        if where == path and saves:
+            path.write_text(saves.pop(0), encoding="utf-8")
+        return real(text, kind, where)
+    monkeypatch.setattr(yamlwrite, "format_text", format_text)
+
+
+def test_format_never_undoes_a_save_made_while_it_worked(capsys, tmp_path, monkeypatch):
+    """An editor's save in the window between `format` reading a file and replacing it was
+    silently undone; now the file is read and formatted again, the save kept."""
+    shutil.copytree(CORE / "base", tmp_path / "base")
+    units = tmp_path / "base" / "units.yaml"
+    text = units.read_text(encoding="utf-8")
+    units.write_text(text.replace("cost: 8,", "cost:   8,"), encoding="utf-8")
+    _saving_while_formatting(monkeypatch, units, [text.replace("cost: 8,", "cost:  9,")])
+    code, out, _ = run(capsys, "format", tmp_path / "base")
+    assert code == 0 and "1 file(s) reformatted" in out
+    assert units.read_text(encoding="utf-8") == text.replace("cost: 8,", "cost: 9,")   # their 9, formatted
+
+
+def test_format_leaves_a_file_that_keeps_changing_and_says_so(capsys, tmp_path, monkeypatch):
+    shutil.copytree(CORE / "base", tmp_path / "base")
+    units = tmp_path / "base" / "units.yaml"
+    text = units.read_text(encoding="utf-8").replace("cost: 8,", "cost:   8,")
+    units.write_text(text, encoding="utf-8")
+    saves = [text.replace("cost:   8,", f"cost:   {n},") for n in (10, 11, 12)]
+    _saving_while_formatting(monkeypatch, units, list(saves))
+    assert main(["format", str(tmp_path / "base")]) == 2
+    captured = capsys.readouterr()
+    assert "units.yaml: another program kept saving it while it was formatted (3 attempts); " \
+        "the file was left as it was" in captured.err
+    assert units.read_text(encoding="utf-8") == saves[-1]
+    assert [p.name for p in units.parent.iterdir() if p.name.startswith(".")] == []
+
+
 def _every_parser(parser):
     yield parser
     for action in parser._actions:

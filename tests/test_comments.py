@@ -115,7 +115,7 @@ def test_saving_unchanged_data_leaves_the_bytes_alone(tmp_path):
     path = tmp_path / "map.yaml"
     shutil.copy(COMMENTED, path)
     before = path.read_bytes()
-    save_yaml(path, read_yaml_file(path).data)
+    save_yaml(path, read_yaml_file(path).data, within=tmp_path)
     assert path.read_bytes() == before
 
 
@@ -124,11 +124,11 @@ def test_save_yaml_reads_the_file_it_replaces_and_keeps_its_comments(tmp_path):
     shutil.copy(COMMENTED, path)
     data = copy.deepcopy(read_yaml_file(path).data)
     data["borders"].pop()
-    save_yaml(path, data)
+    save_yaml(path, data, within=tmp_path)
     assert comment_texts(path.read_text(encoding="utf-8")) == \
         comment_texts(COMMENTED.read_text(encoding="utf-8"))
     fresh = tmp_path / "fresh.yaml"
-    save_yaml(fresh, data, "# new\n", kind="map", original=None)
+    save_yaml(fresh, data, "# new\n", kind="map", original=None, within=tmp_path)
     assert fresh.read_text(encoding="utf-8").startswith("# new\nspaces:\n")
 
 
@@ -137,7 +137,7 @@ def test_a_value_that_cannot_be_read_back_is_refused_and_nothing_is_written(tmp_
     path = tmp_path / "units.yaml"
     path.write_text("unit_types: []\n", encoding="utf-8")
     with pytest.raises(SaveRefused):
-        save_yaml(path, {"unit_types": [{"id": "x", "cost": value}]})
+        save_yaml(path, {"unit_types": [{"id": "x", "cost": value}]}, within=tmp_path)
     assert path.read_text(encoding="utf-8") == "unit_types: []\n"
 
 

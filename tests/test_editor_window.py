@@ -234,6 +234,37 @@ def test_a_file_changed_on_disk_is_announced(qtbot, window, scenario):
     assert not window.banner.isVisible()
 
 
+def test_keep_my_version_writes_it_even_with_nothing_unsaved(qtbot, window, scenario):
+    """`format` (or any program) rewrote a file the designer had edited and saved; the banner's
+    "keep my version" must write the editor's version back, though nothing is unsaved."""
+    window.scene.rename("sweden", "Sverige")
+    assert window.save() and not window.document.is_dirty()
+    path = scenario / "map.yaml"
+    mine = path.read_text(encoding="utf-8")
+    path.write_text(mine.replace("Sverige", "Sweden"), encoding="utf-8")   # their save
+    window.document.check_disk()
+    assert window.banner.isVisible() and window.keep_button.isVisible()
+    qtbot.mouseClick(window.keep_button, Qt.LeftButton)
+    assert path.read_text(encoding="utf-8") == mine
+    assert not window.banner.isVisible() and not window.document.is_dirty()
+    assert window.document.check_disk() == []          # its own write is not announced again
+
+
+def test_a_save_never_silently_undoes_another_programs_save(qtbot, window, scenario, monkeypatch):
+    path = scenario / "map.yaml"
+    theirs = path.read_text(encoding="utf-8") + "# their note\n"
+    window.scene.rename("sweden", "Sverige")
+    path.write_text(theirs, encoding="utf-8")          # saved before the watcher said a word
+    shown = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: shown.append(a[2]))
+    assert not window.save()
+    assert shown[0].startswith("The scenario was not saved:\n") and "map.yaml changed on disk" in shown[0]
+    assert path.read_text(encoding="utf-8") == theirs and window.document.is_dirty()
+    assert window.banner.isVisible() and window.banner_text.text().startswith("map.yaml changed on disk")
+    qtbot.mouseClick(window.keep_button, Qt.LeftButton)   # the designer's choice: mine
+    assert "Sverige" in path.read_text(encoding="utf-8") and not window.document.is_dirty()
+
+
 def test_recent_folders_and_layout_persist(qtbot, tmp_path, window, scenario):
     assert window.recent() == [str(scenario.resolve())]
     window.close()

@@ -154,6 +154,38 @@ def test_fuzz_playtest_arguments(rnd):
     _kept("playtest", rnd)
 
 
+@SLICE
+@given(st.randoms(use_true_random=False))
+def test_fuzz_recovery_files(rnd):
+    _kept("recovery", rnd)
+
+
+@SLICE
+@given(st.randoms(use_true_random=False))
+def test_fuzz_triplea_map_folders(rnd):
+    _kept("mapfolder", rnd)
+
+
+def test_the_fuzzer_notices_a_write_outside_the_scenario(monkeypatch, tmp_path):
+    """The recovery category can fail: an autosave that wrote through the link planted in
+    place of the recovery file is a broken promise."""
+    import random
+
+    from editor import recovery
+    from sandtable import safewrite
+    real = safewrite.atomic_write_text
+
+    def through_links(path, text, *, within, follow_link=True, unchanged_since=safewrite.ANY):
+        real(path, text, within=None, unchanged_since=unchanged_since)
+    monkeypatch.setattr(recovery, "atomic_write_text", through_links)
+    for linked, verdict in ((False, "refused"), (True, "changed")):
+        monkeypatch.setitem(fuzzing.CATEGORIES, "recovery", (lambda rnd, linked=linked: ("files: {}\n", linked),
+                                                             fuzzing.try_recovery))
+        outcome = fuzzing.run("recovery", random.Random(1))
+        assert outcome.verdict == verdict, outcome.report()
+    assert "a file outside the scenario folder changed" in outcome.detail
+
+
 def test_the_fuzzer_notices_a_traceback_a_hang_and_a_changed_round_trip(monkeypatch):
     """The slice above can fail: each broken promise is told apart."""
     import random

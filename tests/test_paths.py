@@ -75,7 +75,7 @@ def test_a_link_inside_the_folder_is_written_through_and_kept(scenario):
     (scenario / "real-units.yaml").write_text((scenario / "units.yaml").read_text(encoding="utf-8"))
     (scenario / "units.yaml").unlink()
     (scenario / "units.yaml").symlink_to("real-units.yaml")
-    save_yaml(scenario / "units.yaml", {"unit_types": []})
+    save_yaml(scenario / "units.yaml", {"unit_types": []}, within=scenario)
     assert (scenario / "units.yaml").is_symlink()
     assert (scenario / "real-units.yaml").read_text(encoding="utf-8").endswith("unit_types: []\n")
 
@@ -91,7 +91,7 @@ def test_validate_dot_inside_a_variant_finds_its_parent(monkeypatch, capsys):
 def test_new_files_get_the_permissions_of_the_umask(tmp_path, umask, mode):
     old = os.umask(umask)
     try:
-        save_yaml(tmp_path / "map.yaml", {"spaces": []})
+        save_yaml(tmp_path / "map.yaml", {"spaces": []}, within=tmp_path)
     finally:
         os.umask(old)
     assert (tmp_path / "map.yaml").stat().st_mode & 0o777 == mode
@@ -102,7 +102,7 @@ def test_a_replaced_file_keeps_its_permissions(tmp_path):
     path = tmp_path / "map.yaml"
     path.write_text("spaces: []\n")
     path.chmod(0o640)
-    save_yaml(path, {"spaces": [{"id": "a"}]})
+    save_yaml(path, {"spaces": [{"id": "a"}]}, within=tmp_path)
     assert path.stat().st_mode & 0o777 == 0o640
 
 
@@ -140,3 +140,137 @@ def test_the_editor_does_not_read_or_write_a_file_linked_from_outside(scenario, 
     assert document.files["units"].problem.code == "PATH001"
     document.save(scenario)
     assert (outside / "secret.yaml").read_text(encoding="utf-8") == "password:   hunter2\n"
+
+
+# -- one check for every write (PATH001), in sandtable/paths.py and sandtable/safewrite.py -------
+from sandtable.paths import PathEscape, write_target  # noqa: E402
+from sandtable.safewrite import ChangedOnDisk, Fingerprint, atomic_write_text, remove_file  # noqa: E402
+from sandtable.scenario import file_path, is_file_kind  # noqa: E402
+
+
+@pytest.mark.parametrize("kind, verdict", [
+    ("scenario", True), ("map", True), ("tables", True), ("locale:zh-Hans", True),
+    ("locale:pt-BR", True), ("locale:es-419", True), ("locale:de", True),
+    ("locale:../../../.pre-commit-config", False), ("locale:de/../../x", False), ("locale:de\n", False),
+    ("locale:", False), ("locale", False), ("locale:zh-hans", False), ("locale:ZH", False),
+    ("Map", False), ("../map", False), ("map:x", False), ("", False), (None, False), (5, False)])
+def test_only_real_file_kinds_name_a_file(tmp_path, kind, verdict):
+    assert is_file_kind(kind) is verdict
+    if verdict:
+        assert file_path(tmp_path, kind).parent in (tmp_path, tmp_path / "locales")
+    else:
+        with pytest.raises(ValueError, match="is not a kind of scenario file"):
+            file_path(tmp_path, kind)
+
+
+@POSIX
+def test_write_target_refuses_every_way_out(scenario, outside):
+    assert write_target(scenario, scenario / "map.yaml") == (scenario / "map.yaml").resolve()
+    with pytest.raises(PathEscape, match=r"\.\./outside/x.yaml leads outside scenario/"):
+        write_target(scenario, scenario / ".." / "outside" / "x.yaml")
+    (scenario / "units.yaml").unlink()
+    (scenario / "units.yaml").symlink_to(outside / "secret.yaml")
+    with pytest.raises(PathEscape) as refused:
+        write_target(scenario, scenario / "units.yaml")
+    assert refused.value.code == "PATH001"
+    # Not following the link: the link itself, inside the folder, is what a write replaces.
+    assert write_target(scenario, scenario / "units.yaml", follow_link=False) == \
+        scenario.resolve() / "units.yaml"
+    (scenario / "locales").symlink_to(outside, target_is_directory=True)
+    for follow in (True, False):
+        with pytest.raises(PathEscape):
+            write_target(scenario, scenario / "locales" / "de.yaml", follow_link=follow)
+    with pytest.raises(PathEscape, match="names no file"):
+        write_target(scenario, scenario / "..", follow_link=False)
+
+
+@POSIX
+def test_an_atomic_write_never_goes_through_a_link_out_of_its_folder(scenario, outside):
+    (scenario / "units.yaml").unlink()
+    (scenario / "units.yaml").symlink_to(outside / "secret.yaml")
+    with pytest.raises(PathEscape):
+        atomic_write_text(scenario / "units.yaml", "unit_types: []\n", within=scenario)
+    assert (outside / "secret.yaml").read_text(encoding="utf-8") == "password:   hunter2\n"
+    assert sorted(p.name for p in outside.iterdir()) == ["de.yaml", "secret.yaml"]  # no temporary
+    (scenario / "dangling.yaml").symlink_to(outside / "new.yaml")
+    with pytest.raises(PathEscape):
+        atomic_write_text(scenario / "dangling.yaml", "x: 1\n", within=scenario)
+    assert not (outside / "new.yaml").exists()
+
+
+@POSIX
+def test_without_following_a_link_the_link_itself_is_replaced_or_removed(scenario, outside):
+    link = scenario / "notes"
+    link.symlink_to(outside / "secret.yaml")
+    atomic_write_text(link, "mine\n", within=scenario, follow_link=False)
+    assert not link.is_symlink() and link.read_text(encoding="utf-8") == "mine\n"
+    assert (outside / "secret.yaml").read_text(encoding="utf-8") == "password:   hunter2\n"
+    link.unlink()
+    link.symlink_to(outside / "secret.yaml")
+    assert remove_file(link, within=scenario)
+    assert not os.path.lexists(link) and (outside / "secret.yaml").exists()
+    assert not remove_file(link, within=scenario)
+
+
+def test_a_file_changed_since_it_was_read_is_not_replaced(tmp_path):
+    """Compare before replace: the writer passes what it read; another program's save in
+    between is never undone, and nothing is left behind."""
+    path = tmp_path / "map.yaml"
+    path.write_bytes(b"spaces: []\n")
+    read = Fingerprint.of(path.read_bytes())
+    path.write_bytes(b"spaces: [a]\n")          # another program's save, same size or not
+    with pytest.raises(ChangedOnDisk, match="map.yaml changed on disk since it was read"):
+        atomic_write_text(path, "spaces: [b]\n", within=tmp_path, unchanged_since=read)
+    assert path.read_bytes() == b"spaces: [a]\n" and [p.name for p in tmp_path.iterdir()] == ["map.yaml"]
+    path.write_bytes(b"spaces: [z]\n")          # the same size: only the hash tells them apart
+    with pytest.raises(ChangedOnDisk):
+        atomic_write_text(path, "spaces: [b]\n", within=tmp_path,
+                          unchanged_since=Fingerprint.of(b"spaces: [a]\n"))
+    atomic_write_text(path, "spaces: [b]\n", within=tmp_path,
+                      unchanged_since=Fingerprint.of(b"spaces: [z]\n"))
+    assert path.read_bytes() == b"spaces: [b]\n"
+    with pytest.raises(ChangedOnDisk):        # None: the file must still be absent
+        atomic_write_text(path, "spaces: []\n", within=tmp_path, unchanged_since=None)
+
+
+def test_save_yaml_compares_with_what_it_read(tmp_path, monkeypatch):
+    """save_yaml reads the file it replaces (to keep its comments): a save by another program
+    between that read and the replace is not undone."""
+    import sandtable.yamlwrite as yamlwrite
+    path = tmp_path / "map.yaml"
+    path.write_text("spaces: []  # mine\n", encoding="utf-8")
+    render = yamlwrite.render_yaml
+
+    def render_while_another_program_saves(*args, **kwargs):
+        path.write_text("spaces: [theirs]\n", encoding="utf-8")
+        return render(*args, **kwargs)
+    monkeypatch.setattr(yamlwrite, "render_yaml", render_while_another_program_saves)
+    with pytest.raises(ChangedOnDisk):
+        save_yaml(path, {"spaces": [{"id": "a"}]}, within=tmp_path)
+    assert path.read_text(encoding="utf-8") == "spaces: [theirs]\n"
+
+
+def test_no_module_writes_a_file_but_through_the_one_check():
+    """Every write of sandtable/ and editor/ goes through sandtable/safewrite.py (which calls
+    paths.write_target): no other module opens a file for writing, replaces, copies or removes one."""
+    import ast
+    path_writers = {"write_text", "write_bytes", "unlink", "touch", "symlink_to", "hardlink_to"}
+    module_writers = {"os": {"replace", "rename", "remove", "unlink", "link", "symlink"},
+                      "shutil": {"copy", "copy2", "copyfile", "copytree", "move", "rmtree"}}
+    found = []
+    for source in sorted([*(REPO / "sandtable").rglob("*.py"), *(REPO / "editor").rglob("*.py")]):
+        if source.name == "safewrite.py":
+            continue
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            owner = getattr(getattr(func, "value", None), "id", None)
+            modes = [a.value for a in node.args[1:2] if isinstance(a, ast.Constant)] + \
+                [k.value.value for k in node.keywords if k.arg == "mode" and isinstance(k.value, ast.Constant)]
+            if (isinstance(func, ast.Attribute) and name in path_writers) or \
+                    name in module_writers.get(owner or "", ()) or \
+                    (name == "open" and any(isinstance(m, str) and set(m) & set("wax+") for m in modes)):
+                found.append(f"{source.relative_to(REPO)}:{node.lineno} {name}")
+    assert found == []

@@ -139,7 +139,7 @@ def _folder_of(tmp_path, fixture: str, change=None) -> Path:
     folder = tmp_path / "game"
     folder.mkdir()
     for kind, data in imported.files.items():
-        save_yaml(folder / f"{kind}.yaml", data, kind=kind)
+        save_yaml(folder / f"{kind}.yaml", data, kind=kind, within=folder)
     return folder
 
 
@@ -210,7 +210,7 @@ def test_what_to_change_is_said_for_units_tripleA_sees_otherwise(tmp_path):
     for unit in units["unit_types"]:
         unit.pop("tags" if unit["id"] == "cruiser" else "abilities" if unit["id"] in ("submarine", "factory") else "-",
                  None)
-    save_yaml(folder / "units.yaml", units, kind="units")
+    save_yaml(folder / "units.yaml", units, kind="units", within=folder)
     with pytest.raises(ExportError) as caught:
         export_game(load_scenario(folder))
     warship = ("is a sea unit that attacks and is no submarine (abilities cannot_hit_air, sub_movement, submerge, "

@@ -158,7 +158,7 @@ def test_neutral_units_are_placed_without_an_owner(tmp_path):
     folder = tmp_path / "neutral-units"
     folder.mkdir()
     for kind, data in imported.files.items():
-        save_yaml(folder / f"{kind}.yaml", data, kind=kind)
+        save_yaml(folder / f"{kind}.yaml", data, kind=kind, within=folder)
     text = export_game(load_scenario(folder))
     assert '<unitPlacement unitType="infantry" territory="Sweden" quantity="2" />' in text
     assert 'name="Neutral"' not in text and 'alliance="Neutral"' not in text

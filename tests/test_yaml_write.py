@@ -6,9 +6,10 @@ import shutil
 
 import pytest
 
+from sandtable.safewrite import atomic_write_text
 from sandtable.scenario import FILE_KINDS, load_scenario
 from sandtable.yamlsource import read_yaml_file
-from sandtable.yamlwrite import SaveRefused, atomic_write_text, dump_canonical, leading_comments, save_yaml
+from sandtable.yamlwrite import SaveRefused, dump_canonical, leading_comments, save_yaml
 
 from helpers import FIXTURES, REPO
 
@@ -22,7 +23,7 @@ def test_bundled_files_are_canonical_and_round_trip(path, tmp_path):
     doc = read_yaml_file(path)
     copy = tmp_path / path.relative_to(REPO / "scenarios")
     copy.parent.mkdir(parents=True)
-    save_yaml(copy, doc.data, leading_comments(doc.text))
+    save_yaml(copy, doc.data, leading_comments(doc.text), within=tmp_path)
     assert read_yaml_file(copy).data == doc.data          # load -> save -> load: same document
     assert copy.read_text(encoding="utf-8") == doc.text    # and the files are already canonical
 
@@ -56,7 +57,7 @@ def test_multiline_text_survives():
 def test_save_keeps_the_schema_comment(tmp_path):
     path = tmp_path / "map.yaml"
     header = "# yaml-language-server: $schema=../../schemas/map.schema.json\n"
-    save_yaml(path, {"spaces": []}, header)
+    save_yaml(path, {"spaces": []}, header, within=tmp_path)
     assert path.read_text().startswith(header)
     assert leading_comments(path.read_text()) == header
 
@@ -69,7 +70,7 @@ def test_atomic_write_leaves_the_old_file_when_writing_fails(tmp_path, monkeypat
         raise OSError("disk full")
     monkeypatch.setattr(os, "replace", broken_replace)
     with pytest.raises(OSError):
-        atomic_write_text(path, "unit_types: [changed]\n")
+        atomic_write_text(path, "unit_types: [changed]\n", within=tmp_path)
     assert path.read_text() == "unit_types: []\n"
     assert [p.name for p in tmp_path.iterdir()] == ["units.yaml"]  # no temporary file left
 
@@ -78,14 +79,14 @@ def test_atomic_write_keeps_the_file_mode(tmp_path):
     path = tmp_path / "map.yaml"
     path.write_text("spaces: []\n")
     path.chmod(0o640)
-    atomic_write_text(path, "spaces: []\nborders: []\n")
+    atomic_write_text(path, "spaces: []\nborders: []\n", within=tmp_path)
     assert path.stat().st_mode & 0o777 == 0o640
 
 
 def test_data_that_cannot_be_written_faithfully_is_refused(tmp_path):
     path = tmp_path / "map.yaml"
     with pytest.raises(SaveRefused):
-        save_yaml(path, {"value": float("nan")})  # NaN never equals itself after a round trip
+        save_yaml(path, {"value": float("nan")}, within=tmp_path)  # NaN never equals itself after a round trip
     assert not path.exists()
 
 
@@ -96,6 +97,6 @@ def test_whole_scenario_round_trip(tmp_path):
         path = tmp_path / "base" / name
         if path.exists():
             doc = read_yaml_file(path)
-            save_yaml(path, doc.data, leading_comments(doc.text))
+            save_yaml(path, doc.data, leading_comments(doc.text), within=tmp_path)
     after = load_scenario(tmp_path / "base")
     assert {k: t.data for k, t in after.documents.items()} == {k: t.data for k, t in before.documents.items()}

@@ -9,6 +9,7 @@ from pathlib import Path
 from rich.text import Text
 
 from sandtable.diagnostics import Diagnostic, Severity, one_line, shown_path
+from sandtable.safetext import visible
 
 SEVERITY_STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "cyan"}
 
@@ -53,7 +54,7 @@ def text_report(results: list[Result]) -> Text:
             source = result.line_of(d.file, d.line) if d.file and d.line else ""
             if source:
                 gutter = f"{d.line:>5} | "
-                out.append(gutter + source.rstrip() + "\n")
+                out.append(gutter + visible(source.rstrip()) + "\n")
                 out.append(" " * (len(gutter) - 2) + "| " + _caret_pad(source, d.column) + "^\n")
             if d.hint:
                 out.append(f"      = hint: {d.hint}\n")
@@ -68,7 +69,7 @@ def text_report(results: list[Result]) -> Text:
 
 def _caret_pad(source: str, column: int) -> str:
     """Spaces (and tabs, where the source has them) up to the column, so the caret lines up."""
-    prefix = source[:max(column - 1, 0)]
+    prefix = visible(source[:max(column - 1, 0)])   # as shown: an escape is several columns
     return "".join("\t" if ch == "\t" else " " * _width(ch) for ch in prefix)
 
 
@@ -195,12 +196,17 @@ def _web_address(url: str, fragment: str | None = None) -> str:
 
 
 def _artifact(path: Path | str) -> dict:
-    """An artifact location: relative to the working folder where possible, percent-encoded."""
+    """An artifact location: relative to the working folder where possible, its bytes
+    percent-encoded (a name that is not UTF-8 is still the file's own name)."""
+    import os
     from urllib.parse import quote
-    shown = Path(shown_path(path))
-    if shown.is_absolute():
-        return {"uri": shown.as_uri()}
-    return {"uri": quote(shown.as_posix(), safe="/"), "uriBaseId": _SRCROOT}
+    try:
+        relative = Path(os.path.relpath(path))
+    except ValueError:   # another drive
+        relative = Path(path)
+    if relative.is_absolute():
+        return {"uri": relative.as_uri()}
+    return {"uri": quote(os.fsencode(relative.as_posix()), safe="/"), "uriBaseId": _SRCROOT}
 
 
 def _fingerprint(identity: tuple, occurrence: int) -> str:

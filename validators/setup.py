@@ -5,6 +5,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 
 from sandtable.diagnostics import Diagnostic, error
+from sandtable.limits import MAX_PIECES, excesses
 from sandtable.scenario import Scenario
 
 from .index import LAND_KINDS, SHIP_KINDS, ScenarioIndex
@@ -27,10 +28,18 @@ def domain_spaces(system: str | None) -> dict[str, set[str]]:
 
 
 def check_setup(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
+    yield from _pieces(scenario)
     yield from _domains_and_stacking(scenario, index)
     yield from _turn_order(scenario, index)
     if not getattr(system_module(scenario.system), "CAPITALS_FREE", False):
         yield from _capitals(scenario, index)
+
+
+def _pieces(scenario) -> Iterator[Diagnostic]:
+    """No more units, markers or cards than a game can hold (the engine refuses them too)."""
+    for excess in excesses(scenario):
+        yield error("SET006", excess.message, scenario.locate(excess.kind, excess.pointer),
+                    hint=f"at most {MAX_PIECES:,} in all: a count this large is most likely a slip")
 
 
 def _domains_and_stacking(scenario, index) -> Iterator[Diagnostic]:

@@ -47,6 +47,7 @@ import numpy as np
 from ..options import Setting
 from ..players.base import Player
 from . import movement
+from .economy import MAX_RESEARCH_TOKENS, buyable
 from .estimate import Fighter, expected_losses, win_chance
 from .forces import Piece
 
@@ -57,10 +58,12 @@ class HeuristicPlayer(Player):
     name = "heuristic"
     settings = [
         Setting("naval", True, "bool", "buys sea units"),
-        Setting("first-attack-round", 1, "int", "attacks nothing before this round"),
+        Setting("first-attack-round", 1, "int", "attacks nothing before this round", minimum=1),
         Setting("bombing", True, "bool", "flies strategic bombing raids"),
-        Setting("odds", 0.75, "float", "the least estimated chance to win it attacks with"),
-        Setting("research", 0, "int", "research tokens it buys each turn (research option)"),
+        Setting("odds", 0.75, "float", "the least estimated chance to win it attacks with",
+                minimum=0, maximum=1),
+        Setting("research", 0, "int", "research tokens it buys each turn (research option)",
+                minimum=0, maximum=MAX_RESEARCH_TOKENS),
         Setting("judge", "estimate", "text", "how it weighs a planned attack: the quick "
                 "estimate, or the battle calculator (exact, else 500 simulated battles)",
                 ("estimate", "calculator")),
@@ -549,6 +552,7 @@ class Purchase:
         money = state.money[nation]
         land_room, sea_room = self._room()
         cost = {t: state.cost(nation, t) for t in state.data.types}
+        for_sale = set(buyable(state, nation))   # a type without a cost is not for sale
         bought: list[tuple] = []
         for space in sorted(state.damage):
             if state.damage.get(space) and state.control.get(space) == nation and money > 10:
@@ -559,6 +563,8 @@ class Purchase:
 
         def buy(type_: str, n: int) -> int:
             nonlocal money
+            if type_ not in for_sale:
+                return 0
             n = min(n, money // max(cost[type_], 1))
             if n > 0:
                 bought.append(("buy", type_, n))
@@ -587,13 +593,13 @@ class Purchase:
             land_room -= buy("fighter", min(deck, 2, land_room))   # placed aboard (§5.7.1)
         if money >= 40 and land_room > 4:
             land_room -= buy("fighter", 1)
-        while land_room > 0 and money >= cost["infantry"]:
-            for type_, share in (("infantry", 3), ("artillery", 1), ("armour", 1)):
+        mix = [(t, share) for t, share in (("infantry", 3), ("artillery", 1), ("armour", 1)) if t in for_sale]
+        cheapest = min((cost[t] for t, _ in mix), default=None)
+        while mix and land_room > 0 and money >= cheapest:   # each pass buys one at least
+            for type_, share in mix:
                 if land_room <= 0:
                     break
                 land_room -= buy(type_, min(share, land_room))
-            if money < cost["infantry"]:
-                break
         return bought + [("end",)]
 
     def _room(self) -> tuple[int, int]:

@@ -37,7 +37,8 @@ class AvAHeuristic(Player):
         Setting("treaties", True, "bool", "sign peace treaties with neutral territories"),
         Setting("strategic-moves", True, "bool", "buy strategic moves"),
         Setting("defend-share", 0.6, "float",
-                "share of the spare armies in hand moved into an owned territory on landing"),
+                "share of the spare armies in hand moved into an owned territory on landing",
+                minimum=0, maximum=1),
         Setting("judge", "game", "text", "how it weighs an invasion: by the game's own powers, "
                 "or by asking the battle calculator about each army it could send",
                 ("game", "calculator")),
@@ -278,22 +279,26 @@ class AvAHeuristic(Player):
 
     def _recruit(self, state):
         """Weakest units first while there are few in hand (they pay penalties and support the
-        stronger ones), then the most power for the money, battleships (which need a seaport)
-        last."""
+        stronger ones), then the most power for the money (a free unit first), battleships
+        (which need a seaport) last. A unit that costs nothing is recruited up to its cap, as
+        the rules let it be."""
         side = state.current_player
         board = state.board
         budget = state.money[side] - self._money_to_keep(state, side)
         power = state.formulas.power_of
         weakest = min(board.units, key=lambda u: (power(u), board.cost[u]))
-        others = sorted((u for u in board.units if u != weakest and board.cost[u]),
-                        key=lambda u: (u in board.seaport_only, -power(u) / board.cost[u]))
+        others = sorted((u for u in board.units if u != weakest),
+                        key=lambda u: (u in board.seaport_only,
+                                       -power(u) / board.cost[u] if board.cost[u] else -math.inf))
         for unit in [weakest] + others:
-            if budget < board.cost[unit]:
+            cost = board.cost[unit]
+            if budget < cost:
                 continue
             if unit == weakest and state.reserve[side][unit] >= FIRST_WEAKEST \
                     and state.recruited[unit] == 0 and budget < RICH:
                 continue
-            count = min(board.limit[unit] - state.recruited[unit], budget // board.cost[unit])
+            room = board.limit[unit] - state.recruited[unit]
+            count = min(room, budget // cost) if cost else room
             if count > 0:
                 return ("recruit", unit, int(count))
         return ("end",)

@@ -38,7 +38,7 @@ class HeuristicPlayer(Worth, Player):
     settings = [
         Setting("reactions", True, "bool", "answer enemy attacks and entries with reaction cards (§10)"),
         Setting("air-attacks", True, "bool", "make air attacks (§9.1)"),
-        Setting("pass-below", 0.25, "float", "pass when no action is worth this many VP"),
+        Setting("pass-below", 0.25, "float", "pass when no action is worth this many VP", minimum=0),
         Setting("judge", "estimate", "text",
                 "how attacks are weighed: estimate (expected hits, allocated by the rules) or "
                 "calculator (the exact distribution of the battle calculator: slower)",

@@ -86,9 +86,9 @@ class WaSHeuristic(Player):
     name = "heuristic"
     settings: ClassVar[list[Setting]] = [
         Setting("margin", 1.3, "float", "how much stronger a task force must be than the enemy "
-                "it may meet (strength: dice x toughness)"),
+                "it may meet (strength: dice x toughness)", minimum=0.1, maximum=10),
         Setting("escape-below", 0.7, "float", "escape a battle when the side's strength there "
-                "falls below this share of the enemy's (§11)"),
+                "falls below this share of the enemy's (§11)", minimum=0, maximum=10),
         Setting("convoys", True, "bool", "sail the convoys (§13); false keeps them in port"),
         Setting("uboats", True, "bool", "send the U-boats out (§8)"),
         Setting("judge", "strength", "text", "how it judges whether a task force wins where it "

@@ -26,9 +26,9 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
+    from ..safewrite import atomic_write_text
     from ..scenario import load_scenario
     from ..triplea.export import ExportError, export_game
-    from ..yamlwrite import atomic_write_text
     from .import_ import print_diagnostic
 
     folder, output = Path(args.scenario), Path(args.output)
@@ -58,7 +58,8 @@ def run(args) -> int:
         print("nothing was written: TripleA's game file cannot say all of the scenario", file=sys.stderr)
         return EXIT_PROBLEMS
     try:
-        atomic_write_text(output, text, follow_link=False)   # a link there is replaced, never written through
+        # a file the user named (no folder to keep to); a link there is replaced, never written through
+        atomic_write_text(output, text, within=None, follow_link=False)
     except OSError as problem:
         print(f"sandtable export: {output}: {problem.strerror or problem}", file=sys.stderr)
         return EXIT_USAGE

@@ -21,11 +21,16 @@ def register(commands) -> None:
     parser.set_defaults(run=run)
 
 
+# Another program may save a file while it is being formatted (an editor, on a large map.yaml
+# that takes a second or more): the file is then read and formatted again, this many times in
+# all, and left alone if it keeps changing.
+ATTEMPTS = 3
+
+
 def run(args) -> int:
+    from ..paths import PathEscape
+    from ..safewrite import ChangedOnDisk
     from ..scenario import scenario_files
-    from ..schemas import modeline_schemas, resolves, with_modeline
-    from ..yamlsource import YamlRefused, read_yaml_file
-    from ..yamlwrite import SaveRefused, atomic_write_text, format_text, kind_of_path, leading_comments
 
     changed, broken, failed, notes = [], [], [], []
     for folder in scenario_folders(args.paths):
@@ -33,39 +38,30 @@ def run(args) -> int:
         files, refused = scenario_files(folder)
         broken += [one_line(d) for d in refused]
         for _, path in files:
-            try:
-                doc = read_yaml_file(path)
-                kind = kind_of_path(path)
-                source = doc.text
-                header = leading_comments(source)
-                if kind and source.startswith(header):
-                    # A modeline that points nowhere is repointed at a copy of the schemas kept with
-                    # the scenarios, never at this installation's: the output must not depend on the
-                    # machine, or two installs would rewrite each other's line forever.
-                    fixed = with_modeline(header, kind, variant, _from(path.parent, folder, schemas),
-                                          path, installed=False)
-                    source = fixed + source[len(header):]
-                    named = modeline_schemas(fixed)
-                    if named is not None and not resolves(named, kind, variant, path):
-                        notes.append(f"note: {shown_path(path)}: its schema modeline points nowhere here; keep "
-                                     "a copy of the schemas with the scenarios (docs/format.md#schema-modelines)")
-                text = format_text(source, kind, path)
-            except YamlRefused as refused_file:
-                broken.append(one_line(refused_file.diagnostic))
-                continue
-            except SaveRefused as problem:
-                broken.append(str(problem))
-                continue
-            if text == doc.text:
-                continue
-            changed.append(path)
-            if args.check:
-                continue
-            try:
-                atomic_write_text(path, text)
-            except OSError as problem:
-                failed.append(f"sandtable format: {shown_path(path)}: {problem.strerror or problem}; "
-                              "the file was left as it was")
+            for _attempt in range(ATTEMPTS):
+                try:
+                    outcome = _format_one(path, folder, variant, schemas, args.check)
+                except ChangedOnDisk:
+                    continue
+                except (OSError, PathEscape) as problem:
+                    outcome = ("failed", f"sandtable format: {shown_path(path)}: "
+                               f"{getattr(problem, 'strerror', None) or problem}; the file was left as it was",
+                               None)
+                break
+            else:
+                outcome = ("failed", f"sandtable format: {shown_path(path)}: another program kept "
+                           f"saving it while it was formatted ({ATTEMPTS} attempts); the file was "
+                           "left as it was", None)
+            verdict, detail, note = outcome
+            if note:
+                notes.append(note)
+            if verdict == "broken":
+                broken.append(detail)
+            elif verdict == "failed":
+                changed.append(path)
+                failed.append(detail)
+            elif verdict == "changed":
+                changed.append(path)
     for line in notes + broken + failed:
         print(line, file=sys.stderr)
     verb = "would reformat" if args.check else "reformatted"
@@ -77,6 +73,44 @@ def run(args) -> int:
     if failed:
         return EXIT_USAGE
     return EXIT_PROBLEMS if broken or (args.check and changed) else EXIT_OK
+
+
+def _format_one(path, folder, variant: bool, schemas: str | None,
+                check: bool) -> tuple[str, str, str | None]:
+    """Format one file: ("same" | "changed" | "broken", what to say, a note or None). The file
+    is replaced only if it still holds the bytes that were formatted (else ChangedOnDisk, and
+    nothing is written)."""
+    from ..safewrite import atomic_write_text
+    from ..schemas import modeline_schemas, resolves, with_modeline
+    from ..yamlsource import YamlRefused, read_yaml_file
+    from ..yamlwrite import SaveRefused, format_text, kind_of_path, leading_comments
+    note = None
+    try:
+        doc = read_yaml_file(path)
+        kind = kind_of_path(path)
+        source = doc.text
+        header = leading_comments(source)
+        if kind and source.startswith(header):
+            # A modeline that points nowhere is repointed at a copy of the schemas kept with
+            # the scenarios, never at this installation's: the output must not depend on the
+            # machine, or two installs would rewrite each other's line forever.
+            fixed = with_modeline(header, kind, variant, _from(path.parent, folder, schemas),
+                                  path, installed=False)
+            source = fixed + source[len(header):]
+            named = modeline_schemas(fixed)
+            if named is not None and not resolves(named, kind, variant, path):
+                note = (f"note: {shown_path(path)}: its schema modeline points nowhere here; keep "
+                        "a copy of the schemas with the scenarios (docs/format.md#schema-modelines)")
+        text = format_text(source, kind, path)
+    except YamlRefused as refused_file:
+        return "broken", one_line(refused_file.diagnostic), note
+    except SaveRefused as problem:
+        return "broken", str(problem), note
+    if text == doc.text:
+        return "same", "", note
+    if not check:
+        atomic_write_text(path, text, within=folder, unchanged_since=doc.fingerprint)
+    return "changed", "", note
 
 
 def _modeline_facts(folder) -> tuple[bool, str | None]:

@@ -23,10 +23,11 @@ from ..i18n import (
     write_import,
 )
 from ..i18n.exchange import locale_by_content
-from ..i18n.tags import is_locale_tag, language_name, matching_locale
-from ..scenario import load_scenario
+from ..i18n.tags import language_name, matching_locale
+from ..safewrite import atomic_write_text
+from ..scenario import is_locale_tag, load_scenario
 from ..texts import catalog
-from ..yamlwrite import SaveRefused, atomic_write_text
+from ..yamlwrite import SaveRefused
 from .paths import scenario_folders
 
 
@@ -98,7 +99,7 @@ def run_export(args) -> int:
     text = (export_po if args.format == "po" else export_xliff)(scenario, tag)
     if args.output:
         try:
-            atomic_write_text(Path(args.output), text)
+            atomic_write_text(Path(args.output), text, within=None)   # a file the user named
         except OSError as problem:
             raise UsageError(f"{args.output}: {problem.strerror or problem}") from None
         status = locale_status(scenario, tag)

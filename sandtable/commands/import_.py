@@ -45,12 +45,13 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
-    from ..paths import is_inside
+    from ..paths import PathEscape, is_inside
+    from ..safewrite import atomic_write_text
     from ..safexml import XmlRefused
     from ..schemas import modeline, schemas_for
     from ..triplea import import_game, scenario_id
     from ..triplea.mapfolder import NotAMapFolder
-    from ..yamlwrite import SaveRefused, atomic_write_text, kind_of_path, render_yaml
+    from ..yamlwrite import SaveRefused, kind_of_path, render_yaml
 
     game, outdir = Path(args.game), Path(args.outdir)
     if not game.is_file():
@@ -98,9 +99,9 @@ def run(args) -> int:
     try:
         outdir.mkdir(parents=True, exist_ok=True)
         for path, text in texts.items():
-            atomic_write_text(path, text)
-    except OSError as problem:
-        print(f"sandtable import: {outdir}: {problem.strerror or problem}", file=sys.stderr)
+            atomic_write_text(path, text, within=outdir)
+    except (OSError, PathEscape) as problem:
+        print(f"sandtable import: {outdir}: {getattr(problem, 'strerror', None) or problem}", file=sys.stderr)
         return EXIT_USAGE
     counts = imported.counts
     print(f"wrote {outdir}: {counts.get('spaces', 0)} spaces, {counts.get('borders', 0)} borders, "
@@ -136,7 +137,7 @@ def _fitting(board):
 def run_map(args) -> int:
     """Add a TripleA map folder's geometry to the map.yaml of an existing scenario."""
     from ..geometry import DEFAULT_TOLERANCE
-    from ..paths import is_inside
+    from ..paths import PathEscape, is_inside
     from ..triplea import territory_id
     from ..triplea.mapfolder import NotAMapFolder, apply_board, board_extent, read_board
     from ..yamlsource import YamlRefused, read_yaml_file
@@ -187,8 +188,9 @@ def run_map(args) -> int:
             print_diagnostic(diagnostic)
     try:  # over the text read: its comments are kept
         _fitting(board)
-        save_yaml(map_path, data, header, "map", original=doc.text)
-    except SaveRefused as problem:
+        save_yaml(map_path, data, header, "map", original=doc.text, within=folder,
+                  unchanged_since=doc.fingerprint)
+    except (SaveRefused, PathEscape) as problem:
         print(f"sandtable import: {problem}", file=sys.stderr)
         return EXIT_PROBLEMS
     except OSError as problem:

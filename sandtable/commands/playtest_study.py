@@ -264,9 +264,11 @@ class progress_bar:
             TimeElapsedColumn,
             TimeRemainingColumn,
         )
+
+        from ..safetext import unguarded  # its own cursor moves reach the terminal; it holds no data
         bar = self.bar = Progress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(),
                                   TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
-                                  console=Console(stderr=True), transient=True)
+                                  console=Console(file=unguarded(sys.stderr)), transient=True)
         bar.start()
         task = bar.add_task(self.label, total=self.total)
 

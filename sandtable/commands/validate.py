@@ -69,7 +69,11 @@ def _console(color: str):
     from functools import partial
 
     from rich.console import Console
-    console = partial(Console, file=sys.stdout, highlight=False, soft_wrap=True, emoji=False, markup=False)
+
+    from ..safetext import unguarded
+    # Its own styles reach the terminal; every text in the report was made visible before.
+    console = partial(Console, file=unguarded(sys.stdout), highlight=False, soft_wrap=True, emoji=False,
+                      markup=False)
     if color == "always":
         return console(force_terminal=True, no_color=False, color_system="standard")
     if color == "never":

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, Location, error, info, warning
-from ..paths import is_inside
+from ..paths import PathEscape, write_target
 from ..scenario import FILE_KINDS, LOCALE_DIR, Scenario
 from ..schemas import modeline_schemas, with_modeline
 from ..texts import fingerprint, placeholders
@@ -270,9 +270,11 @@ def write_import(scenario: Scenario, result: ImportResult) -> None:
     if not result.changes:
         return
     path = result.target
-    if not is_inside(scenario.root, path):
-        raise ExchangeError(f"{path} leads outside the scenario folder (through a link); "
-                            "nothing was written")
+    try:
+        write_target(scenario.root, path)   # before reading it, or making locales/ (it may lead out)
+    except PathEscape as escape:
+        raise ExchangeError(f"error {escape.code}: {escape}") from None
+    read = None
     if path.exists():
         try:
             doc = read_yaml_file(path)
@@ -280,6 +282,7 @@ def write_import(scenario: Scenario, result: ImportResult) -> None:
             raise ExchangeError(f"{path}: {refused.diagnostic.message}; nothing was written") from None
         data = doc.data if isinstance(doc.data, dict) else {}
         header = leading_comments(doc.text)
+        read = doc.fingerprint
     else:
         data = {"locale": result.locale}
         header = _schema_header(scenario, path)
@@ -294,7 +297,10 @@ def write_import(scenario: Scenario, result: ImportResult) -> None:
         entry.pop("remove", None)   # a variant's removal of the parent's translation, now replaced
         entries[change.key] = entry
     path.parent.mkdir(parents=True, exist_ok=True)
-    save_yaml(path, data, header)
+    try:
+        save_yaml(path, data, header, within=scenario.root, unchanged_since=read)
+    except PathEscape as escape:
+        raise ExchangeError(f"error {escape.code}: {escape}") from None
 
 
 def _schema_header(scenario: Scenario, path: Path) -> str:

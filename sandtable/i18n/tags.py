@@ -8,12 +8,7 @@ installed Babel. Babel is imported only when asked, so commands that never ask s
 """
 from __future__ import annotations
 
-from ..scenario import LOCALE_TAG
 from .plural_forms import PLURAL_FORMS
-
-
-def is_locale_tag(tag: str) -> bool:
-    return bool(LOCALE_TAG.match(tag))
 
 
 def fallback_chain(tag: str, source_language: str = "en") -> list[str]:
