@@ -307,7 +307,12 @@ class MainWindow(QMainWindow):
         for view, kind in ((self.spaces_view, "map"), (self.units_view, "units"),
                            (self.borders_view, "map"), (self.options_view, "scenario"),
                            (self.nations_panel.nations.view, "scenario"), (self.nations_panel.sides.view, "scenario")):
-            view.clicked.connect(lambda index, kind=kind, view=view: self._inspect_row(kind, view, index))
+            # The inspector shows the highlighted row of the table in view (a table out of view
+            # whose rows moved under an edit on the map leaves it alone); a click on the row
+            # already chosen shows it again.
+            view.chosen.connect(lambda locator, kind=kind, view=view: self._inspect(kind, locator)
+                                if view.isVisible() else None)
+            view.clicked.connect(lambda _index, kind=kind, view=view: self._inspect(kind, view.chosen_locator))
         document.changed.connect(lambda _kind: self._refresh_outline())
         document.reloaded.connect(self._refresh_outline)
         self._refresh_outline()
@@ -324,9 +329,7 @@ class MainWindow(QMainWindow):
     def _noticed(self, message: str) -> None:
         self.statusBar().showMessage(message, 10_000)
 
-    def _inspect_row(self, kind: str, view: TableView, index) -> None:
-        from .models.entity_table import LOCATOR_ROLE
-        locator = view.model().data(index, LOCATOR_ROLE)
+    def _inspect(self, kind: str, locator) -> None:
         if locator and self.inspector is not None:
             self.inspector.show_entity(kind, locator)
 

@@ -128,12 +128,9 @@ class ObjectivesPanel(QWidget):
         self.page = TablePage(self.model)
         self.view = self.page.view
         self.builder = ConditionBuilder(self._apply_condition, self._suggest)
-        self.view.selectionModel().currentRowChanged.connect(lambda *_: self._show_condition())
-        # After a reset (rows added or removed) choose the same objective again; after a change
-        # of values, only show its condition again.
-        self.model.modelReset.connect(self._reselect)
+        # The builder shows the condition of the highlighted objective, and again after an edit.
+        self.view.chosen.connect(lambda _locator: self._show_condition())
         self.model.dataChanged.connect(lambda *_: self._show_condition())
-        self._current: tuple | None = None
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.page)
         splitter.addWidget(self.builder)
@@ -153,17 +150,12 @@ class ObjectivesPanel(QWidget):
         return ids(self.document, "scenario", collections[name]) if name in collections else []
 
     def current_locator(self):
-        row = self.view.current_row()
-        return self.model.locator(row) if 0 <= row < len(self.model.rows) else None
+        return self.view.chosen_locator
 
     def _show_condition(self) -> None:
-        row = self.view.current_row()
-        self._current = self.model.locator(row) if 0 <= row < len(self.model.rows) else None
-        self.builder.set_condition(self.model.rows[row].get("when") if self._current else None)
-
-    def _reselect(self) -> None:
-        if self._current is not None:
-            self.select(self._current)
+        locator = self.view.chosen_locator
+        objective = self.document.find_merged("objectives", locator) if locator else None
+        self.builder.set_condition(objective.get("when") if objective else None)
 
     def _apply_condition(self, condition) -> None:
         from .commands import MISSING
@@ -178,7 +170,6 @@ class ObjectivesPanel(QWidget):
                else self.model.row_of(which))
         if row >= 0:
             self.view.select_row(row)
-            self._show_condition()
 
     def add(self, name: str) -> bool:
         if self.model.add(name):
@@ -187,8 +178,7 @@ class ObjectivesPanel(QWidget):
         return False
 
     def remove(self) -> None:
-        if self.page.remove_selected():
-            self._current = None
+        self.page.remove_selected()
 
 
 class DecksPanel(QWidget):
@@ -200,19 +190,18 @@ class DecksPanel(QWidget):
         self.decks = tables.decks_model(document, self)
         self.deck_page = TablePage(self.decks)
         self.deck_view = self.deck_page.view
-        self._deck: tuple | None = None
-        self._card: tuple | None = None
-        self.cards = tables.cards_model(document, lambda: self._deck, self)
+        self.cards = tables.cards_model(document, lambda: self.deck_view.chosen_locator, self)
         self.card_page = TablePage(self.cards)
         self.card_view = self.card_page.view
-        self.effects = EffectsModel(document, lambda: self._card, self)
+        self.effects = EffectsModel(document, lambda: self.card_view.chosen_locator, self)
         self.new_op = QComboBox()
         self.new_op.setEditable(True)
         self.effect_page = TablePage(self.effects, [self.new_op, _button("Add effect", self.add_effect),
                                                     _button("Remove effect", self.remove_effect)])
         self.effect_view = self.effect_page.view
-        self.deck_view.selectionModel().currentRowChanged.connect(lambda *_: self._deck_chosen())
-        self.card_view.selectionModel().currentRowChanged.connect(lambda *_: self._card_chosen())
+        # The cards are the highlighted deck's, the effects the highlighted card's.
+        self.deck_view.chosen.connect(lambda _locator: self.cards.refresh())
+        self.card_view.chosen.connect(lambda _locator: self.effects.refresh())
         splitter = QSplitter(Qt.Orientation.Vertical)
         for title, page in (("Decks", self.deck_page), ("Cards of the chosen deck", self.card_page),
                             ("Effects of the chosen card", self.effect_page)):
@@ -224,36 +213,25 @@ class DecksPanel(QWidget):
         self.new_op.clear()
         self.new_op.addItems(profile_effect_ops(self.document.merged("scenario").get("system")))
 
-    def _deck_chosen(self) -> None:
-        row = self.deck_view.current_row()
-        self._deck = self.decks.locator(row) if 0 <= row < len(self.decks.rows) else None
-        self._card = None
-        self.cards.refresh()
-        self.effects.refresh()
+    @property
+    def _deck(self) -> tuple | None:
+        return self.deck_view.chosen_locator
 
-    def _card_chosen(self) -> None:
-        row = self.card_view.current_row()
-        self._card = self.cards.locator(row) if 0 <= row < len(self.cards.rows) else None
-        self.effects.refresh()
+    @property
+    def _card(self) -> tuple | None:
+        return self.card_view.chosen_locator
 
     def select(self, locator) -> None:
-        row = self.decks.row_of_locator(locator[:1])
-        if row >= 0:
-            self.deck_view.select_row(row)
-            self._deck_chosen()
+        self.deck_view.choose(locator[:1])
         if len(locator) > 1:
-            row = self.cards.row_of_locator(locator[:2])
-            if row >= 0:
-                self.card_view.select_row(row)
-                self._card_chosen()
+            self.card_view.choose(locator[:2])
 
     def add_card(self, title: str) -> bool:
         return self._deck is not None and self.cards.add(title)
 
     def remove_card(self) -> None:
         if self._card:
-            card, self._card = self._card, None
-            self.document.remove_entity("decks", card)
+            self.document.remove_entity("decks", self._card)
 
     def add_effect(self) -> None:
         if self._card and self.new_op.currentText().strip():
@@ -275,8 +253,7 @@ class TablesPanel(QWidget):
         self.list_model = tables.tables_model(document, self)
         self.list_page = TablePage(self.list_model)
         self.list_view = self.list_page.view
-        self._table: tuple | None = None
-        self.grid = TableGridModel(document, lambda: self._table, self)
+        self.grid = TableGridModel(document, lambda: self.list_view.chosen_locator, self)
         self.new_label = QLineEdit()
         self.new_label.setPlaceholderText("label of a new row or column")
         self.grid_page = TablePage(self.grid, [
@@ -285,24 +262,18 @@ class TablesPanel(QWidget):
         self.grid_view = self.grid_page.view
         self.grid_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.grid_view.horizontalHeader().setStretchLastSection(False)
-        self.list_view.selectionModel().currentRowChanged.connect(lambda *_: self._chosen())
+        self.list_view.chosen.connect(lambda _locator: self.grid.refresh())   # the highlighted table's grid
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.list_page)
         splitter.addWidget(self.grid_page)
         splitter.setStretchFactor(1, 3)
         QVBoxLayout(self).addWidget(splitter)
 
-    def _chosen(self) -> None:
-        row = self.list_view.current_row()
-        self._table = self.list_model.locator(row) if 0 <= row < len(self.list_model.rows) else None
-        self.grid.refresh()
-
     def select(self, which) -> None:
         row = (self.list_model.row_of_locator(which) if which and isinstance(which[0], tuple)
                else self.list_model.row_of(which))
         if row >= 0:
             self.list_view.select_row(row)
-            self._chosen()
 
     def _label(self) -> str:
         label = self.new_label.text().strip()

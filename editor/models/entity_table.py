@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from sandtable.merge import identity
@@ -103,6 +103,8 @@ def dig(value, path: tuple):
 
 
 class EntityTableModel(DocumentTableModel):
+    added = Signal(object)   # the locator of an entity just added here (its view then chooses it)
+
     def __init__(self, document: ScenarioDocument, kind: str, collection: str,
                  columns: list[Column] | Callable[[], list[Column]],
                  parent_locator: Callable[[], tuple | None] | None = None, parent=None,
@@ -183,6 +185,10 @@ class EntityTableModel(DocumentTableModel):
 
     def locator(self, row: int) -> tuple:
         return self._infos()[row][0]
+
+    def chosen(self, row: int) -> tuple | None:
+        """The row's entity (its locator); None for the add row."""
+        return self.locator(row) if 0 <= row < len(self.rows) else None
 
     def row_of(self, ident, occurrence: int = 0) -> int:
         for row, item in enumerate(self.rows):
@@ -390,6 +396,7 @@ class EntityTableModel(DocumentTableModel):
         self.document.add_entity(self.kind, tuple(self.parent_locator() or ()), self.collection, entity,
                                  f"Add {self.noun} {entity['id']}")
         self.last_added = entity["id"]
+        self.added.emit(tuple(self.parent_locator() or ()) + ((self.collection, ("id", entity["id"])),))
         return True
 
     def remove(self, row: int) -> bool:
