@@ -283,6 +283,11 @@ class MapScene(QGraphicsScene):
             self.removeItem(self._link_line)
             self._link_line, self._link_from = None, None
             target = self.space_at(event.scenePos())
+            # The space the drag started on took the mouse when it was pressed; the release is
+            # handled here, so it must let go, or the next press (on any space) goes to it.
+            grabber = self.mouseGrabberItem()
+            if grabber is not None:
+                grabber.ungrabMouse()
             if target is not None and start is not None and target is not start:
                 self.add_border(start.space_id, target.space_id)
             event.accept()
