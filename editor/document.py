@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import os
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from PySide6.QtGui import QUndoStack
 
 from sandtable.diagnostics import Diagnostic, Location, error
 from sandtable.merge import Tracked, identity, merge_tracked
-from sandtable.paths import is_inside
+from sandtable.paths import PathEscape, inside, is_inside
 from sandtable.scenario import (
     FILE_KINDS,
     LOCALE_DIR,
@@ -61,6 +62,7 @@ class ScenarioFile:
     problem: Diagnostic | None = None
     announced_text: str | None = None   # the outside change last reported
     removed: bool = False         # the designer removed the file (a locale): deleted at the next save
+    created: bool = False         # this document wrote the file first (it was not there when read)
     disk_data: dict | None = None  # the data as on disk, kept from the first edit (for positions)
 
     @property
@@ -521,14 +523,24 @@ class ScenarioDocument(QObject):
         placed = {s.get("id") for s in self.entities("map", "spaces") if s.get("position")}
         return {k: v for k, v in self.layout_positions.items() if k not in placed}
 
-    def save(self, folder: Path | str | None = None) -> list[Path]:
+    def save(self, folder: Path | str | None = None, replace: bool = False) -> list[Path]:
         """Write every changed file (or all files, to a new folder). Returns the paths written.
 
         Only what the designer changed is written: the automatic layout stays in memory unless a
         space was moved or `store_layout` was asked for, and a variant's files hold only its own
-        entries (an inherited value is never copied into them)."""
+        entries (an inherited value is never copied into them). A file left with nothing in it
+        (every edit of a new file undone) is not written, and one this document wrote before is
+        removed again.
+
+        Saved into another folder, the scenario takes everything it uses along (its locales and
+        the files its data names, such as the board image). A folder that holds another
+        scenario is refused (TargetOccupied) unless `replace` says to replace it: that scenario's
+        files are then written over or, where this scenario has none, removed."""
         target = Path(folder) if folder is not None else self.root
         moving = target.resolve() != self.root.resolve()
+        occupied = scenario_files_in(target) if moving else []
+        if occupied and not replace:
+            raise TargetOccupied(target, occupied)
         if moving and self.is_variant:
             self._rebase_extends(target)
         written = []
@@ -537,28 +549,56 @@ class ScenarioDocument(QObject):
             for file in self.files.values():
                 if file.data is None:
                     continue  # unreadable: leave it alone
-                if file.removed:
+                # A removed file goes; so does one left with nothing in it that nobody else wrote
+                # (a new file whose every edit was undone): no stub of it stays behind.
+                if file.removed or (not file.data and (file.created or not file.exists)):
                     if file.exists and not moving:
                         file.path.unlink()
-                        file.disk_text = None
+                        file.disk_text, file.edited, file.created = None, False, False
                         written.append(file.path)
-                    continue
-                if not file.exists and not file.data:
                     continue
                 if not moving and not file.edited and file.exists:
                     continue
                 path = target / file.path.relative_to(self.root)
                 path.parent.mkdir(parents=True, exist_ok=True)
+                first = moving or not path.exists()
                 text = save_yaml(path, file.data, file.header, original=file.disk_text)
                 written.append(path)
                 file.disk_text, file.edited, file.path, file.disk_data = text, False, path, None
+                file.created = file.created or first
                 file.origins, file.key_origins = _positions(path, text)
+            if moving:
+                written += self._copy_named_files(target)
+                for stale in set(occupied) - set(written):
+                    stale.unlink()   # the replaced scenario's file, which this one does not have
         finally:
             self.root = target
             self._watch()
         self.undo_stack.setClean()
         self.saved.emit()
         return written
+
+    def _copy_named_files(self, target: Path) -> list[Path]:
+        """Copy the files the scenario's data names (the board image ...) into `target`, at the
+        same place relative to it. A path that leads out of the folder is not followed (PATH002
+        says so)."""
+        from validators.files import FILE_REFERENCES
+        from validators.walk import find
+        copied = []
+        for kind, pattern in FILE_REFERENCES:
+            for _pointer, value in find(self.own(kind), pattern):
+                if not isinstance(value, str):
+                    continue
+                try:
+                    source = inside(self.root, value)
+                    destination = inside(target, value)
+                except PathEscape:
+                    continue
+                if source.is_file() and source != destination:
+                    destination.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(source, destination)
+                    copied.append(destination)
+        return copied
 
     def store_layout(self) -> int:
         """Write the automatic layout's positions into the map (one undo step): the designer asked
@@ -613,6 +653,24 @@ class ScenarioDocument(QObject):
         if stale:
             self.changed_on_disk.emit(stale)
         return stale
+
+
+class TargetOccupied(Exception):
+    """Save As into a folder that holds another scenario, without being told to replace it."""
+
+    def __init__(self, folder: Path, files: list[Path]):
+        self.folder, self.files = folder, files
+        super().__init__(f"{folder} holds another scenario ({len(files)} scenario file(s))")
+
+
+def scenario_files_in(folder: Path) -> list[Path]:
+    """The scenario files a folder holds: scenario.yaml and the other files of a scenario, and its
+    locales."""
+    found = [folder / name for name in FILE_KINDS.values() if (folder / name).is_file()]
+    locales = folder / LOCALE_DIR
+    if locales.is_dir():
+        found += [path for path in sorted(locales.glob("*.yaml")) if LOCALE_TAG.match(path.stem)]
+    return found
 
 
 def copy_data(value):

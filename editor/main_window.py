@@ -29,10 +29,11 @@ from PySide6.QtWidgets import (
 
 from sandtable.diagnostics import Diagnostic
 from sandtable.scenario import FILE_KINDS
+from sandtable.yamlsource import YamlRefused, read_yaml_file
 from sandtable.yamlwrite import save_yaml
 
 from . import recovery
-from .document import ScenarioDocument
+from .document import ScenarioDocument, scenario_files_in
 from .inspector import Inspector
 from .map_canvas import MapView
 from .map_page import MapPage
@@ -484,12 +485,45 @@ class MainWindow(QMainWindow):
         if self.document is None:
             return False
         folder = QFileDialog.getExistingDirectory(self, "Save the scenario into a folder")
-        if not folder:
+        return bool(folder) and self.save_into(Path(folder))
+
+    def save_into(self, folder: Path) -> bool:
+        """Save the scenario, and everything it uses, into `folder`, which it then lives in. A
+        folder holding another scenario is replaced only when the designer says so."""
+        document = self.document
+        if document is None:
             return False
-        self.document.save(folder)
-        self._remember(Path(folder))
+        if folder.resolve() == document.root.resolve():
+            return self.save()
+        occupied = scenario_files_in(folder)
+        if occupied and not self._replace_scenario(folder, occupied):
+            return False
+        recovery.discard(document)   # the unsaved work is about to live in the new folder
+        try:
+            written = document.save(folder, replace=bool(occupied))
+        except Exception as failure:  # SaveRefused or an I/O error: each file whole or untouched
+            QMessageBox.critical(self, APP_NAME, f"The scenario was not saved into {folder}:\n{failure}")
+            self.autosave()
+            return False
+        self.banner.hide()
+        self._remember(folder)
         self._update_title()
+        self.statusBar().showMessage(f"Saved {len(written)} file(s) into {folder}", 4000)
         return True
+
+    def _replace_scenario(self, folder: Path, files: list[Path]) -> bool:
+        try:
+            other = read_yaml_file(folder / FILE_KINDS["scenario"]).data
+        except (OSError, YamlRefused):
+            other = None
+        name = other.get("name") or other.get("id") if isinstance(other, dict) else None
+        named = f" ({name})" if isinstance(name, str) else ""
+        answer = QMessageBox.question(
+            self, APP_NAME, f"{folder} holds another scenario{named}. Replace it?\n\nIts {len(files)} "
+            "scenario file(s) are replaced by this scenario's; those this scenario does not have "
+            "(its locales, say) are removed. Other files in the folder are left as they are.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
 
     def new_scenario(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Folder for the new scenario")
