@@ -24,6 +24,9 @@ CASES = [
     ("axa008-fighters-at-sea", "AXA008", "error", "axa008-fighters-at-sea/setup.yaml", 6, 12),
     ("axa009-china-outside", "AXA009", "error", "axa009-china-outside/setup.yaml", 6, 12),
     ("axa010-capital-tag", "AXA010", "error", "axa010-capital-tag/map.yaml", 3, 22),
+    # What the engine needs to play a game of AA50 at all: nations in turn order, a way to win.
+    ("set006-no-turn-order", "SET006", "error", "set006-no-turn-order/scenario.yaml", 8, 1),
+    ("set007-no-victory", "SET007", "warning", "set007-no-victory/scenario.yaml", 2, 1),
 ]
 
 
