@@ -43,6 +43,8 @@ from .models.problems import ProblemsModel
 from .panels import ChangesPanel, DecksPanel, NationsPanel, ObjectivesPanel, SetupPanel, TablesPanel, TranslationPanel
 from .playtest import PlaytestPanel
 from .playtest_games import GamesPanel
+from .scenario_panel import ScenarioPanel
+from .schema_form import SchemaForm
 from .table_page import TablePage, TableView
 from .validation import LiveValidator
 
@@ -261,6 +263,10 @@ class MainWindow(QMainWindow):
         self.map_page.message.connect(lambda text: self.statusBar().showMessage(text, 6000))
         self._fill_language_menu(scope)
         self.tabs.addTab(self.map_page, "Map")
+        self.scenario_panel = ScenarioPanel(document)
+        self.tabs.addTab(self.scenario_panel, "Scenario")
+        self.tabs.setTabToolTip(self.tabs.count() - 1, "Name, system, turn order, victory, resources, "
+                                "phases and the rules' parameters")
         self.spaces_page = TablePage(tables.spaces_model(document, scope))
         self.spaces_view = self.spaces_page.view
         self.tabs.addTab(self.spaces_page, "Spaces")
@@ -300,6 +306,8 @@ class MainWindow(QMainWindow):
         if host_layout is not None:
             host_layout.addWidget(inspector)
         self.inspector.refused.connect(self._refused)
+        for form in self.findChildren(SchemaForm):
+            form.refused.connect(self._refused)
         for model in self._table_models():
             model.refused.connect(self._refused)
             model.noticed.connect(self._noticed)
@@ -342,7 +350,8 @@ class MainWindow(QMainWindow):
         manifest = document.merged("scenario")
         root = QTreeWidgetItem([str(manifest.get("name") or document.root.name),
                                 "variant" if document.is_variant else ""])
-        rows = [("Map", "map", "spaces"), ("Spaces", "map", "spaces"), ("Borders", "map", "borders"),
+        rows = [("Map", "map", "spaces"), ("Scenario", "scenario", "victory"),
+                ("Spaces", "map", "spaces"), ("Borders", "map", "borders"),
                 ("Units", "units", "unit_types"), ("Nations", "scenario", "nations"), ("Setup", "setup", "spaces"),
                 ("Objectives", "objectives", "objectives"), ("Decks", "decks", "decks"),
                 ("Tables", "tables", "tables"), ("Options", "scenario", "options")]
@@ -384,7 +393,28 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentWidget(self.translation_panel)
             self.translation_panel.show_locale(kind.split(":", 1)[1])
             return
-        self.show_entity(kind, document.locator_of(kind, diagnostic.pointer))
+        locator = document.locator_of(kind, diagnostic.pointer)
+        if not locator and kind in ("scenario", "setup"):
+            self._show_part(kind, diagnostic.pointer)
+        self.show_entity(kind, locator)
+
+    def _show_part(self, kind: str, pointer: str) -> None:
+        """A problem about no entity of its own (the turn order, a rule, a starting resource):
+        the page of that part."""
+        top = pointer.split("/")[1] if pointer.count("/") else ""
+        if kind == "setup":
+            pages = {"resources": self.setup_panel.resources_page, "pools": self.setup_panel.pools,
+                     "reinforcements": self.setup_panel.reinforcements,
+                     "markers": self.setup_panel.markers, "draws": self.setup_panel.draws}
+            self.tabs.setCurrentWidget(self.setup_panel)
+            self.setup_panel.tabs.setCurrentWidget(pages.get(top, self.setup_panel.page))
+            return
+        titles = {"turn_order": "Turn order", "rules": "Rules", "victory": "Victory",
+                  "resources": "Resources", "phases": "Phases", "nations": "Turn order"}
+        if top in ("sides", "options"):
+            return
+        self.tabs.setCurrentWidget(self.scenario_panel)
+        self.scenario_panel.show_page(titles.get(top, "General"))
 
     def _go_to_change(self, index) -> None:
         change = self.changes_panel.model.rows[self.changes_panel.view.to_source(index).row()]
@@ -411,6 +441,26 @@ class MainWindow(QMainWindow):
                  ("scenario", "options"): (self.options_page, self.options_page),
                  ("scenario", "nations"): (self.nations_panel, self.nations_panel.nations),
                  ("scenario", "sides"): (self.nations_panel, self.nations_panel.sides)}
+        scenario_pages = {"victory": "Victory", "resources": "Resources", "phases": "Phases",
+                          "turn_order": "Turn order", "rules": "Rules"}
+        setup_pages = {"resources": self.setup_panel.resources_page, "pools": self.setup_panel.pools,
+                       "reinforcements": self.setup_panel.reinforcements, "markers": self.setup_panel.markers,
+                       "draws": self.setup_panel.draws}
+        if kind == "scenario" and collection in scenario_pages:
+            self.tabs.setCurrentWidget(self.scenario_panel)
+            self.scenario_panel.show_page(scenario_pages[collection])
+            page = {"victory": self.scenario_panel.victory.page, "resources": self.scenario_panel.resources,
+                    "phases": self.scenario_panel.phases}.get(collection)
+            if page is not None:
+                page.filter.clear()
+                page.view.choose(locator[:1])
+            return
+        if kind == "setup" and collection in setup_pages:
+            self.tabs.setCurrentWidget(self.setup_panel)
+            self.setup_panel.tabs.setCurrentWidget(setup_pages[collection])
+            setup_pages[collection].filter.clear()
+            setup_pages[collection].view.choose(locator[:1])
+            return
         if (kind, collection) in pages:
             tab, page = pages[(kind, collection)]
             self.tabs.setCurrentWidget(tab)
@@ -526,18 +576,29 @@ class MainWindow(QMainWindow):
         return answer == QMessageBox.StandardButton.Yes
 
     def new_scenario(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Folder for the new scenario")
-        if folder:
-            self.create_scenario(Path(folder))
+        """File > New: a folder, a name and the game system, then the new scenario is open."""
+        from .new_scenario import NewScenarioDialog
+        dialog = NewScenarioDialog(self)
+        folder = dialog.chosen_folder() if dialog.exec() == NewScenarioDialog.DialogCode.Accepted else None
+        if folder is not None:
+            self.create_scenario(folder, dialog.chosen_system(), dialog.name.text())
 
-    def create_scenario(self, folder: Path) -> None:
-        """Start a scenario in an empty folder: a manifest with the folder's name, then open it."""
+    def create_scenario(self, folder: Path, system: str = "aa50", name: str = "") -> bool:
+        """Start a scenario in a folder holding none: its manifest (id, name, system), then open it."""
         from sandtable.schemas import schema_header
+
+        from .new_scenario import manifest
+        if scenario_files_in(folder):
+            QMessageBox.warning(self, APP_NAME, f"{folder} already holds a scenario; open it instead.")
+            return False
+        if self.document is not None:
+            if not self.confirm_discard():
+                return False
+            self._close_document()   # asked once: opening the new one asks nothing more
         folder.mkdir(parents=True, exist_ok=True)
-        identifier = "".join(c if c.isalnum() else "-" for c in folder.name.lower()).strip("-") or "scenario"
-        save_yaml(folder / "scenario.yaml", {"id": identifier, "name": folder.name, "system": "aa50"},
-                  schema_header("scenario"))
+        save_yaml(folder / "scenario.yaml", manifest(folder, name, system), schema_header("scenario"))
         self.open_folder(folder)
+        return True
 
     def open_dialog(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Open a scenario folder")

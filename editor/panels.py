@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QSplitter,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -88,8 +89,26 @@ class SetupPanel(QWidget):
                                            QLabel("to"), self.space, _button("Add", self.add),
                                            _button("Remove selected", self.remove)])
         self.view = self.page.view
+        # The rest of setup.yaml: what each nation starts with besides its units on the map.
+        self.resources = tables.setup_resources_model(document, self)
+        self.resources_page = TablePage(self.resources, [
+            _button("Add starting resource", self.resources.append)], removable=True)
+        self.pools = TablePage(tables.pools_model(document, self))
+        self.reinforcements = TablePage(tables.reinforcements_model(document, self))
+        self.markers = TablePage(tables.markers_model(document, self))
+        self.draws = TablePage(tables.draws_model(document, self))
+        self.tabs = QTabWidget()
+        for title, page, tip in (
+                ("Units on the map", self.page, "Who holds each space and the units in it at the start"),
+                ("Resources", self.resources_page, "What each nation starts with: IPCs, victory points …"),
+                ("Pools", self.pools, "Units kept off the map until they enter (force pools)"),
+                ("Reinforcements", self.reinforcements, "Units that arrive on a later turn"),
+                ("Markers", self.markers, "Kinds of marker and how many exist"),
+                ("Draws", self.draws, "Markers placed at random at the start")):
+            self.tabs.addTab(page, title)
+            self.tabs.setTabToolTip(self.tabs.count() - 1, tip)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.page)
+        layout.addWidget(self.tabs)
 
     def _fill_choices(self) -> None:
         for combo, values in ((self.space, ids(self.document, "map", "spaces")),
@@ -118,17 +137,19 @@ class SetupPanel(QWidget):
                 return
 
 
-class ObjectivesPanel(QWidget):
-    """Objectives in a table; the chosen one's condition in the builder below."""
+class ConditionsPanel(QWidget):
+    """Entries that each hold a condition (objectives, victory conditions) in a table, and the
+    highlighted entry's condition in the builder below."""
 
-    def __init__(self, document: ScenarioDocument, parent=None):
+    def __init__(self, document: ScenarioDocument, model, kind: str, parent=None):
         super().__init__(parent)
         self.document = document
-        self.model = tables.objectives_model(document, self)
+        self.kind = kind
+        self.model = model
         self.page = TablePage(self.model)
         self.view = self.page.view
         self.builder = ConditionBuilder(self._apply_condition, self._suggest)
-        # The builder shows the condition of the highlighted objective, and again after an edit.
+        # The builder shows the condition of the highlighted entry, and again after an edit.
         self.view.chosen.connect(lambda _locator: self._show_condition())
         self.model.dataChanged.connect(lambda *_: self._show_condition())
         splitter = QSplitter(Qt.Orientation.Vertical)
@@ -138,34 +159,25 @@ class ObjectivesPanel(QWidget):
         layout.addWidget(splitter)
 
     def _suggest(self, name: str) -> list[str]:
-        if name in ("space", "spaces"):
-            return ids(self.document, "map", "spaces")
-        if name in ("owner", "with", "nation"):
-            return owners(self.document)
-        if name == "side":
-            return ids(self.document, "scenario", "sides")
-        if name in ("types", "type", "unit"):
-            return ids(self.document, "units", "unit_types")
-        collections = {"option": "options", "resource": "resources", "phase": "phases"}
-        return ids(self.document, "scenario", collections[name]) if name in collections else []
+        return suggestions(self.document, name)
 
     def current_locator(self):
         return self.view.chosen_locator
 
     def _show_condition(self) -> None:
         locator = self.view.chosen_locator
-        objective = self.document.find_merged("objectives", locator) if locator else None
-        self.builder.set_condition(objective.get("when") if objective else None)
+        entry = self.document.find_merged(self.kind, locator) if locator else None
+        self.builder.set_condition(entry.get("when") if entry else None)
 
     def _apply_condition(self, condition) -> None:
         from .commands import MISSING
         locator = self.current_locator()
         if locator:
-            self.document.set_field("objectives", locator, ("when",),
+            self.document.set_field(self.kind, locator, ("when",),
                                     condition if condition is not None else MISSING, "Edit condition")
 
     def select(self, which) -> None:
-        """Choose an objective by its locator (or its identity, for the first with it)."""
+        """Choose an entry by its locator (or its identity, for the first with it)."""
         row = (self.model.row_of_locator(which) if which and isinstance(which[0], tuple)
                else self.model.row_of(which))
         if row >= 0:
@@ -179,6 +191,28 @@ class ObjectivesPanel(QWidget):
 
     def remove(self) -> None:
         self.page.remove_selected()
+
+
+class ObjectivesPanel(ConditionsPanel):
+    """Objectives in a table; the chosen one's condition in the builder below."""
+
+    def __init__(self, document: ScenarioDocument, parent=None):
+        super().__init__(document, tables.objectives_model(document), "objectives", parent)
+        self.model.setParent(self)
+
+
+def suggestions(document: ScenarioDocument, name: str) -> list[str]:
+    """The ids a condition's parameter of this name may take."""
+    if name in ("space", "spaces"):
+        return ids(document, "map", "spaces")
+    if name in ("owner", "with", "nation", "controller"):
+        return owners(document)
+    if name == "side":
+        return ids(document, "scenario", "sides")
+    if name in ("types", "type", "unit"):
+        return ids(document, "units", "unit_types")
+    collections = {"option": "options", "resource": "resources", "phase": "phases"}
+    return ids(document, "scenario", collections[name]) if name in collections else []
 
 
 class DecksPanel(QWidget):
