@@ -16,10 +16,12 @@ import pytest
 pytest.importorskip("PySide6")
 
 from PySide6.QtCore import QSettings, Qt  # noqa: E402
-from PySide6.QtWidgets import QApplication, QPushButton, QSpinBox  # noqa: E402
+from PySide6.QtWidgets import QSpinBox  # noqa: E402
 
 from editor.main_window import MainWindow  # noqa: E402
 from sandtable.yamlsource import read_yaml_file  # noqa: E402
+
+from editor_gestures import button, click_row, type_into_add_row  # noqa: E402
 
 WORKSHOP = Path(__file__).resolve().parent / "fixtures" / "editor" / "workshop"
 
@@ -44,31 +46,12 @@ def window(qtbot, tmp_path, folder):
     gc.collect()
 
 
-def click_row(qtbot, view, row: int, column: int = 0, modifier=Qt.NoModifier) -> None:
-    """A left click at the centre of the model row's cell, on the view's viewport."""
-    index = view.proxy.mapFromSource(view.source.index(row, column))
-    view.scrollTo(index)
-    qtbot.mouseClick(view.viewport(), Qt.LeftButton, modifier, view.visualRect(index).center())
-
-
 def highlighted(view) -> list[int]:
     return [view.to_source(index).row() for index in view.selectionModel().selectedRows()]
 
 
-def button(page, text: str) -> QPushButton:
-    return next(b for b in page.findChildren(QPushButton) if b.text() == text)
-
-
 def show(window, widget) -> None:
     window.tabs.setCurrentWidget(widget)
-
-
-def type_into_add_row(qtbot, page, name: str) -> None:
-    qtbot.mouseClick(page.add_button, Qt.LeftButton)
-    editor = QApplication.focusWidget()
-    qtbot.keyClicks(editor, name)
-    qtbot.keyClick(editor, Qt.Key_Return)
-    qtbot.wait(1)
 
 
 def test_an_objective_clicked_gets_the_edit_not_the_one_before(qtbot, window, folder):

@@ -13,12 +13,14 @@ import pytest
 pytest.importorskip("PySide6")
 
 from PySide6.QtCore import QSettings, Qt  # noqa: E402
-from PySide6.QtWidgets import QApplication, QLineEdit, QPushButton  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from editor.main_window import MainWindow  # noqa: E402
 from editor.new_scenario import NewScenarioDialog  # noqa: E402
 from editor.schema_form import TextBox  # noqa: E402
 from sandtable.yamlsource import read_yaml_file  # noqa: E402
+
+from editor_gestures import button, edit_cell, retype  # noqa: E402
 
 WORKSHOP = Path(__file__).resolve().parent / "fixtures" / "editor" / "workshop"
 
@@ -42,36 +44,6 @@ def window(qtbot, tmp_path, folder):
     main.close()
     main.deleteLater()
     gc.collect()
-
-
-def button(parent, text: str) -> QPushButton:
-    return next(b for b in parent.findChildren(QPushButton) if b.text() == text)
-
-
-def retype(qtbot, field, text: str) -> None:
-    """Click into a field, select what is there, type `text`, press Return."""
-    qtbot.mouseClick(field, Qt.LeftButton)
-    qtbot.keyClick(field, Qt.Key_A, Qt.ControlModifier)
-    qtbot.keyClicks(field, text)
-    qtbot.keyClick(field, Qt.Key_Return)
-
-
-def edit_cell(qtbot, view, row: int, column: int, text: str) -> None:
-    """Double-click a cell, type over it, press Return."""
-    index = view.proxy.mapFromSource(view.source.index(row, column))
-    view.scrollTo(index)
-    centre = view.visualRect(index).center()
-    qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=centre)
-    qtbot.mouseDClick(view.viewport(), Qt.LeftButton, pos=centre)
-    editor = QApplication.focusWidget()
-    if isinstance(editor, QLineEdit):
-        editor.selectAll()
-        qtbot.keyClicks(editor, text)
-    else:   # a drop-down's line
-        editor.lineEdit().selectAll()
-        qtbot.keyClicks(editor.lineEdit(), text)
-    qtbot.keyClick(QApplication.focusWidget(), Qt.Key_Return)
-    qtbot.wait(1)
 
 
 def manifest(window) -> dict:
