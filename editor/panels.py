@@ -93,6 +93,7 @@ class SetupPanel(QWidget):
         self.resources = tables.setup_resources_model(document, self)
         self.resources_page = TablePage(self.resources, [
             _button("Add starting resource", self.resources.append)], removable=True)
+        self.resources_page.view.horizontalHeader().setStretchLastSection(False)   # amounts beside owners
         self.pools = TablePage(tables.pools_model(document, self))
         self.reinforcements = TablePage(tables.reinforcements_model(document, self))
         self.markers = TablePage(tables.markers_model(document, self))

@@ -87,11 +87,11 @@ class TurnOrder(QWidget):
             item = QListWidgetItem(f"{number}. {names.get(player) or player}  ({player})")
             self.order.addItem(item)
         self.order.setCurrentRow(min(chosen, self.order.count() - 1))
-        waiting = [p for p in self.players() if p not in self.current()]
-        self.candidates.clear()
-        self.candidates.addItems(waiting)
         passive = [e["id"] for e in self.document.entities("scenario", "nations")
                    if e.get("passive") is True or e.get("played_by")]
+        waiting = [p for p in self.players() if p not in self.current() and p not in passive]
+        self.candidates.clear()
+        self.candidates.addItems(waiting)
         self.note.setText("Nations that are passive or played by another need no place of their own: "
                           + ", ".join(passive) if passive else "")
 

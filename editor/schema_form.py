@@ -5,7 +5,8 @@ schema allows (not only those the file has), each edited with the widget its typ
 - yes/no: a check box;
 - a long text (`description`, `text`): a text box of several lines, stored when it loses focus;
 - a number or a short text: a line;
-- anything else (a list, a mapping): one line of YAML flow text, as the inspector edits it.
+- anything else (a list, a mapping): a box of YAML, written as the file writes it, stored when it
+  loses focus.
 
 Each field's tooltip is the schema's description of it. An edit is refused, in the validators'
 words, when the schema check says the new value is wrong (the same check tables use), and every
@@ -15,6 +16,7 @@ focus while edits land, and one being typed in is not overwritten.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import (
@@ -29,6 +31,8 @@ from PySide6.QtWidgets import (
 )
 
 from sandtable.schemas import SchemaNode
+from sandtable.yamlsource import YamlRefused, parse_yaml
+from sandtable.yamlwrite import dump_canonical
 
 from .commands import MISSING
 from .document import ScenarioDocument
@@ -156,6 +160,15 @@ class SchemaForm(QWidget):
             box.setFixedHeight(box.fontMetrics().lineSpacing() * 4 + 12)
             box.editingFinished.connect(lambda: store(box.toPlainText().strip() or MISSING))
             return box
+        if kind == "yaml":
+            block = TextBox()
+            block.setProperty("yaml", True)   # shows its value as YAML
+            block.setTabChangesFocus(True)
+            block.setPlaceholderText(_placeholder(schema))
+            block.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+            block.setFixedHeight(block.fontMetrics().lineSpacing() * 6 + 12)
+            block.editingFinished.connect(lambda: store(_parsed_block(block.toPlainText())))
+            return block
         line = QLineEdit()
         line.setPlaceholderText(_placeholder(schema))
         if kind == "text":
@@ -207,7 +220,7 @@ def _widget_kind(name: str, schema: dict) -> str:
         return "long" if name in LONG_TEXTS else "text"
     if kind in ("integer", "number"):
         return "number"
-    return "flow"
+    return "yaml"
 
 
 def _is_text(schema: dict) -> bool:
@@ -240,6 +253,20 @@ def _parsed(text: str):
         return problem
 
 
+def _parsed_block(text: str):
+    """What a box of YAML stands for; a ValueError (to refuse with) when it is not YAML."""
+    if not text.strip():
+        return MISSING
+    try:
+        return parse_yaml(text + "\n", Path("<form>")).data
+    except YamlRefused as refused:
+        return ValueError(refused.diagnostic.message)
+
+
+def _block_text(value) -> str:
+    return "" if value is MISSING or value is None else dump_canonical(value).rstrip("\n")
+
+
 def _typed(text: str, schema: dict):
     """A drop-down's choice as the value the schema wants (the enum's own value, not its text)."""
     if not text:
@@ -267,7 +294,7 @@ def _show(field: QWidget, value) -> None:
     elif isinstance(field, QCheckBox):
         field.setChecked(value is True)
     elif isinstance(field, TextBox):
-        text = value if isinstance(value, str) else ""
+        text = _block_text(value) if field.property("yaml") else (value if isinstance(value, str) else "")
         if field.toPlainText() != text and not field.hasFocus():
             field.setPlainText(text)
             field.document().setModified(False)
@@ -275,5 +302,6 @@ def _show(field: QWidget, value) -> None:
         text = "" if value is MISSING else (value if isinstance(value, str) else to_text(value))
         if field.text() != text and not field.isModified():
             field.setText(text)
+            field.setCursorPosition(0)   # a long value shows its start
     blocker.unblock()
 

@@ -46,6 +46,16 @@ def window(qtbot, tmp_path, folder):
     gc.collect()
 
 
+def write_lines(qtbot, box, lines: list[str]) -> None:
+    """Click into a box of text, select all of it, type the lines over it."""
+    qtbot.mouseClick(box.viewport(), Qt.LeftButton)
+    qtbot.keyClick(box, Qt.Key_A, Qt.ControlModifier)
+    for number, line in enumerate(lines):
+        if number:
+            qtbot.keyClick(box, Qt.Key_Return)
+        qtbot.keyClicks(box, line)
+
+
 def manifest(window) -> dict:
     return window.document.own("scenario")
 
@@ -63,11 +73,7 @@ def test_the_general_form_edits_name_year_and_description(qtbot, window, folder)
     assert window.statusBar().currentMessage() == "Not stored — year: expected an integer, found the text 'nineteen'"
     description = form.fields["description"]
     assert isinstance(description, TextBox)
-    qtbot.mouseClick(description.viewport(), Qt.LeftButton)
-    qtbot.keyClick(description, Qt.Key_A, Qt.ControlModifier)
-    qtbot.keyClicks(description, "Two lines:")
-    qtbot.keyClick(description, Qt.Key_Return)
-    qtbot.keyClicks(description, "the second.")
+    write_lines(qtbot, description, ["Two lines:", "the second."])
     form.fields["name"].setFocus()   # leaving the box stores it
     assert manifest(window)["description"] == "Two lines:\nthe second."
     stack = window.document.undo_stack
@@ -123,10 +129,19 @@ def test_the_rules_form_follows_the_system_and_checks_values(qtbot, window):
     window.scenario_panel.show_page("Rules")
     rules = window.scenario_panel.rules
     assert "starting_victory_cities" in rules.fields and "china" in rules.fields   # AA50's rules
-    retype(qtbot, rules.fields["starting_victory_cities"], "{axis: 0, allies: 2}")
+    cities = rules.fields["starting_victory_cities"]
+    assert isinstance(cities, TextBox)   # a mapping: a box of YAML
+    write_lines(qtbot, cities, ["axis: 0", "allies: 2"])
+    rules.fields["china"].setFocus()     # leaving the box stores it
     assert manifest(window)["rules"] == {"starting_victory_cities": {"axis": 0, "allies": 2}}
-    retype(qtbot, rules.fields["starting_victory_cities"], "{axis: many}")
+    assert cities.toPlainText() == "allies: 2\naxis: 0"   # as the file writes it
+    write_lines(qtbot, cities, ["axis: many"])
+    rules.fields["china"].setFocus()
     assert rules.error.text() == "starting_victory_cities: expected an integer, found the text 'many'"
+    write_lines(qtbot, cities, ["axis: [1"])
+    rules.fields["china"].setFocus()
+    assert rules.error.text().startswith("starting_victory_cities: ")
+    assert manifest(window)["rules"] == {"starting_victory_cities": {"axis": 0, "allies": 2}}
     # Another system, other rules: War at Sea's scoring track.
     system = window.scenario_panel.general.fields["system"]
     system.setCurrentIndex(system.findText("war-at-sea"))
