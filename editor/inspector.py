@@ -151,7 +151,7 @@ class Inspector(QWidget):
             return False
         self.error.setText("")
         self.new_value.clear()
-        self.document.set_field(self.kind, self.locator, (name,), value, f"Add {name}")
+        self.document.set_field(self.kind, self.locator, (name,), value, f"Add {name} to {self._label()}")
         return True
 
     def _show(self, name: str, value) -> None:
@@ -192,6 +192,11 @@ class Inspector(QWidget):
             return "inherited", None
         return "overridden", parent.get(name, MISSING)
 
+    def _label(self) -> str:
+        """The chosen entity as the history names it: its id, or its pair of spaces."""
+        ident = self.locator[-1][1][1] if self.locator else ""
+        return " – ".join(ident) if isinstance(ident, tuple) else str(ident)
+
     def revert(self, name: str) -> bool:
         return self.kind is not None and self.document.revert_field(self.kind, self.locator, (name,))
 
@@ -213,7 +218,7 @@ class Inspector(QWidget):
             return self._refuse(name, explanation(problems))
         self.error.setText("")
         self.fields[name].setModified(False)
-        self.document.set_field(self.kind, self.locator, (name,), value, f"Set {name}")
+        self.document.set_field(self.kind, self.locator, (name,), value, f"Set {name} of {self._label()}")
 
     def _refuse(self, name: str, message: str) -> None:
         self.error.setText(f"{name}: {message}")

@@ -2,19 +2,22 @@
 from __future__ import annotations
 
 import gc
+import os
 from pathlib import Path
 from typing import Any, cast
 
-from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoStack
+from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, QTimer, QUrl
+from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QDockWidget,
     QFileDialog,
     QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QMainWindow,
     QMessageBox,
     QPushButton,
@@ -40,13 +43,34 @@ from .map_page import MapPage
 from .models import collections as tables
 from .models.base import DocumentTableModel
 from .models.problems import ProblemsModel
-from .panels import ChangesPanel, DecksPanel, NationsPanel, ObjectivesPanel, SetupPanel, TablesPanel, TranslationPanel
+from .panels import ChangesPanel, DecksPanel, NationsPanel, ObjectivesPanel, SetupPanel, TablesPanel
 from .playtest import PlaytestPanel
 from .playtest_games import GamesPanel
 from .scenario_panel import ScenarioPanel
 from .schema_form import SchemaForm
 from .table_page import TablePage, TableView
+from .translation_panel import TranslationPanel
 from .validation import LiveValidator
+
+SHORTCUTS_TEXT = """Map
+  wheel, Ctrl++ (or Ctrl+=), Ctrl+-: zoom; Ctrl+0: fit the map
+  drag the background, or the middle button anywhere: pan
+  Shift-drag from a space to another: a border
+  right button: what can be done on a space, a border or the map
+  F2 or double-click: rename a space; Delete: remove what is selected
+  Ctrl+F: find a space; Enter: the next match, Shift+Enter: the one before
+
+Tables
+  F2, double-click or typing: edit a cell; Return: store it
+  the arrow keys and a click choose a row; what is shown beside it follows
+
+Translations
+  Ctrl+Down, Ctrl+Up: the next, the previous text with work left
+  Return in the translation: store it and go on to the next; Shift+Return: a new line
+
+Everywhere
+  Ctrl+Z, Ctrl+Shift+Z: undo, redo; Ctrl+S: save; Ctrl+Shift+S: save as
+  a scenario folder dropped on the window opens it"""
 
 MAX_RECENT = 8
 AUTOSAVE_MS = 60_000   # how often unsaved work is kept for recovery after a crash
@@ -62,6 +86,7 @@ class MainWindow(QMainWindow):
         self._scope: QObject | None = None   # parent of the open document's models
         self.validator: LiveValidator | None = None
         self.setWindowTitle(APP_NAME)
+        self.setAcceptDrops(True)
         self.resize(1400, 900)
         self.problems_model = ProblemsModel(self)
         self._build_docks()
@@ -174,19 +199,101 @@ class MainWindow(QMainWindow):
         self.redo_action = self._action("&Redo", lambda: self._on_document(lambda d: d.undo_stack.redo()),
                                         QKeySequence.StandardKey.Redo, self.edit_menu)
         self.edit_menu.addSeparator()
+        # The usual actions act on the field being typed in (a line, a cell's editor, a text
+        # box); Delete on the map removes what is selected there.
+        for text, method, key in (("Cu&t", "cut", QKeySequence.StandardKey.Cut),
+                                  ("&Copy", "copy", QKeySequence.StandardKey.Copy),
+                                  ("&Paste", "paste", QKeySequence.StandardKey.Paste)):
+            self._action(text, lambda _=False, method=method: self._on_focus(method), key, self.edit_menu)
+        self._action("&Delete", self.delete_selected, None, self.edit_menu)
+        self._action("Select &All", lambda: self._on_focus("selectAll"), QKeySequence.StandardKey.SelectAll,
+                     self.edit_menu)
+        self.edit_menu.addSeparator()
         self._action("&Find Space…", self.focus_find, QKeySequence.StandardKey.Find, self.edit_menu)
         view_menu = bar.addMenu("&View")
         self._action("&Fit Map", lambda: self._on_map(lambda view: view.fit()), "Ctrl+0", view_menu)
-        self._action("Zoom &In", lambda: self._on_map(lambda view: view.zoom(1.25)),
-                     QKeySequence.StandardKey.ZoomIn, view_menu)
+        zoom_in = self._action("Zoom &In", lambda: self._on_map(lambda view: view.zoom(1.25)), None, view_menu)
+        # Ctrl++ and, on keyboards where + needs Shift, Ctrl+= (the same key unshifted).
+        zoom_in.setShortcuts([QKeySequence(QKeySequence.StandardKey.ZoomIn), QKeySequence("Ctrl+=")])
         self._action("Zoom &Out", lambda: self._on_map(lambda view: view.zoom(0.8)),
                      QKeySequence.StandardKey.ZoomOut, view_menu)
         self.language_menu = view_menu.addMenu("Display &Language")
         view_menu.addSeparator()
         for dock in (self.outline_dock, self.inspector_dock, self.history_dock, self.problems_dock):
             view_menu.addAction(dock.toggleViewAction())
+        help_menu = bar.addMenu("&Help")
+        self._action("&Documentation", self.show_documentation, QKeySequence.StandardKey.HelpContents, help_menu)
+        self._action("&Keyboard and Mouse", self.show_shortcuts, None, help_menu)
+        help_menu.addSeparator()
+        self._action(f"&About {APP_NAME}", self.show_about, None, help_menu)
         self.map_view: MapView | None = None
         self._refresh_recent()
+
+    # -- the Edit menu's usual actions, on what has the focus ----------------------------------
+    def _on_focus(self, method: str) -> bool:
+        widget = QApplication.focusWidget()
+        act = getattr(widget, method, None) if widget is not None else None
+        if callable(act):
+            act()
+            return True
+        return False
+
+    def delete_selected(self) -> None:
+        widget = QApplication.focusWidget()
+        if self.map_view is not None and widget is self.map_view:
+            self.map_view.delete_selected()
+        elif isinstance(widget, QLineEdit):
+            widget.del_()
+
+    # -- help ------------------------------------------------------------------------------------
+    def documentation_url(self) -> QUrl | None:
+        """The editor's page: docs/editor.md where the package is (a checkout, or shipped with it),
+        else below the address SANDTABLE_DOCS_URL gives, as `validate --docs-url` takes it."""
+        from sandtable.resources import shared_path
+        found = shared_path("docs", "editor.md")
+        if found is not None:
+            return QUrl.fromLocalFile(str(found))
+        base = os.environ.get("SANDTABLE_DOCS_URL", "")
+        return QUrl(base.rsplit("/", 1)[0] + "/editor.md") if base.startswith(("http://", "https://")) else None
+
+    def show_documentation(self) -> None:
+        url = self.documentation_url()
+        if url is None or not QDesktopServices.openUrl(url):
+            where = url.toString() if url is not None else "docs/editor.md of the source"
+            self.statusBar().showMessage(f"The editor's documentation is {where}", 10_000)
+
+    def show_shortcuts(self) -> None:
+        QMessageBox.information(self, f"{APP_NAME}: keyboard and mouse", SHORTCUTS_TEXT)
+
+    def show_about(self) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            number = version("sandtable")
+        except PackageNotFoundError:
+            number = "(not installed)"
+        QMessageBox.about(self, f"About {APP_NAME}",
+                          f"<b>{APP_NAME}</b> {number}<p>A scenario editor, validator and playtest engine for "
+                          "WWII strategy board games.</p>")
+
+    # -- a folder dropped on the window is opened --------------------------------------------------
+    def _dropped_folder(self, event) -> Path | None:
+        urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
+        folder = Path(urls[0].toLocalFile()) if len(urls) == 1 and urls[0].isLocalFile() else None
+        if folder is not None and folder.is_file() and folder.name == FILE_KINDS["scenario"]:
+            folder = folder.parent   # its scenario.yaml dropped: the folder is meant
+        return folder if folder is not None and (folder / FILE_KINDS["scenario"]).is_file() else None
+
+    def dragEnterEvent(self, event) -> None:
+        if self._dropped_folder(event) is not None:
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event) -> None:
+        folder = self._dropped_folder(event)
+        if folder is not None:
+            event.acceptProposedAction()
+            self.open_folder(folder)
 
     # -- opening ----------------------------------------------------------------------------
     def open_folder(self, folder: Path | str) -> None:
@@ -200,6 +307,12 @@ class MainWindow(QMainWindow):
         self.document = ScenarioDocument(folder, self)
         self.document.changed_on_disk.connect(self._changed_on_disk)
         self.document.undo_stack.cleanChanged.connect(self._update_title)
+        self.document.undo_stack.indexChanged.connect(self._edit_stored)
+        # Undo and Redo say what they would undo and redo, as the history names it.
+        self.document.undo_stack.undoTextChanged.connect(
+            lambda text: self.undo_action.setText(f"&Undo {text}" if text else "&Undo"))
+        self.document.undo_stack.redoTextChanged.connect(
+            lambda text: self.redo_action.setText(f"&Redo {text}" if text else "&Redo"))
         self.document.saved.connect(self._update_title)
         self.history.setStack(self.document.undo_stack)
         self._build_views()
@@ -290,6 +403,7 @@ class MainWindow(QMainWindow):
         self.options_view = self.options_page.view
         self.tabs.addTab(self.options_page, "Options")
         self.translation_panel = TranslationPanel(document)
+        self.translation_panel.show_requested.connect(self.show_entity)
         self.tabs.addTab(self.translation_panel, "Translations")
         self.changes_panel = ChangesPanel(document)
         self.tabs.addTab(self.changes_panel, "Changes")
@@ -300,7 +414,9 @@ class MainWindow(QMainWindow):
         playtest = QTabWidget()
         playtest.addTab(self.playtest_panel, "One battle")
         playtest.addTab(self.games_panel, "Whole games")
-        self.tabs.addTab(playtest, "Playtest")
+        # Third, where it is in sight at any size of the window: edit, then play, all day.
+        self.tabs.insertTab(2, playtest, "Playtest")
+        self.tabs.setTabToolTip(2, "A battle, or whole games AI against AI, of the scenario as it is")
         self.inspector = inspector = Inspector(document)
         host_layout = self.inspector_host.layout()
         if host_layout is not None:
@@ -335,6 +451,11 @@ class MainWindow(QMainWindow):
         """An edit was not stored: say why where the designer looks (the cell's tooltip has it too)."""
         self.statusBar().showMessage(f"Not stored — {message}", 10_000)
 
+    def _edit_stored(self, _index: int = 0) -> None:
+        """An edit went through: a refusal still in the status bar is about one before it."""
+        if self.statusBar().currentMessage().startswith("Not stored"):
+            self.statusBar().clearMessage()
+
     def _noticed(self, message: str) -> None:
         self.statusBar().showMessage(message, 10_000)
 
@@ -350,17 +471,17 @@ class MainWindow(QMainWindow):
         manifest = document.merged("scenario")
         root = QTreeWidgetItem([str(manifest.get("name") or document.root.name),
                                 "variant" if document.is_variant else ""])
-        rows = [("Map", "map", "spaces"), ("Scenario", "scenario", "victory"),
+        rows = [("Map", "map", "spaces"), ("Scenario", "scenario", "victory"), ("Playtest", "", ""),
                 ("Spaces", "map", "spaces"), ("Borders", "map", "borders"),
                 ("Units", "units", "unit_types"), ("Nations", "scenario", "nations"), ("Setup", "setup", "spaces"),
                 ("Objectives", "objectives", "objectives"), ("Decks", "decks", "decks"),
                 ("Tables", "tables", "tables"), ("Options", "scenario", "options")]
         for title, kind, collection in rows:
-            QTreeWidgetItem(root, [title, str(len(document.entities(kind, collection)))])
+            QTreeWidgetItem(root, [title, str(len(document.entities(kind, collection))) if kind else ""])
         QTreeWidgetItem(root, ["Translations", ", ".join(document.locale_tags)])
         if document.parent_scenario is not None:
             QTreeWidgetItem(root, ["Changes", f"against {document.parent_scenario.root.name}"])
-        QTreeWidgetItem(root, ["Playtest", ""])
+
         self.outline.addTopLevelItem(root)
         root.setExpanded(True)
         self.outline.resizeColumnToContents(0)

@@ -18,8 +18,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sandtable.scenario import LOCALE_TAG
-
 from .condition_builder import ConditionBuilder
 from .document import ScenarioDocument
 from .models import collections as tables
@@ -28,7 +26,6 @@ from .models.collections import ids, owners
 from .models.effects import EffectsModel, profile_effect_ops
 from .models.setup_table import SetupModel
 from .models.table_grid import TableGridModel
-from .models.translations import FILTERS, TranslationModel
 from .table_page import TablePage
 from .variant_changes import revert
 
@@ -149,7 +146,8 @@ class ConditionsPanel(QWidget):
         self.model = model
         self.page = TablePage(self.model)
         self.view = self.page.view
-        self.builder = ConditionBuilder(self._apply_condition, self._suggest)
+        self.builder = ConditionBuilder(self._apply_condition, self._suggest,
+                                        names=lambda name: display_names(document, name))
         # The builder shows the condition of the highlighted entry, and again after an edit.
         self.view.chosen.connect(lambda _locator: self._show_condition())
         self.model.dataChanged.connect(lambda *_: self._show_condition())
@@ -175,7 +173,8 @@ class ConditionsPanel(QWidget):
         locator = self.current_locator()
         if locator:
             self.document.set_field(self.kind, locator, ("when",),
-                                    condition if condition is not None else MISSING, "Edit condition")
+                                    condition if condition is not None else MISSING,
+                                    f"Edit the condition of {locator[-1][1][1]}")
 
     def select(self, which) -> None:
         """Choose an entry by its locator (or its identity, for the first with it)."""
@@ -200,6 +199,18 @@ class ObjectivesPanel(ConditionsPanel):
     def __init__(self, document: ScenarioDocument, parent=None):
         super().__init__(document, tables.objectives_model(document), "objectives", parent)
         self.model.setParent(self)
+
+
+def display_names(document: ScenarioDocument, name: str) -> dict[str, str]:
+    """id -> name of the entities a condition's parameter of this name may take."""
+    kinds = {"space": ("map", "spaces"), "spaces": ("map", "spaces"), "types": ("units", "unit_types"),
+             "type": ("units", "unit_types"), "unit": ("units", "unit_types")}
+    found: dict[str, str] = {}
+    for kind, collection in [kinds[name]] if name in kinds else [("scenario", "nations"), ("scenario", "sides")]:
+        for entity in document.entities(kind, collection):
+            if isinstance(entity.get("id"), str) and isinstance(entity.get("name"), str):
+                found[entity["id"]] = entity["name"]
+    return found
 
 
 def suggestions(document: ScenarioDocument, name: str) -> list[str]:
@@ -328,91 +339,6 @@ class TablesPanel(QWidget):
     def remove_column(self) -> bool:
         index = self.grid_view.to_source(self.grid_view.currentIndex())
         return index.isValid() and self.grid.remove_column(index.column())
-
-
-class TranslationPanel(QWidget):
-    """Pick a locale (or start one); source and translation side by side; filter to the work left."""
-
-    def __init__(self, document: ScenarioDocument, parent=None):
-        super().__init__(parent)
-        self.document = document
-        self.model = TranslationModel(document, self)
-        self.model.waiting = True    # until the page is shown, or a locale is asked for
-        self.locale_box = QComboBox()  # (QWidget.locale is a method)
-        self.locale_box.currentTextChanged.connect(self.model.set_locale)
-        self.status_filter = QComboBox()
-        self.status_filter.addItems(list(FILTERS))
-        self.status_filter.currentTextChanged.connect(self.model.set_filter)
-        self.new_tag = QLineEdit()
-        self.new_tag.setPlaceholderText("new locale, e.g. zh-Hans")
-        self.summary = QLabel("")
-        self.page = TablePage(self.model, [
-            QLabel("Locale"), self.locale_box, QLabel("Show"), self.status_filter, self.new_tag,
-            _button("Start locale", self.start_locale), _button("Remove locale", self.remove_locale),
-            self.summary])
-        self.view = self.page.view
-        self.view.keep_layout()  # source and translation share the width
-        header = self.view.horizontalHeader()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column in (1, 2):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
-        header.resizeSection(0, 260)
-        self.model.modelReset.connect(self._summarise)
-        QVBoxLayout(self).addWidget(self.page)
-        document.reloaded.connect(self._fill_locales)
-        document.changed.connect(lambda kind: self._fill_locales() if kind.startswith("locale:") else None)
-        self._fill_locales()
-
-    @property
-    def filter(self) -> QComboBox:
-        return self.status_filter
-
-    def _fill_locales(self) -> None:
-        current = self.locale_box.currentText()
-        tags = self.document.locale_tags
-        if [self.locale_box.itemText(i) for i in range(self.locale_box.count())] == tags and current in tags:
-            return
-        self.locale_box.blockSignals(True)
-        self.locale_box.clear()
-        self.locale_box.addItems(tags)
-        self.locale_box.blockSignals(False)
-        tag = current if current in tags else (tags[0] if tags else "")
-        if self.model.waiting:
-            self.locale_box.setCurrentText(tag)
-            self.model.tag = tag or None
-        else:
-            self.show_locale(tag)
-
-    def showEvent(self, event) -> None:
-        self.model.wake()
-        super().showEvent(event)
-
-    def show_locale(self, tag: str) -> None:
-        self.model.wake()
-        if self.locale_box.findText(tag) < 0 and tag:
-            self.locale_box.addItem(tag)
-        self.locale_box.setCurrentText(tag)
-        self.model.set_locale(tag or None)
-
-    def start_locale(self) -> bool:
-        """Start a translation: the locale's file, with nothing translated yet (one undo step)."""
-        tag = self.new_tag.text().strip()
-        if not LOCALE_TAG.match(tag):
-            return False
-        self.document.add_locale(tag)
-        self.new_tag.clear()
-        self.show_locale(tag)
-        return True
-
-    def remove_locale(self) -> bool:
-        """Take the chosen locale's file out (deleted at the next save; undo brings it back)."""
-        tag = self.locale_box.currentText()
-        return bool(tag) and self.document.remove_locale(tag)
-
-    def _summarise(self) -> None:
-        self.summary.setText(f"{self.model.rowCount()} text(s) shown")
 
 
 class ChangesPanel(QWidget):

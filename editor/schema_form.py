@@ -199,7 +199,7 @@ class SchemaForm(QWidget):
             field.setModified(False)   # what it shows is the document's again
         if value == current or (value is MISSING and current is MISSING):
             return False
-        what = ".".join(map(str, field_path))
+        what = f"the scenario's {name}" if not self.path else f"{'.'.join(map(str, self.path))}: {name}"
         self.document.set_field(self.kind, (), field_path, value,
                                 f"Clear {what}" if value is MISSING else f"Set {what}")
         return True

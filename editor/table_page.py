@@ -235,25 +235,43 @@ class TablePage(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(row)
         layout.addWidget(self.view)
-        if entity_table:
+        if entity_table or hasattr(model, "revert_value"):
             self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
             self.view.customContextMenuRequested.connect(self._context_menu)
 
     def remove_selected(self) -> bool:
         """Remove the entity of the chosen row (that very one, even if another shares its id)."""
-        row = self.view.current_row()
-        return 0 <= row < len(self.model.rows) and self.model.remove(row)
+        return self.remove_row(self.view.current_row())
+
+    def remove_row(self, row: int) -> bool:
+        """Remove a row's entity, once the designer agrees when others refer to it (removal.py)."""
+        if not 0 <= row < len(self.model.rows):
+            return False
+        from .removal import confirm_removal
+        if isinstance(self.model, EntityTableModel) and not confirm_removal(
+                self, self.model.document, self.model.kind, self.model.collection,
+                [self.model.rows[row].get("id")]):
+            return False
+        return self.model.remove(row)
 
     def _context_menu(self, point) -> None:
-        index = self.view.to_source(self.view.indexAt(point))
+        menu = self.context_menu(self.view.indexAt(point))
+        if menu is not None and not menu.isEmpty():
+            menu.aboutToHide.connect(menu.deleteLater)   # shown without a loop of its own
+            menu.popup(self.view.viewport().mapToGlobal(point))
+
+    def context_menu(self, view_index) -> QMenu | None:
+        """What can be done to the cell: revert an overridden value, remove the entry."""
+        index = self.view.to_source(view_index)
         if not index.isValid() or index.row() >= len(self.model.rows):
-            return
+            return None
         menu = QMenu(self)
         if index.data(STATUS_ROLE) == "overridden":
             revert = QAction("Revert to inherited", menu)
             revert.triggered.connect(lambda: self.model.revert_value(index))
             menu.addAction(revert)
-        remove = QAction(f"Remove this {self.model.noun}", menu)
-        remove.triggered.connect(lambda: self.model.remove(index.row()))
-        menu.addAction(remove)
-        menu.exec(self.view.viewport().mapToGlobal(point))
+        if isinstance(self.model, EntityTableModel):
+            remove = QAction(f"Remove this {self.model.noun}", menu)
+            remove.triggered.connect(lambda: self.remove_row(index.row()))
+            menu.addAction(remove)
+        return menu

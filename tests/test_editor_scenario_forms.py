@@ -77,7 +77,8 @@ def test_the_general_form_edits_name_year_and_description(qtbot, window, folder)
     form.fields["name"].setFocus()   # leaving the box stores it
     assert manifest(window)["description"] == "Two lines:\nthe second."
     stack = window.document.undo_stack
-    assert [stack.text(i) for i in range(stack.count())] == ["Set name", "Set year", "Set description"]
+    assert [stack.text(i) for i in range(stack.count())] == [
+        "Set the scenario's name", "Set the scenario's year", "Set the scenario's description"]
     assert window.save()
     assert read_yaml_file(folder / "scenario.yaml").data["year"] == 1942
 

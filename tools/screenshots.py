@@ -95,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     # Its Chinese translation, side by side with the English.
     window.tabs.setCurrentWidget(window.translation_panel)
     window.translation_panel.show_locale("zh-Hans")
+    panel = window.translation_panel
+    panel.view.select_row(panel.model.row_of_key("scenario.description"), 2)
     settle()
     save(window.translation_panel, "translation-view.png")
 
