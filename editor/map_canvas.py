@@ -413,7 +413,9 @@ class MapView(QGraphicsView):
     def keep_room(self) -> None:
         """Make the canvas cover the map with room to spare; when it must grow, the part of the
         map in view stays where it is."""
-        wanted = self.map_scene.map_rect().united(self.map_scene.itemsBoundingRect())
+        # The board's extent when map.yaml gives it (what the items cover otherwise): asking the
+        # scene for its items' extent after every edit costs a board of polygons a dozen ms.
+        wanted = self.map_scene.map_rect()
         if self._room.isValid() and self._room.contains(wanted):
             return
         centre = self.mapToScene(self.viewport().rect().center()) if self._room.isValid() else None
