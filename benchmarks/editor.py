@@ -33,12 +33,13 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))   # the soak's driver, shared with the test
 
-from editor_soak import resident_mb  # noqa: E402
 from PySide6.QtCore import QElapsedTimer, QSettings, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from sandtable.scenario import find_scenarios, load_scenario  # noqa: E402
 from sandtable.yamlwrite import save_yaml  # noqa: E402
+
+from editor_soak import resident_mb  # noqa: E402
 
 TARGET_OPEN, TARGET_PROBLEMS, TARGET_BLOCK, TARGET_GROWTH = 1.5, 0.150, 0.050, 50.0
 EDITS = 15

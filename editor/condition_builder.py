@@ -1,5 +1,8 @@
 """The condition builder: a tree of conditions and a form for the chosen node's parameters.
 
+A parameter naming one id is a drop-down of the scenario's ids; one naming several (`spaces`,
+`types`) is a line of ids with a menu of them all by name, each ticked when chosen.
+
 Each change hands the whole new condition to `apply` (which pushes one undo command), and the
 builder shows it again from the document: the document stays the only truth.
 
@@ -21,8 +24,10 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QHBoxLayout,
     QLineEdit,
+    QMenu,
     QPushButton,
     QSpinBox,
+    QToolButton,
     QTreeView,
     QVBoxLayout,
     QWidget,
@@ -125,10 +130,12 @@ class ConditionBuilder(QWidget):
 
     edited = Signal(object)
 
-    def __init__(self, apply: Callable[[object], None], suggest: Callable[[str], list[str]], parent=None):
+    def __init__(self, apply: Callable[[object], None], suggest: Callable[[str], list[str]], parent=None,
+                 names: Callable[[str], dict[str, str]] | None = None):
         super().__init__(parent)
         self.apply = apply
         self.suggest = suggest
+        self.names = names   # id -> display name, for the ids a parameter may take
         self.vocabulary = conditions.vocabulary()
         self.model = ConditionModel(self)
         self.tree = QTreeView()
@@ -220,6 +227,17 @@ class ConditionBuilder(QWidget):
             line.setPlaceholderText(", ".join(self.suggest(name)[:4]))
             line.editingFinished.connect(
                 lambda: store([p.strip() for p in line.text().split(",") if p.strip()] or None))
+            if self.suggest(name):
+                chooser = self._chooser(name, line, store)
+                row = QWidget()
+                pair = QHBoxLayout(row)
+                pair.setContentsMargins(0, 0, 0, 0)
+                pair.addWidget(line, 1)
+                pair.addWidget(chooser)
+                widget.setObjectName(f"param-{name}")
+                self._fields[name] = widget
+                self.slot.form.addRow(name.replace("_", " "), row)
+                return
         else:
             combo = widget = QComboBox()
             combo.setEditable(True)
@@ -232,6 +250,41 @@ class ConditionBuilder(QWidget):
         widget.setObjectName(f"param-{name}")
         self._fields[name] = widget
         self.slot.form.addRow(name.replace("_", " "), widget)
+
+    def _chooser(self, name: str, line: QLineEdit, store: Callable) -> QToolButton:
+        """A button whose menu lists the ids a list parameter may take, each ticked when chosen:
+        ids are picked by their names rather than typed."""
+        button = QToolButton()
+        button.setText("Choose…")
+        button.setObjectName(f"choose-{name}")
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(button)
+        button.setMenu(menu)
+
+        def chosen() -> list[str]:
+            return [p.strip() for p in line.text().split(",") if p.strip()]
+
+        def fill() -> None:
+            menu.clear()
+            names = self.names(name) if self.names is not None else {}
+            for ident in self.suggest(name):
+                action = menu.addAction(f"{names.get(ident) or ident}  ({ident})")
+                action.setCheckable(True)
+                action.setChecked(ident in chosen())
+                action.setData(ident)
+                action.toggled.connect(lambda on, ident=ident: toggle(ident, on))
+
+        def toggle(ident: str, on: bool) -> None:
+            now = chosen()
+            if on and ident not in now:
+                now.append(ident)
+            elif not on and ident in now:
+                now.remove(ident)
+            store(now or None)
+
+        menu.aboutToShow.connect(fill)
+        fill()
+        return button
 
     # -- editing ----------------------------------------------------------------------------
     def _set(self, path: tuple, value) -> None:
@@ -256,9 +309,23 @@ class ConditionBuilder(QWidget):
             self._set(path, {op: body})
 
     def add(self, op: str) -> None:
+        """Add a condition of `op`. A group (`not`, `all`, `any`, `at least`) takes the chosen
+        condition inside it: `not` negates what is chosen; a leaf goes into the chosen group (or
+        joins the chosen leaf in an `all`)."""
+        path = self.current_path()
+        if op in conditions.GROUPS and self.model.condition is not None and path is not None:
+            self._commit(conditions.wrapped(self.model.condition, path, op))
+            self._choose(path)   # the new group, where the chosen condition was
+            return
+        if op == "not":
+            return   # nothing to negate yet: choose or add the condition to negate first
         child = conditions.blank(op, {name: self.suggest(name) for name in _PARAMETER_NAMES})
-        path = self.current_path() or ()
-        self._commit(conditions.with_child(self.model.condition, path, child))
+        self._commit(conditions.with_child(self.model.condition, path or (), child))
+
+    def _choose(self, path: tuple) -> None:
+        index = self.model.index_of_path(path)
+        if index.isValid():
+            self.tree.setCurrentIndex(index)
 
     def remove_current(self) -> None:
         path = self.current_path()

@@ -79,12 +79,23 @@ def removed(condition, path: tuple):
     return removed(condition, path[:-1])  # `not` loses its only child: drop the `not`
 
 
+def wrapped(condition, path: tuple, group: str):
+    """A copy with the node at `path` put inside a new group: `not` negates it, `all`, `any` and
+    `at_least` start with it as their first member."""
+    node = copy.deepcopy(get(condition, path))
+    body = {"not": node, "all": [node], "any": [node], "at_least": {"count": 1, "of": [node]}}[group]
+    return replaced(condition, path, {group: body})
+
+
 def with_child(condition, path: tuple, child: dict):
-    """A copy with `child` added under the node at `path`; a leaf is first wrapped in `all`."""
+    """A copy with `child` added under the node at `path`; a leaf is first wrapped in `all`, and a
+    `not` with nothing in it yet takes the child as the condition it negates."""
     node = get(condition, path) if condition is not None else None
     if node is None:
         return copy.deepcopy(child)
     op = op_of(node)
+    if op == "not" and not node["not"]:
+        return replaced(condition, path, {"not": copy.deepcopy(child)})
     if op in ("all", "any"):
         return replaced(condition, path, {op: node[op] + [child]})
     if op == "at_least":

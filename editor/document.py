@@ -17,8 +17,8 @@ from PySide6.QtGui import QUndoStack
 
 from sandtable.diagnostics import Diagnostic, Location, error
 from sandtable.merge import Tracked, identity, merge_tracked
-from sandtable.paths import is_inside, write_target
-from sandtable.safewrite import ANY, ChangedOnDisk, Fingerprint, fingerprint, remove_file
+from sandtable.paths import PathEscape, inside, is_inside, write_target
+from sandtable.safewrite import ANY, ChangedOnDisk, Fingerprint, atomic_write_bytes, fingerprint, remove_file
 from sandtable.scenario import (
     FILE_KINDS,
     LOCALE_DIR,
@@ -63,6 +63,7 @@ class ScenarioFile:
     problem: Diagnostic | None = None
     announced_text: str | None = None   # the outside change last reported
     removed: bool = False         # the designer removed the file (a locale): deleted at the next save
+    created: bool = False         # this document wrote the file first (it was not there when read)
     disk_data: dict | None = None  # the data as on disk, kept from the first edit (for positions)
     # The bytes last read or written (None: no file): a save replaces the file only if it still
     # holds them, so another program's save is never silently undone.
@@ -525,18 +526,28 @@ class ScenarioDocument(QObject):
         placed = {s.get("id") for s in self.entities("map", "spaces") if s.get("position")}
         return {k: v for k, v in self.layout_positions.items() if k not in placed}
 
-    def save(self, folder: Path | str | None = None) -> list[Path]:
+    def save(self, folder: Path | str | None = None, replace: bool = False) -> list[Path]:
         """Write every changed file (or all files, to a new folder). Returns the paths written.
 
         Only what the designer changed is written: the automatic layout stays in memory unless a
         space was moved or `store_layout` was asked for, and a variant's files hold only its own
-        entries (an inherited value is never copied into them).
+        entries (an inherited value is never copied into them). A file left with nothing in it
+        (every edit of a new file undone) is not written, and one this document wrote before is
+        removed again.
+
+        Saved into another folder, the scenario takes everything it uses along (its locales and
+        the files its data names, such as the board image). A folder that holds another
+        scenario is refused (TargetOccupied) unless `replace` says to replace it: that scenario's
+        files are then written over or, where this scenario has none, removed.
 
         Every write stays inside the target folder (PathEscape, PATH001, otherwise), and a file
         that another program changed since it was read is not written over (ChangedOnDisk, before
         anything is written) unless the designer chose to keep this version (keep_mine)."""
         target = Path(folder) if folder is not None else self.root
         moving = target.resolve() != self.root.resolve()
+        occupied = scenario_files_in(target) if moving else []
+        if occupied and not replace:
+            raise TargetOccupied(target, occupied)
         if not moving:
             self._check_unchanged_on_disk()
         if moving and self.is_variant:
@@ -547,25 +558,30 @@ class ScenarioDocument(QObject):
             for file in self.files.values():
                 if file.data is None:
                     continue  # unreadable: leave it alone
-                if file.removed:
+                if _goes(file):
                     if file.exists and not moving:
                         remove_file(file.path, within=self.root)
                         file.disk_text = file.fingerprint = None
+                        file.edited, file.created = False, False
                         written.append(file.path)
-                    continue
-                if not file.exists and not file.data:
                     continue
                 if not moving and not file.edited and file.exists:
                     continue
                 path = target / file.path.relative_to(self.root)
                 write_target(target, path)   # before making locales/: a link there may lead out
                 path.parent.mkdir(parents=True, exist_ok=True)
+                first = moving or not path.exists()
                 text = save_yaml(path, file.data, file.header, original=file.disk_text, within=target,
                                  unchanged_since=ANY if moving else file.fingerprint)
                 written.append(path)
                 file.disk_text, file.edited, file.path, file.disk_data = text, False, path, None
                 file.fingerprint = Fingerprint.of(text.encode("utf-8"))
+                file.created = file.created or first
                 file.origins, file.key_origins = _positions(path, text)
+            if moving:
+                written += self._copy_named_files(target)
+                for stale in set(occupied) - set(written):
+                    remove_file(stale, within=target)   # the replaced scenario's, not this one's
         finally:
             self.root = target
             self._watch()
@@ -574,8 +590,9 @@ class ScenarioDocument(QObject):
         return written
 
     def _to_write(self) -> list[ScenarioFile]:
+        """The files a save in place would remove, replace or create."""
         return [f for f in self.files.values() if f.data is not None and
-                ((f.removed and f.exists) or (not f.removed and (f.edited or not f.exists) and (f.exists or f.data)))]
+                ((_goes(f) and f.exists) or (not _goes(f) and (f.edited or not f.exists)))]
 
     def _check_unchanged_on_disk(self) -> None:
         """Refuse the whole save, before anything is written, when a file it would replace or
@@ -604,6 +621,28 @@ class ScenarioDocument(QObject):
                 file.edited = True
                 kept.append(file.path)
         return kept
+
+    def _copy_named_files(self, target: Path) -> list[Path]:
+        """Copy the files the scenario's data names (the board image ...) into `target`, at the
+        same place relative to it. A path that leads out of the folder is not followed (PATH002
+        says so)."""
+        from validators.files import FILE_REFERENCES
+        from validators.walk import find
+        copied = []
+        for kind, pattern in FILE_REFERENCES:
+            for _pointer, value in find(self.own(kind), pattern):
+                if not isinstance(value, str):
+                    continue
+                try:
+                    source = inside(self.root, value)
+                    destination = inside(target, value)
+                except PathEscape:
+                    continue
+                if source.is_file() and source != destination:
+                    destination.parent.mkdir(parents=True, exist_ok=True)
+                    atomic_write_bytes(destination, source.read_bytes(), within=target)
+                    copied.append(destination)
+        return copied
 
     def store_layout(self) -> int:
         """Write the automatic layout's positions into the map (one undo step): the designer asked
@@ -658,6 +697,30 @@ class ScenarioDocument(QObject):
         if stale:
             self.changed_on_disk.emit(stale)
         return stale
+
+
+def _goes(file: ScenarioFile) -> bool:
+    """A save removes the file: the designer removed it (a locale), or it was left with nothing in
+    it and nobody else wrote it (a new file whose every edit was undone): no stub stays behind."""
+    return file.removed or (not file.data and (file.created or not file.exists))
+
+
+class TargetOccupied(Exception):
+    """Save As into a folder that holds another scenario, without being told to replace it."""
+
+    def __init__(self, folder: Path, files: list[Path]):
+        self.folder, self.files = folder, files
+        super().__init__(f"{folder} holds another scenario ({len(files)} scenario file(s))")
+
+
+def scenario_files_in(folder: Path) -> list[Path]:
+    """The scenario files a folder holds: scenario.yaml and the other files of a scenario, and its
+    locales."""
+    found = [folder / name for name in FILE_KINDS.values() if (folder / name).is_file()]
+    locales = folder / LOCALE_DIR
+    if locales.is_dir():
+        found += [path for path in sorted(locales.glob("*.yaml")) if is_locale_tag(path.stem)]
+    return found
 
 
 def copy_data(value):

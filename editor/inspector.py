@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from sandtable.merge import identity
+from sandtable.schemas import SchemaNode, root_node
 from sandtable.texts import TRANSLATABLE_FIELDS
 
 from .commands import MISSING
@@ -38,11 +39,30 @@ class Inspector(QWidget):
         self.error = QLabel("")
         self.error.setStyleSheet("color: #b3261e")
         self.error.setWordWrap(True)
+        # Any field the schema allows that the entity does not have yet (a unit's stats, a
+        # space's tags ...): chosen by name, typed as the fields above are.
+        self.new_field = QComboBox()
+        self.new_field.setObjectName("new-field")
+        self.new_field.setToolTip("A field the format allows here that this entry has not got yet")
+        self.new_value = QLineEdit()
+        self.new_value.setObjectName("new-value")
+        self.new_value.setPlaceholderText("value")
+        self.new_value.returnPressed.connect(self.add_field)
+        add = QPushButton("Add field")
+        add.clicked.connect(self.add_field)
+        self.adding = QWidget()
+        row = QHBoxLayout(self.adding)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.new_field)
+        row.addWidget(self.new_value, 1)
+        row.addWidget(add)
         self._layout = QVBoxLayout(self)
         self._layout.addWidget(self.title)
         self.slot = FormSlot(self._layout)
+        self._layout.addWidget(self.adding)
         self._layout.addWidget(self.error)
         self._layout.addStretch()
+        self.adding.hide()
         self._shape: tuple | None = None
         self.fields: dict[str, QLineEdit] = {}
         document.changed.connect(lambda kind: self.refresh() if kind == self.kind else None)
@@ -64,6 +84,7 @@ class Inspector(QWidget):
             self.slot.renew()
             self.fields = {}
             self.title.setText("Nothing selected")
+            self.adding.hide()
             return
         key = identity(entity)
         names = [name for name in entity if not (key and name == key[0])]
@@ -83,6 +104,55 @@ class Inspector(QWidget):
             self.slot.show()
         for name in names:
             self._show(name, entity[name])
+        self._offer_fields(entity)
+
+    def schema(self) -> SchemaNode | None:
+        """The schema of the chosen entity: its file's, down the collections of its locator."""
+        if not self.kind or self.kind.startswith("locale"):
+            return None
+        node = root_node(self.kind)
+        for collection, *_ in self.locator:
+            node = node.child(collection).child(0)
+        return node
+
+    def _offer_fields(self, entity: dict) -> None:
+        node = self.schema()
+        missing = [n for n in (node.property_order() if node else []) if n not in entity and n != "remove"]
+        chosen = self.new_field.currentText()
+        if [self.new_field.itemText(i) for i in range(self.new_field.count())] != missing:
+            self.new_field.clear()
+            self.new_field.addItems(missing)
+            if chosen in missing:
+                self.new_field.setCurrentText(chosen)
+        self.adding.setVisible(bool(missing))
+        if node is not None:
+            self.new_field.setToolTip("\n".join(
+                f"{n}: {node.child(n).schema.get('description', '')}".rstrip(": ") for n in missing[:30]))
+
+    def add_field(self) -> bool:
+        """Give the entity a field it has not got (one undo step), if the schema takes the value."""
+        name, text = self.new_field.currentText(), self.new_value.text()
+        entity = self.entity()
+        if not name or entity is None or self.kind is None or name in entity:
+            return False
+        node = self.schema()
+        text_field = node is not None and node.child(name).schema.get("type") == "string"
+        try:
+            value = text.strip() if name in TEXT_FIELDS or text_field else parse_value(text)
+        except ValueError as problem:
+            self._refuse(name, str(problem))
+            return False
+        if value in ("", None):
+            self._refuse(name, "type the value first")
+            return False
+        problems = new_problems(self.document, self.kind, self.locator, (name,), value, MISSING)
+        if problems:
+            self._refuse(name, explanation(problems))
+            return False
+        self.error.setText("")
+        self.new_value.clear()
+        self.document.set_field(self.kind, self.locator, (name,), value, f"Add {name} to {self._label()}")
+        return True
 
     def _show(self, name: str, value) -> None:
         """The value in its field (without reporting an edit), styled by where it comes from."""
@@ -122,6 +192,11 @@ class Inspector(QWidget):
             return "inherited", None
         return "overridden", parent.get(name, MISSING)
 
+    def _label(self) -> str:
+        """The chosen entity as the history names it: its id, or its pair of spaces."""
+        ident = self.locator[-1][1][1] if self.locator else ""
+        return " – ".join(ident) if isinstance(ident, tuple) else str(ident)
+
     def revert(self, name: str) -> bool:
         return self.kind is not None and self.document.revert_field(self.kind, self.locator, (name,))
 
@@ -143,7 +218,7 @@ class Inspector(QWidget):
             return self._refuse(name, explanation(problems))
         self.error.setText("")
         self.fields[name].setModified(False)
-        self.document.set_field(self.kind, self.locator, (name,), value, f"Set {name}")
+        self.document.set_field(self.kind, self.locator, (name,), value, f"Set {name} of {self._label()}")
 
     def _refuse(self, name: str, message: str) -> None:
         self.error.setText(f"{name}: {message}")

@@ -2,19 +2,22 @@
 from __future__ import annotations
 
 import gc
+import os
 from pathlib import Path
 from typing import Any, cast
 
-from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoStack
+from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, QTimer, QUrl
+from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QDockWidget,
     QFileDialog,
     QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QMainWindow,
     QMessageBox,
     QPushButton,
@@ -31,21 +34,45 @@ from sandtable.diagnostics import Diagnostic
 from sandtable.paths import PathEscape
 from sandtable.safewrite import ChangedOnDisk
 from sandtable.scenario import FILE_KINDS
+from sandtable.yamlsource import YamlRefused, read_yaml_file
 from sandtable.yamlwrite import save_yaml
 
 from . import recovery
-from .document import ScenarioDocument
+from .document import ScenarioDocument, scenario_files_in
 from .inspector import Inspector
 from .map_canvas import MapView
 from .map_page import MapPage
 from .models import collections as tables
 from .models.base import DocumentTableModel
 from .models.problems import ProblemsModel
-from .panels import ChangesPanel, DecksPanel, NationsPanel, ObjectivesPanel, SetupPanel, TablesPanel, TranslationPanel
+from .panels import ChangesPanel, DecksPanel, NationsPanel, ObjectivesPanel, SetupPanel, TablesPanel
 from .playtest import PlaytestPanel
 from .playtest_games import GamesPanel
+from .scenario_panel import ScenarioPanel
+from .schema_form import SchemaForm
 from .table_page import TablePage, TableView
+from .translation_panel import TranslationPanel
 from .validation import LiveValidator
+
+SHORTCUTS_TEXT = """Map
+  wheel, Ctrl++ (or Ctrl+=), Ctrl+-: zoom; Ctrl+0: fit the map
+  drag the background, or the middle button anywhere: pan
+  Shift-drag from a space to another: a border
+  right button: what can be done on a space, a border or the map
+  F2 or double-click: rename a space; Delete: remove what is selected
+  Ctrl+F: find a space; Enter: the next match, Shift+Enter: the one before
+
+Tables
+  F2, double-click or typing: edit a cell; Return: store it
+  the arrow keys and a click choose a row; what is shown beside it follows
+
+Translations
+  Ctrl+Down, Ctrl+Up: the next, the previous text with work left
+  Return in the translation: store it and go on to the next; Shift+Return: a new line
+
+Everywhere
+  Ctrl+Z, Ctrl+Shift+Z: undo, redo; Ctrl+S: save; Ctrl+Shift+S: save as
+  a scenario folder dropped on the window opens it"""
 
 MAX_RECENT = 8
 AUTOSAVE_MS = 60_000   # how often unsaved work is kept for recovery after a crash
@@ -61,6 +88,7 @@ class MainWindow(QMainWindow):
         self._scope: QObject | None = None   # parent of the open document's models
         self.validator: LiveValidator | None = None
         self.setWindowTitle(APP_NAME)
+        self.setAcceptDrops(True)
         self.resize(1400, 900)
         self.problems_model = ProblemsModel(self)
         self._build_docks()
@@ -173,19 +201,101 @@ class MainWindow(QMainWindow):
         self.redo_action = self._action("&Redo", lambda: self._on_document(lambda d: d.undo_stack.redo()),
                                         QKeySequence.StandardKey.Redo, self.edit_menu)
         self.edit_menu.addSeparator()
+        # The usual actions act on the field being typed in (a line, a cell's editor, a text
+        # box); Delete on the map removes what is selected there.
+        for text, method, key in (("Cu&t", "cut", QKeySequence.StandardKey.Cut),
+                                  ("&Copy", "copy", QKeySequence.StandardKey.Copy),
+                                  ("&Paste", "paste", QKeySequence.StandardKey.Paste)):
+            self._action(text, lambda _=False, method=method: self._on_focus(method), key, self.edit_menu)
+        self._action("&Delete", self.delete_selected, None, self.edit_menu)
+        self._action("Select &All", lambda: self._on_focus("selectAll"), QKeySequence.StandardKey.SelectAll,
+                     self.edit_menu)
+        self.edit_menu.addSeparator()
         self._action("&Find Space…", self.focus_find, QKeySequence.StandardKey.Find, self.edit_menu)
         view_menu = bar.addMenu("&View")
         self._action("&Fit Map", lambda: self._on_map(lambda view: view.fit()), "Ctrl+0", view_menu)
-        self._action("Zoom &In", lambda: self._on_map(lambda view: view.zoom(1.25)),
-                     QKeySequence.StandardKey.ZoomIn, view_menu)
+        zoom_in = self._action("Zoom &In", lambda: self._on_map(lambda view: view.zoom(1.25)), None, view_menu)
+        # Ctrl++ and, on keyboards where + needs Shift, Ctrl+= (the same key unshifted).
+        zoom_in.setShortcuts([QKeySequence(QKeySequence.StandardKey.ZoomIn), QKeySequence("Ctrl+=")])
         self._action("Zoom &Out", lambda: self._on_map(lambda view: view.zoom(0.8)),
                      QKeySequence.StandardKey.ZoomOut, view_menu)
         self.language_menu = view_menu.addMenu("Display &Language")
         view_menu.addSeparator()
         for dock in (self.outline_dock, self.inspector_dock, self.history_dock, self.problems_dock):
             view_menu.addAction(dock.toggleViewAction())
+        help_menu = bar.addMenu("&Help")
+        self._action("&Documentation", self.show_documentation, QKeySequence.StandardKey.HelpContents, help_menu)
+        self._action("&Keyboard and Mouse", self.show_shortcuts, None, help_menu)
+        help_menu.addSeparator()
+        self._action(f"&About {APP_NAME}", self.show_about, None, help_menu)
         self.map_view: MapView | None = None
         self._refresh_recent()
+
+    # -- the Edit menu's usual actions, on what has the focus ----------------------------------
+    def _on_focus(self, method: str) -> bool:
+        widget = QApplication.focusWidget()
+        act = getattr(widget, method, None) if widget is not None else None
+        if callable(act):
+            act()
+            return True
+        return False
+
+    def delete_selected(self) -> None:
+        widget = QApplication.focusWidget()
+        if self.map_view is not None and widget is self.map_view:
+            self.map_view.delete_selected()
+        elif isinstance(widget, QLineEdit):
+            widget.del_()
+
+    # -- help ------------------------------------------------------------------------------------
+    def documentation_url(self) -> QUrl | None:
+        """The editor's page: docs/editor.md where the package is (a checkout, or shipped with it),
+        else below the address SANDTABLE_DOCS_URL gives, as `validate --docs-url` takes it."""
+        from sandtable.resources import shared_path
+        found = shared_path("docs", "editor.md")
+        if found is not None:
+            return QUrl.fromLocalFile(str(found))
+        base = os.environ.get("SANDTABLE_DOCS_URL", "")
+        return QUrl(base.rsplit("/", 1)[0] + "/editor.md") if base.startswith(("http://", "https://")) else None
+
+    def show_documentation(self) -> None:
+        url = self.documentation_url()
+        if url is None or not QDesktopServices.openUrl(url):
+            where = url.toString() if url is not None else "docs/editor.md of the source"
+            self.statusBar().showMessage(f"The editor's documentation is {where}", 10_000)
+
+    def show_shortcuts(self) -> None:
+        QMessageBox.information(self, f"{APP_NAME}: keyboard and mouse", SHORTCUTS_TEXT)
+
+    def show_about(self) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            number = version("sandtable")
+        except PackageNotFoundError:
+            number = "(not installed)"
+        QMessageBox.about(self, f"About {APP_NAME}",
+                          f"<b>{APP_NAME}</b> {number}<p>A scenario editor, validator and playtest engine for "
+                          "WWII strategy board games.</p>")
+
+    # -- a folder dropped on the window is opened --------------------------------------------------
+    def _dropped_folder(self, event) -> Path | None:
+        urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
+        folder = Path(urls[0].toLocalFile()) if len(urls) == 1 and urls[0].isLocalFile() else None
+        if folder is not None and folder.is_file() and folder.name == FILE_KINDS["scenario"]:
+            folder = folder.parent   # its scenario.yaml dropped: the folder is meant
+        return folder if folder is not None and (folder / FILE_KINDS["scenario"]).is_file() else None
+
+    def dragEnterEvent(self, event) -> None:
+        if self._dropped_folder(event) is not None:
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event) -> None:
+        folder = self._dropped_folder(event)
+        if folder is not None:
+            event.acceptProposedAction()
+            self.open_folder(folder)
 
     # -- opening ----------------------------------------------------------------------------
     def open_folder(self, folder: Path | str) -> None:
@@ -199,6 +309,12 @@ class MainWindow(QMainWindow):
         self.document = ScenarioDocument(folder, self)
         self.document.changed_on_disk.connect(self._changed_on_disk)
         self.document.undo_stack.cleanChanged.connect(self._update_title)
+        self.document.undo_stack.indexChanged.connect(self._edit_stored)
+        # Undo and Redo say what they would undo and redo, as the history names it.
+        self.document.undo_stack.undoTextChanged.connect(
+            lambda text: self.undo_action.setText(f"&Undo {text}" if text else "&Undo"))
+        self.document.undo_stack.redoTextChanged.connect(
+            lambda text: self.redo_action.setText(f"&Redo {text}" if text else "&Redo"))
         self.document.saved.connect(self._update_title)
         self.history.setStack(self.document.undo_stack)
         self._build_views()
@@ -262,6 +378,10 @@ class MainWindow(QMainWindow):
         self.map_page.message.connect(lambda text: self.statusBar().showMessage(text, 6000))
         self._fill_language_menu(scope)
         self.tabs.addTab(self.map_page, "Map")
+        self.scenario_panel = ScenarioPanel(document)
+        self.tabs.addTab(self.scenario_panel, "Scenario")
+        self.tabs.setTabToolTip(self.tabs.count() - 1, "Name, system, turn order, victory, resources, "
+                                "phases and the rules' parameters")
         self.spaces_page = TablePage(tables.spaces_model(document, scope))
         self.spaces_view = self.spaces_page.view
         self.tabs.addTab(self.spaces_page, "Spaces")
@@ -285,6 +405,7 @@ class MainWindow(QMainWindow):
         self.options_view = self.options_page.view
         self.tabs.addTab(self.options_page, "Options")
         self.translation_panel = TranslationPanel(document)
+        self.translation_panel.show_requested.connect(self.show_entity)
         self.tabs.addTab(self.translation_panel, "Translations")
         self.changes_panel = ChangesPanel(document)
         self.tabs.addTab(self.changes_panel, "Changes")
@@ -295,12 +416,16 @@ class MainWindow(QMainWindow):
         playtest = QTabWidget()
         playtest.addTab(self.playtest_panel, "One battle")
         playtest.addTab(self.games_panel, "Whole games")
-        self.tabs.addTab(playtest, "Playtest")
+        # Third, where it is in sight at any size of the window: edit, then play, all day.
+        self.tabs.insertTab(2, playtest, "Playtest")
+        self.tabs.setTabToolTip(2, "A battle, or whole games AI against AI, of the scenario as it is")
         self.inspector = inspector = Inspector(document)
         host_layout = self.inspector_host.layout()
         if host_layout is not None:
             host_layout.addWidget(inspector)
         self.inspector.refused.connect(self._refused)
+        for form in self.findChildren(SchemaForm):
+            form.refused.connect(self._refused)
         for model in self._table_models():
             model.refused.connect(self._refused)
             model.noticed.connect(self._noticed)
@@ -309,7 +434,12 @@ class MainWindow(QMainWindow):
         for view, kind in ((self.spaces_view, "map"), (self.units_view, "units"),
                            (self.borders_view, "map"), (self.options_view, "scenario"),
                            (self.nations_panel.nations.view, "scenario"), (self.nations_panel.sides.view, "scenario")):
-            view.clicked.connect(lambda index, kind=kind, view=view: self._inspect_row(kind, view, index))
+            # The inspector shows the highlighted row of the table in view (a table out of view
+            # whose rows moved under an edit on the map leaves it alone); a click on the row
+            # already chosen shows it again.
+            view.chosen.connect(lambda locator, kind=kind, view=view: self._inspect(kind, locator)
+                                if view.isVisible() else None)
+            view.clicked.connect(lambda _index, kind=kind, view=view: self._inspect(kind, view.chosen_locator))
         document.changed.connect(lambda _kind: self._refresh_outline())
         document.reloaded.connect(self._refresh_outline)
         self._refresh_outline()
@@ -323,12 +453,15 @@ class MainWindow(QMainWindow):
         """An edit was not stored: say why where the designer looks (the cell's tooltip has it too)."""
         self.statusBar().showMessage(f"Not stored — {message}", 10_000)
 
+    def _edit_stored(self, _index: int = 0) -> None:
+        """An edit went through: a refusal still in the status bar is about one before it."""
+        if self.statusBar().currentMessage().startswith("Not stored"):
+            self.statusBar().clearMessage()
+
     def _noticed(self, message: str) -> None:
         self.statusBar().showMessage(message, 10_000)
 
-    def _inspect_row(self, kind: str, view: TableView, index) -> None:
-        from .models.entity_table import LOCATOR_ROLE
-        locator = view.model().data(index, LOCATOR_ROLE)
+    def _inspect(self, kind: str, locator) -> None:
         if locator and self.inspector is not None:
             self.inspector.show_entity(kind, locator)
 
@@ -340,16 +473,17 @@ class MainWindow(QMainWindow):
         manifest = document.merged("scenario")
         root = QTreeWidgetItem([str(manifest.get("name") or document.root.name),
                                 "variant" if document.is_variant else ""])
-        rows = [("Map", "map", "spaces"), ("Spaces", "map", "spaces"), ("Borders", "map", "borders"),
+        rows = [("Map", "map", "spaces"), ("Scenario", "scenario", "victory"), ("Playtest", "", ""),
+                ("Spaces", "map", "spaces"), ("Borders", "map", "borders"),
                 ("Units", "units", "unit_types"), ("Nations", "scenario", "nations"), ("Setup", "setup", "spaces"),
                 ("Objectives", "objectives", "objectives"), ("Decks", "decks", "decks"),
                 ("Tables", "tables", "tables"), ("Options", "scenario", "options")]
         for title, kind, collection in rows:
-            QTreeWidgetItem(root, [title, str(len(document.entities(kind, collection)))])
+            QTreeWidgetItem(root, [title, str(len(document.entities(kind, collection))) if kind else ""])
         QTreeWidgetItem(root, ["Translations", ", ".join(document.locale_tags)])
         if document.parent_scenario is not None:
             QTreeWidgetItem(root, ["Changes", f"against {document.parent_scenario.root.name}"])
-        QTreeWidgetItem(root, ["Playtest", ""])
+
         self.outline.addTopLevelItem(root)
         root.setExpanded(True)
         self.outline.resizeColumnToContents(0)
@@ -382,7 +516,28 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentWidget(self.translation_panel)
             self.translation_panel.show_locale(kind.split(":", 1)[1])
             return
-        self.show_entity(kind, document.locator_of(kind, diagnostic.pointer))
+        locator = document.locator_of(kind, diagnostic.pointer)
+        if not locator and kind in ("scenario", "setup"):
+            self._show_part(kind, diagnostic.pointer)
+        self.show_entity(kind, locator)
+
+    def _show_part(self, kind: str, pointer: str) -> None:
+        """A problem about no entity of its own (the turn order, a rule, a starting resource):
+        the page of that part."""
+        top = pointer.split("/")[1] if pointer.count("/") else ""
+        if kind == "setup":
+            pages = {"resources": self.setup_panel.resources_page, "pools": self.setup_panel.pools,
+                     "reinforcements": self.setup_panel.reinforcements,
+                     "markers": self.setup_panel.markers, "draws": self.setup_panel.draws}
+            self.tabs.setCurrentWidget(self.setup_panel)
+            self.setup_panel.tabs.setCurrentWidget(pages.get(top, self.setup_panel.page))
+            return
+        titles = {"turn_order": "Turn order", "rules": "Rules", "victory": "Victory",
+                  "resources": "Resources", "phases": "Phases", "nations": "Turn order"}
+        if top in ("sides", "options"):
+            return
+        self.tabs.setCurrentWidget(self.scenario_panel)
+        self.scenario_panel.show_page(titles.get(top, "General"))
 
     def _go_to_change(self, index) -> None:
         change = self.changes_panel.model.rows[self.changes_panel.view.to_source(index).row()]
@@ -409,6 +564,26 @@ class MainWindow(QMainWindow):
                  ("scenario", "options"): (self.options_page, self.options_page),
                  ("scenario", "nations"): (self.nations_panel, self.nations_panel.nations),
                  ("scenario", "sides"): (self.nations_panel, self.nations_panel.sides)}
+        scenario_pages = {"victory": "Victory", "resources": "Resources", "phases": "Phases",
+                          "turn_order": "Turn order", "rules": "Rules"}
+        setup_pages = {"resources": self.setup_panel.resources_page, "pools": self.setup_panel.pools,
+                       "reinforcements": self.setup_panel.reinforcements, "markers": self.setup_panel.markers,
+                       "draws": self.setup_panel.draws}
+        if kind == "scenario" and collection in scenario_pages:
+            self.tabs.setCurrentWidget(self.scenario_panel)
+            self.scenario_panel.show_page(scenario_pages[collection])
+            page = {"victory": self.scenario_panel.victory.page, "resources": self.scenario_panel.resources,
+                    "phases": self.scenario_panel.phases}.get(collection)
+            if page is not None:
+                page.filter.clear()
+                page.view.choose(locator[:1])
+            return
+        if kind == "setup" and collection in setup_pages:
+            self.tabs.setCurrentWidget(self.setup_panel)
+            self.setup_panel.tabs.setCurrentWidget(setup_pages[collection])
+            setup_pages[collection].filter.clear()
+            setup_pages[collection].view.choose(locator[:1])
+            return
         if (kind, collection) in pages:
             tab, page = pages[(kind, collection)]
             self.tabs.setCurrentWidget(tab)
@@ -494,30 +669,71 @@ class MainWindow(QMainWindow):
         if self.document is None:
             return False
         folder = QFileDialog.getExistingDirectory(self, "Save the scenario into a folder")
-        if not folder:
+        return bool(folder) and self.save_into(Path(folder))
+
+    def save_into(self, folder: Path) -> bool:
+        """Save the scenario, and everything it uses, into `folder`, which it then lives in. A
+        folder holding another scenario is replaced only when the designer says so."""
+        document = self.document
+        if document is None:
             return False
+        if folder.resolve() == document.root.resolve():
+            return self.save()
+        occupied = scenario_files_in(folder)
+        if occupied and not self._replace_scenario(folder, occupied):
+            return False
+        recovery.discard(document)   # the unsaved work is about to live in the new folder
         try:
-            self.document.save(folder)
-        except Exception as failure:  # SaveRefused, PATH001 or an I/O error: nothing half-written
-            QMessageBox.critical(self, APP_NAME, f"The scenario was not saved:\n{failure}")
+            written = document.save(folder, replace=bool(occupied))
+        except Exception as failure:  # SaveRefused, PATH001 or an I/O error: each file whole or untouched
+            QMessageBox.critical(self, APP_NAME, f"The scenario was not saved into {folder}:\n{failure}")
+            self.autosave()
             return False
-        self._remember(Path(folder))
+        self.banner.hide()
+        self._remember(folder)
         self._update_title()
+        self.statusBar().showMessage(f"Saved {len(written)} file(s) into {folder}", 4000)
         return True
 
-    def new_scenario(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Folder for the new scenario")
-        if folder:
-            self.create_scenario(Path(folder))
+    def _replace_scenario(self, folder: Path, files: list[Path]) -> bool:
+        try:
+            other = read_yaml_file(folder / FILE_KINDS["scenario"]).data
+        except (OSError, YamlRefused):
+            other = None
+        name = other.get("name") or other.get("id") if isinstance(other, dict) else None
+        named = f" ({name})" if isinstance(name, str) else ""
+        answer = QMessageBox.question(
+            self, APP_NAME, f"{folder} holds another scenario{named}. Replace it?\n\nIts {len(files)} "
+            "scenario file(s) are replaced by this scenario's; those this scenario does not have "
+            "(its locales, say) are removed. Other files in the folder are left as they are.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
 
-    def create_scenario(self, folder: Path) -> None:
-        """Start a scenario in an empty folder: a manifest with the folder's name, then open it."""
+    def new_scenario(self) -> None:
+        """File > New: a folder, a name and the game system, then the new scenario is open."""
+        from .new_scenario import NewScenarioDialog
+        dialog = NewScenarioDialog(self)
+        folder = dialog.chosen_folder() if dialog.exec() == NewScenarioDialog.DialogCode.Accepted else None
+        if folder is not None:
+            self.create_scenario(folder, dialog.chosen_system(), dialog.name.text())
+
+    def create_scenario(self, folder: Path, system: str = "aa50", name: str = "") -> bool:
+        """Start a scenario in a folder holding none: its manifest (id, name, system), then open it."""
         from sandtable.schemas import schema_header
+
+        from .new_scenario import manifest
+        if scenario_files_in(folder):
+            QMessageBox.warning(self, APP_NAME, f"{folder} already holds a scenario; open it instead.")
+            return False
+        if self.document is not None:
+            if not self.confirm_discard():
+                return False
+            self._close_document()   # asked once: opening the new one asks nothing more
         folder.mkdir(parents=True, exist_ok=True)
-        identifier = "".join(c if c.isalnum() else "-" for c in folder.name.lower()).strip("-") or "scenario"
-        save_yaml(folder / "scenario.yaml", {"id": identifier, "name": folder.name, "system": "aa50"},
+        save_yaml(folder / "scenario.yaml", manifest(folder, name, system),
                   schema_header("scenario", folder / "scenario.yaml"), within=folder)
         self.open_folder(folder)
+        return True
 
     def open_dialog(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Open a scenario folder")

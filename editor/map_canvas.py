@@ -8,8 +8,8 @@ board image, units) can be hidden.
 from __future__ import annotations
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QKeySequence, QPainter, QPen, QPixmap
-from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsPixmapItem, QGraphicsScene, QGraphicsView
+from PySide6.QtGui import QColor, QKeySequence, QPainter, QPen, QPixmap, QTransform
+from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsPixmapItem, QGraphicsScene, QGraphicsView, QMenu
 
 from .document import ScenarioDocument
 from .ids import slug, unique_id
@@ -283,6 +283,11 @@ class MapScene(QGraphicsScene):
             self.removeItem(self._link_line)
             self._link_line, self._link_from = None, None
             target = self.space_at(event.scenePos())
+            # The space the drag started on took the mouse when it was pressed; the release is
+            # handled here, so it must let go, or the next press (on any space) goes to it.
+            grabber = self.mouseGrabberItem()
+            if grabber is not None:
+                grabber.ungrabMouse()
             if target is not None and start is not None and target is not start:
                 self.add_border(start.space_id, target.space_id)
             event.accept()
@@ -374,7 +379,17 @@ class MapScene(QGraphicsScene):
 
 
 class MapView(QGraphicsView):
-    """Zoom with the wheel, pan by dragging the background, Delete removes, F2 renames."""
+    """Zoom with the wheel, pan by dragging the background (or with the middle button anywhere),
+    Delete removes, F2 renames, the right button offers what can be done where it is pressed.
+
+    The canvas is larger than the map by a wide margin and only ever grows: placing a space near
+    the edge does not shift the picture under the mouse (a scene rect that followed the items
+    would re-centre the view after each one)."""
+
+    MAX_FIT_SCALE = 1.5    # a map of a few spaces opens at a readable size, not blown up to fill the view
+    ROOM = 2000.0          # scene units of canvas around the map, to place new spaces in
+
+    context_menu_wanted = Signal(object, object, object)   # (menu, space or border or None, scene point)
 
     def __init__(self, scene: MapScene, parent=None):
         super().__init__(scene, parent)
@@ -387,7 +402,28 @@ class MapView(QGraphicsView):
         self.matches: list[str] = []
         self._match = -1
         self._needle = ""
+        self._pan_from: QPointF | None = None
+        self._room = QRectF()
+        self.last_menu: QMenu | None = None   # the context menu shown last (while it is open)
         scene.rename_requested.connect(self.rename_in_place)
+        scene.drawn.connect(self.keep_room)
+        self.keep_room()
+
+    # -- the canvas ------------------------------------------------------------------------------
+    def keep_room(self) -> None:
+        """Make the canvas cover the map with room to spare; when it must grow, the part of the
+        map in view stays where it is."""
+        # The board's extent when map.yaml gives it (what the items cover otherwise): asking the
+        # scene for its items' extent after every edit costs a board of polygons a dozen ms.
+        wanted = self.map_scene.map_rect()
+        if self._room.isValid() and self._room.contains(wanted):
+            return
+        centre = self.mapToScene(self.viewport().rect().center()) if self._room.isValid() else None
+        room = wanted.adjusted(-self.ROOM, -self.ROOM, self.ROOM, self.ROOM)
+        self._room = self._room.united(room) if self._room.isValid() else room
+        self.setSceneRect(self._room)
+        if centre is not None:
+            self.centerOn(centre)
 
     def wheelEvent(self, event) -> None:
         factor = 1.15 if event.angleDelta().y() > 0 else 1 / 1.15
@@ -399,12 +435,76 @@ class MapView(QGraphicsView):
             self.scale(factor, factor)
 
     def fit(self) -> None:
-        rect = self.map_scene.map_rect().adjusted(-30, -30, 30, 30)
-        if rect.isValid():
-            self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        """The whole map in view, at most somewhat larger than life (a new map of a few spaces
+        opens at a scale to work at, not zoomed in tenfold)."""
+        drawn = self.map_scene.map_rect()
+        rect = drawn.adjusted(-30, -30, 30, 30)
+        if not drawn.isValid() or drawn.isNull():   # nothing on the map yet: life size
+            self.resetTransform()
+            self.centerOn(0, 0)
+            return
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        if self.transform().m11() > self.MAX_FIT_SCALE:
+            self.setTransform(QTransform.fromScale(self.MAX_FIT_SCALE, self.MAX_FIT_SCALE))
+            self.centerOn(rect.center())
 
     def visible_rect(self) -> QRectF:
         return self.mapToScene(self.viewport().rect()).boundingRect()
+
+    # -- the middle button pans, wherever it is pressed -----------------------------------------
+    def mousePressEvent(self, event) -> None:
+        if event.button() == Qt.MouseButton.MiddleButton:
+            self._pan_from = event.position()
+            self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:
+        if self._pan_from is not None:
+            moved = event.position() - self._pan_from
+            self._pan_from = event.position()
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - round(moved.x()))
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() - round(moved.y()))
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:
+        if self._pan_from is not None and event.button() == Qt.MouseButton.MiddleButton:
+            self._pan_from = None
+            self.viewport().unsetCursor()
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+
+    # -- the right button: what can be done here ------------------------------------------------
+    def contextMenuEvent(self, event) -> None:
+        menu = self.menu_at(event.pos())
+        if menu is not None and not menu.isEmpty():
+            # Shown without a loop of its own (popup, not exec); gone once it closes.
+            menu.aboutToHide.connect(menu.deleteLater)
+            menu.popup(event.globalPos())
+            self.last_menu = menu
+        elif menu is not None:
+            menu.deleteLater()
+        event.accept()
+
+    def menu_at(self, point) -> QMenu | None:
+        """The actions that apply where the view's point is: on a space, on a border, or on the
+        map itself. Whoever shows the map fills it in (context_menu_wanted)."""
+        at = self.mapToScene(point)
+        space = self.map_scene.space_at(at)
+        border = None
+        if space is None:
+            border = next((i for i in self.map_scene.items(at) if isinstance(i, BorderItem)), None)
+        target = space or border
+        if target is not None and not target.isSelected():
+            self.map_scene.clearSelection()
+            target.setSelected(True)
+        menu = QMenu(self)
+        self.context_menu_wanted.emit(menu, target, at)
+        return menu
 
     # -- finding ---------------------------------------------------------------------------------
     def find_space(self, text: str, backwards: bool = False) -> str | None:
@@ -434,9 +534,20 @@ class MapView(QGraphicsView):
     def match_number(self) -> int:
         return self._match + 1
 
+    def delete_selected(self) -> bool:
+        """Delete what is selected (a space takes its borders along), once the designer agrees
+        when other entries refer to the spaces (editor/removal.py)."""
+        from .removal import confirm_removal
+        spaces = [i.space_id for i in self.map_scene.selectedItems() if isinstance(i, SpaceItem)]
+        if spaces and not confirm_removal(self, self.map_scene.document, "map", "spaces", spaces,
+                                          going_along={("map", "/borders/")}):
+            return False
+        self.map_scene.delete_selected()
+        return True
+
     def keyPressEvent(self, event) -> None:
         if event.matches(QKeySequence.StandardKey.Delete) or event.key() == Qt.Key.Key_Backspace:
-            self.map_scene.delete_selected()
+            self.delete_selected()
             return
         if event.key() == Qt.Key.Key_F2:
             chosen = [i for i in self.map_scene.selectedItems() if isinstance(i, SpaceItem)]

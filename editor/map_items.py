@@ -12,7 +12,17 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPainterPath,
+    QPainterPathStroker,
+    QPen,
+    QPolygonF,
+)
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsLineItem, QGraphicsObject, QGraphicsTextItem
 
 from .document import copy_data
@@ -368,13 +378,16 @@ def star(centre: QPointF, outer: float, inner: float) -> QPolygonF:
 
 
 class BorderItem(QGraphicsLineItem):
-    """A border: a line between the two spaces' centres, styled by its kind."""
+    """A border: a line between the two spaces' centres, styled by its kind. A `wrap` border joins
+    spaces at the two ends of a board that wraps around (the Pacific's east and west edges): it is
+    drawn from each space to the edge it leaves by, never across the whole board."""
 
     def __init__(self, a: SpaceItem, b: SpaceItem, border: dict):
         super().__init__()
         self.a, self.b = a, b
         self.between = tuple(border["between"])
         self.kind: str | None = None
+        self.segments: list[QLineF] = []
         self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setZValue(BORDER_Z)
         a.borders.append(self)
@@ -389,12 +402,40 @@ class BorderItem(QGraphicsLineItem):
         self.kind = kind
         self.setPen(border_pen(kind))
         self.setToolTip(f"{self.kind} border: {self.between[0]} – {self.between[1]}")
+        self.follow()
 
     def follow(self) -> None:
         line = QLineF(self.a.anchor(), self.b.anchor())
-        if line != self.line():
+        scene = self.scene()
+        edges = scene.map_rect() if self.kind == "wrap" and scene is not None and hasattr(scene, "map_rect") else None
+        segments = wrap_segments(line, edges.left(), edges.right()) if edges is not None and edges.isValid() \
+            else [line]
+        if line != self.line() or segments != self.segments:
+            self.prepareGeometryChange()
+            self.segments = segments
             self.setLine(line)
         self.setOpacity(FAINT if self.a.shaped and self.b.shaped and not self.isSelected() else 1.0)
+
+    def itemChange(self, change, value):
+        if change == QGraphicsItem.GraphicsItemChange.ItemSceneHasChanged:
+            self.follow()   # a wrap border needs the board's edges, known once it is on the map
+        return super().itemChange(change, value)
+
+    def boundingRect(self) -> QRectF:
+        margin = self.pen().widthF() + 4
+        rect = QRectF()
+        for segment in self.segments or [self.line()]:
+            rect = rect.united(QRectF(segment.p1(), segment.p2()).normalized())
+        return rect.adjusted(-margin, -margin, margin, margin)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        for segment in self.segments or [self.line()]:
+            path.moveTo(segment.p1())
+            path.lineTo(segment.p2())
+        stroker = QPainterPathStroker()
+        stroker.setWidth(self.pen().widthF() + 6)
+        return stroker.createStroke(path)
 
     def detach(self) -> None:
         for end in (self.a, self.b):
@@ -402,8 +443,23 @@ class BorderItem(QGraphicsLineItem):
                 end.borders.remove(self)
 
     def paint(self, painter, option, widget=None) -> None:
+        segments = self.segments or [self.line()]
         if self.isSelected():
             painter.setPen(QPen(SELECTED, self.pen().widthF() + 3))
-            painter.drawLine(self.line())
+            for segment in segments:
+                painter.drawLine(segment)
         painter.setPen(self.pen())
-        painter.drawLine(self.line())
+        for segment in segments:
+            painter.drawLine(segment)
+
+
+def wrap_segments(line: QLineF, left: float, right: float) -> list[QLineF]:
+    """A border across a board's wrapped east-west edge, as two pieces: from the eastern space to
+    the east edge, and from the west edge to the western space, meeting the edges at the height
+    where the straight way round would cross them."""
+    width = right - left
+    east, west = (line.p1(), line.p2()) if line.p1().x() >= line.p2().x() else (line.p2(), line.p1())
+    round_east = QPointF(west.x() + width, west.y())   # the western space, seen past the east edge
+    run = round_east.x() - east.x()
+    height = east.y() + (right - east.x()) / run * (round_east.y() - east.y()) if run > 0 else east.y()
+    return [QLineF(east, QPointF(right, height)), QLineF(QPointF(left, height), west)]

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPointF, QStringListModel, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
     QFileDialog,
+    QHBoxLayout,
+    QInputDialog,
     QLabel,
     QLineEdit,
     QMenu,
@@ -30,6 +32,7 @@ from sandtable.safewrite import atomic_write_bytes
 from .board_align import BoardAligner
 from .document import ScenarioDocument
 from .map_canvas import BORDER_STYLES, LAYERS, MapScene, MapView
+from .map_items import BorderItem, SpaceItem
 from .map_overlays import Legend, Overview
 
 MARGIN = 10
@@ -61,7 +64,7 @@ class MapPage(QWidget):
         self.border_kind.setToolTip("The kind of the borders drawn")
         self.border_kind.currentTextChanged.connect(lambda kind: setattr(self.scene, "new_border_kind", kind))
         bar.addWidget(self.border_kind)
-        bar.addAction("Delete").triggered.connect(self.scene.delete_selected)
+        bar.addAction("Delete").triggered.connect(self.view.delete_selected)
         bar.addSeparator()
         self.layer_actions = {}
         layers = QMenu("Layers", self)
@@ -104,19 +107,33 @@ class MapPage(QWidget):
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
         completer.activated.connect(self._completed)
         self.find_edit.setCompleter(completer)
+        # While the list of names is open, keys go to it: Enter with no name picked from it would
+        # only close it. It finds at once instead, as when the list is closed.
+        popup = completer.popup()
+        if popup is not None:
+            popup.installEventFilter(self)
         bar.addWidget(self.find_edit)
         self.find_result = QLabel("")
         bar.addWidget(self.find_result)
+        # The legend and the overview sit in a strip under the map, never over it: no space is
+        # ever hidden behind them, wherever the map is scrolled.
+        self.legend = Legend()
+        self.overview = Overview(self.view)
+        self.overlays = QWidget()
+        strip = QHBoxLayout(self.overlays)
+        strip.setContentsMargins(MARGIN, 2, MARGIN, 2)
+        strip.addWidget(self.legend, 0, Qt.AlignmentFlag.AlignBottom)
+        strip.addStretch()
+        strip.addWidget(self.overview, 0, Qt.AlignmentFlag.AlignBottom)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
         layout.addWidget(bar)
-        layout.addWidget(self.view)
-        self.legend = Legend(self.view)
-        self.overview = Overview(self.view, self.view)
-        self.legend_action.toggled.connect(self.legend.setVisible)
-        self.overview_action.toggled.connect(self.overview.setVisible)
-        self.view.installEventFilter(self)
-        self.view.viewport().installEventFilter(self)   # it shrinks when scroll bars appear
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.overlays)
+        self.legend_action.toggled.connect(self._show_overlays)
+        self.overview_action.toggled.connect(self._show_overlays)
+        self.view.context_menu_wanted.connect(self._fill_menu)
         self.scene.drawn.connect(self._follow_map)
         self._follow_map()
 
@@ -132,33 +149,84 @@ class MapPage(QWidget):
         names = [f"{item.shown_name} ({item.space_id})" for item in self.scene.spaces.values()]
         if names != self.names.stringList():
             self.names.setStringList(sorted(names, key=str.casefold))
-        self._place_overlays()
 
-    def _place_overlays(self) -> None:
-        # Both at the bottom, where a fitted board (wider than high) leaves the view empty.
-        for label in self.legend.findChildren(QLabel):
-            label.ensurePolished()   # the fonts of a widget not shown yet are not final
-        layout = self.legend.layout()
-        if layout is not None:
-            layout.activate()
-        self.legend.adjustSize()
-        area = self.view.viewport().geometry()
-        self.legend.move(area.left() + MARGIN, area.bottom() - self.legend.height() - MARGIN)
-        self.overview.move(area.right() - self.overview.width() - MARGIN,
-                           area.bottom() - self.overview.height() - MARGIN)
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        self._place_overlays()
+    def _show_overlays(self, _on: bool = True) -> None:
+        self.legend.setVisible(self.legend_action.isChecked())
+        self.overview.setVisible(self.overview_action.isChecked())
+        self.overlays.setVisible(self.legend_action.isChecked() or self.overview_action.isChecked())
 
     def eventFilter(self, watched, event) -> bool:
-        if watched in (self.view, self.view.viewport()) and event.type() == QEvent.Type.Resize:
-            self._place_overlays()
-        if watched is self.find_edit and event.type() == QEvent.Type.KeyPress and \
-                event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+        is_enter = event.type() == QEvent.Type.KeyPress and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        completer = self.find_edit.completer()
+        popup = completer.popup() if completer is not None else None
+        if is_enter and popup is not None and watched is popup and not popup.currentIndex().isValid():
+            popup.hide()
+            self.find_next(backwards=bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier))
+            return True
+        if is_enter and watched is self.find_edit:
             self.find_next(backwards=bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier))
             return True
         return super().eventFilter(watched, event)
+
+    # -- the right button -------------------------------------------------------------------------
+    def _fill_menu(self, menu: QMenu, target, at: QPointF) -> None:
+        """What applies where the right button was pressed: a space, a border, or the map."""
+        if isinstance(target, SpaceItem):
+            ident = target.space_id
+            menu.addAction(f"Rename {target.name}…\tF2").triggered.connect(
+                lambda: self.view.rename_in_place(ident))
+            menu.addAction("Change its id…").triggered.connect(lambda: self.change_id(ident))
+            if not target.shaped:
+                kinds = menu.addMenu("Kind")
+                for kind in ("land", "sea"):
+                    action = kinds.addAction(kind)
+                    action.setCheckable(True)
+                    action.setChecked(target.is_sea == (kind == "sea"))
+                    action.triggered.connect(lambda _=False, kind=kind: self.document.set_field(
+                        "map", (("spaces", ("id", ident)),), ("kind",), kind, f"Make {ident} {kind}"))
+            menu.addSeparator()
+            menu.addAction("Delete space\tDel").triggered.connect(self.view.delete_selected)
+        elif isinstance(target, BorderItem):
+            pair = tuple(sorted(target.between))
+            kinds = menu.addMenu("Kind")
+            for kind in BORDER_STYLES:
+                action = kinds.addAction(kind)
+                action.setCheckable(True)
+                action.setChecked(kind == target.kind)
+                action.triggered.connect(lambda _=False, kind=kind: self.document.set_field(
+                    "map", (("borders", ("between", pair)),), ("kind",), kind,
+                    f"Make the border {pair[0]} – {pair[1]} {kind}"))
+            menu.addSeparator()
+            menu.addAction("Delete border\tDel").triggered.connect(self.view.delete_selected)
+        else:
+            for kind in ("land", "sea"):
+                menu.addAction(f"Add a {kind} space here").triggered.connect(
+                    lambda _=False, kind=kind: self._place(kind, at))
+            menu.addSeparator()
+            menu.addAction("Fit map\tCtrl+0").triggered.connect(self.view.fit)
+            menu.addAction("Store layout").triggered.connect(self.store_layout)
+
+    def _place(self, kind: str, at: QPointF) -> str:
+        before = self.scene.new_space_kind
+        self.scene.new_space_kind = kind
+        try:
+            return self.scene.add_space(at)
+        finally:
+            self.scene.new_space_kind = before
+
+    def change_id(self, ident: str) -> bool:
+        """Give a space a new id, and every reference to it (editor/rename.py)."""
+        from .rename import rename
+        new, given = QInputDialog.getText(self, "Change the id", f"New id of {ident}:", text=ident)
+        if not given or not new.strip() or new.strip() == ident:
+            return False
+        try:
+            count = rename(self.document, "map", "spaces", ident, new.strip())
+        except ValueError as problem:
+            self.message.emit(f"Not stored — {problem}")
+            return False
+        self.message.emit(f"Renamed {ident} to {new.strip()}: {count} reference(s) changed with it")
+        return True
 
     # -- finding ---------------------------------------------------------------------------------
     def find_next(self, backwards: bool = False) -> str | None:

@@ -13,11 +13,10 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QSplitter,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
-
-from sandtable.scenario import is_locale_tag
 
 from .condition_builder import ConditionBuilder
 from .document import ScenarioDocument
@@ -27,7 +26,6 @@ from .models.collections import ids, owners
 from .models.effects import EffectsModel, profile_effect_ops
 from .models.setup_table import SetupModel
 from .models.table_grid import TableGridModel
-from .models.translations import FILTERS, TranslationModel
 from .table_page import TablePage
 from .variant_changes import revert
 
@@ -88,8 +86,27 @@ class SetupPanel(QWidget):
                                            QLabel("to"), self.space, _button("Add", self.add),
                                            _button("Remove selected", self.remove)])
         self.view = self.page.view
+        # The rest of setup.yaml: what each nation starts with besides its units on the map.
+        self.resources = tables.setup_resources_model(document, self)
+        self.resources_page = TablePage(self.resources, [
+            _button("Add starting resource", self.resources.append)], removable=True)
+        self.resources_page.view.horizontalHeader().setStretchLastSection(False)   # amounts beside owners
+        self.pools = TablePage(tables.pools_model(document, self))
+        self.reinforcements = TablePage(tables.reinforcements_model(document, self))
+        self.markers = TablePage(tables.markers_model(document, self))
+        self.draws = TablePage(tables.draws_model(document, self))
+        self.tabs = QTabWidget()
+        for title, page, tip in (
+                ("Units on the map", self.page, "Who holds each space and the units in it at the start"),
+                ("Resources", self.resources_page, "What each nation starts with: IPCs, victory points …"),
+                ("Pools", self.pools, "Units kept off the map until they enter (force pools)"),
+                ("Reinforcements", self.reinforcements, "Units that arrive on a later turn"),
+                ("Markers", self.markers, "Kinds of marker and how many exist"),
+                ("Draws", self.draws, "Markers placed at random at the start")):
+            self.tabs.addTab(page, title)
+            self.tabs.setTabToolTip(self.tabs.count() - 1, tip)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.page)
+        layout.addWidget(self.tabs)
 
     def _fill_choices(self) -> None:
         for combo, values in ((self.space, ids(self.document, "map", "spaces")),
@@ -118,22 +135,22 @@ class SetupPanel(QWidget):
                 return
 
 
-class ObjectivesPanel(QWidget):
-    """Objectives in a table; the chosen one's condition in the builder below."""
+class ConditionsPanel(QWidget):
+    """Entries that each hold a condition (objectives, victory conditions) in a table, and the
+    highlighted entry's condition in the builder below."""
 
-    def __init__(self, document: ScenarioDocument, parent=None):
+    def __init__(self, document: ScenarioDocument, model, kind: str, parent=None):
         super().__init__(parent)
         self.document = document
-        self.model = tables.objectives_model(document, self)
+        self.kind = kind
+        self.model = model
         self.page = TablePage(self.model)
         self.view = self.page.view
-        self.builder = ConditionBuilder(self._apply_condition, self._suggest)
-        self.view.selectionModel().currentRowChanged.connect(lambda *_: self._show_condition())
-        # After a reset (rows added or removed) choose the same objective again; after a change
-        # of values, only show its condition again.
-        self.model.modelReset.connect(self._reselect)
+        self.builder = ConditionBuilder(self._apply_condition, self._suggest,
+                                        names=lambda name: display_names(document, name))
+        # The builder shows the condition of the highlighted entry, and again after an edit.
+        self.view.chosen.connect(lambda _locator: self._show_condition())
         self.model.dataChanged.connect(lambda *_: self._show_condition())
-        self._current: tuple | None = None
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.page)
         splitter.addWidget(self.builder)
@@ -141,44 +158,30 @@ class ObjectivesPanel(QWidget):
         layout.addWidget(splitter)
 
     def _suggest(self, name: str) -> list[str]:
-        if name in ("space", "spaces"):
-            return ids(self.document, "map", "spaces")
-        if name in ("owner", "with", "nation"):
-            return owners(self.document)
-        if name == "side":
-            return ids(self.document, "scenario", "sides")
-        if name in ("types", "type", "unit"):
-            return ids(self.document, "units", "unit_types")
-        collections = {"option": "options", "resource": "resources", "phase": "phases"}
-        return ids(self.document, "scenario", collections[name]) if name in collections else []
+        return suggestions(self.document, name)
 
     def current_locator(self):
-        row = self.view.current_row()
-        return self.model.locator(row) if 0 <= row < len(self.model.rows) else None
+        return self.view.chosen_locator
 
     def _show_condition(self) -> None:
-        row = self.view.current_row()
-        self._current = self.model.locator(row) if 0 <= row < len(self.model.rows) else None
-        self.builder.set_condition(self.model.rows[row].get("when") if self._current else None)
-
-    def _reselect(self) -> None:
-        if self._current is not None:
-            self.select(self._current)
+        locator = self.view.chosen_locator
+        entry = self.document.find_merged(self.kind, locator) if locator else None
+        self.builder.set_condition(entry.get("when") if entry else None)
 
     def _apply_condition(self, condition) -> None:
         from .commands import MISSING
         locator = self.current_locator()
         if locator:
-            self.document.set_field("objectives", locator, ("when",),
-                                    condition if condition is not None else MISSING, "Edit condition")
+            self.document.set_field(self.kind, locator, ("when",),
+                                    condition if condition is not None else MISSING,
+                                    f"Edit the condition of {locator[-1][1][1]}")
 
     def select(self, which) -> None:
-        """Choose an objective by its locator (or its identity, for the first with it)."""
+        """Choose an entry by its locator (or its identity, for the first with it)."""
         row = (self.model.row_of_locator(which) if which and isinstance(which[0], tuple)
                else self.model.row_of(which))
         if row >= 0:
             self.view.select_row(row)
-            self._show_condition()
 
     def add(self, name: str) -> bool:
         if self.model.add(name):
@@ -187,8 +190,41 @@ class ObjectivesPanel(QWidget):
         return False
 
     def remove(self) -> None:
-        if self.page.remove_selected():
-            self._current = None
+        self.page.remove_selected()
+
+
+class ObjectivesPanel(ConditionsPanel):
+    """Objectives in a table; the chosen one's condition in the builder below."""
+
+    def __init__(self, document: ScenarioDocument, parent=None):
+        super().__init__(document, tables.objectives_model(document), "objectives", parent)
+        self.model.setParent(self)
+
+
+def display_names(document: ScenarioDocument, name: str) -> dict[str, str]:
+    """id -> name of the entities a condition's parameter of this name may take."""
+    kinds = {"space": ("map", "spaces"), "spaces": ("map", "spaces"), "types": ("units", "unit_types"),
+             "type": ("units", "unit_types"), "unit": ("units", "unit_types")}
+    found: dict[str, str] = {}
+    for kind, collection in [kinds[name]] if name in kinds else [("scenario", "nations"), ("scenario", "sides")]:
+        for entity in document.entities(kind, collection):
+            if isinstance(entity.get("id"), str) and isinstance(entity.get("name"), str):
+                found[entity["id"]] = entity["name"]
+    return found
+
+
+def suggestions(document: ScenarioDocument, name: str) -> list[str]:
+    """The ids a condition's parameter of this name may take."""
+    if name in ("space", "spaces"):
+        return ids(document, "map", "spaces")
+    if name in ("owner", "with", "nation", "controller"):
+        return owners(document)
+    if name == "side":
+        return ids(document, "scenario", "sides")
+    if name in ("types", "type", "unit"):
+        return ids(document, "units", "unit_types")
+    collections = {"option": "options", "resource": "resources", "phase": "phases"}
+    return ids(document, "scenario", collections[name]) if name in collections else []
 
 
 class DecksPanel(QWidget):
@@ -200,19 +236,18 @@ class DecksPanel(QWidget):
         self.decks = tables.decks_model(document, self)
         self.deck_page = TablePage(self.decks)
         self.deck_view = self.deck_page.view
-        self._deck: tuple | None = None
-        self._card: tuple | None = None
-        self.cards = tables.cards_model(document, lambda: self._deck, self)
+        self.cards = tables.cards_model(document, lambda: self.deck_view.chosen_locator, self)
         self.card_page = TablePage(self.cards)
         self.card_view = self.card_page.view
-        self.effects = EffectsModel(document, lambda: self._card, self)
+        self.effects = EffectsModel(document, lambda: self.card_view.chosen_locator, self)
         self.new_op = QComboBox()
         self.new_op.setEditable(True)
         self.effect_page = TablePage(self.effects, [self.new_op, _button("Add effect", self.add_effect),
                                                     _button("Remove effect", self.remove_effect)])
         self.effect_view = self.effect_page.view
-        self.deck_view.selectionModel().currentRowChanged.connect(lambda *_: self._deck_chosen())
-        self.card_view.selectionModel().currentRowChanged.connect(lambda *_: self._card_chosen())
+        # The cards are the highlighted deck's, the effects the highlighted card's.
+        self.deck_view.chosen.connect(lambda _locator: self.cards.refresh())
+        self.card_view.chosen.connect(lambda _locator: self.effects.refresh())
         splitter = QSplitter(Qt.Orientation.Vertical)
         for title, page in (("Decks", self.deck_page), ("Cards of the chosen deck", self.card_page),
                             ("Effects of the chosen card", self.effect_page)):
@@ -224,36 +259,25 @@ class DecksPanel(QWidget):
         self.new_op.clear()
         self.new_op.addItems(profile_effect_ops(self.document.merged("scenario").get("system")))
 
-    def _deck_chosen(self) -> None:
-        row = self.deck_view.current_row()
-        self._deck = self.decks.locator(row) if 0 <= row < len(self.decks.rows) else None
-        self._card = None
-        self.cards.refresh()
-        self.effects.refresh()
+    @property
+    def _deck(self) -> tuple | None:
+        return self.deck_view.chosen_locator
 
-    def _card_chosen(self) -> None:
-        row = self.card_view.current_row()
-        self._card = self.cards.locator(row) if 0 <= row < len(self.cards.rows) else None
-        self.effects.refresh()
+    @property
+    def _card(self) -> tuple | None:
+        return self.card_view.chosen_locator
 
     def select(self, locator) -> None:
-        row = self.decks.row_of_locator(locator[:1])
-        if row >= 0:
-            self.deck_view.select_row(row)
-            self._deck_chosen()
+        self.deck_view.choose(locator[:1])
         if len(locator) > 1:
-            row = self.cards.row_of_locator(locator[:2])
-            if row >= 0:
-                self.card_view.select_row(row)
-                self._card_chosen()
+            self.card_view.choose(locator[:2])
 
     def add_card(self, title: str) -> bool:
         return self._deck is not None and self.cards.add(title)
 
     def remove_card(self) -> None:
         if self._card:
-            card, self._card = self._card, None
-            self.document.remove_entity("decks", card)
+            self.document.remove_entity("decks", self._card)
 
     def add_effect(self) -> None:
         if self._card and self.new_op.currentText().strip():
@@ -275,8 +299,7 @@ class TablesPanel(QWidget):
         self.list_model = tables.tables_model(document, self)
         self.list_page = TablePage(self.list_model)
         self.list_view = self.list_page.view
-        self._table: tuple | None = None
-        self.grid = TableGridModel(document, lambda: self._table, self)
+        self.grid = TableGridModel(document, lambda: self.list_view.chosen_locator, self)
         self.new_label = QLineEdit()
         self.new_label.setPlaceholderText("label of a new row or column")
         self.grid_page = TablePage(self.grid, [
@@ -285,24 +308,18 @@ class TablesPanel(QWidget):
         self.grid_view = self.grid_page.view
         self.grid_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.grid_view.horizontalHeader().setStretchLastSection(False)
-        self.list_view.selectionModel().currentRowChanged.connect(lambda *_: self._chosen())
+        self.list_view.chosen.connect(lambda _locator: self.grid.refresh())   # the highlighted table's grid
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.list_page)
         splitter.addWidget(self.grid_page)
         splitter.setStretchFactor(1, 3)
         QVBoxLayout(self).addWidget(splitter)
 
-    def _chosen(self) -> None:
-        row = self.list_view.current_row()
-        self._table = self.list_model.locator(row) if 0 <= row < len(self.list_model.rows) else None
-        self.grid.refresh()
-
     def select(self, which) -> None:
         row = (self.list_model.row_of_locator(which) if which and isinstance(which[0], tuple)
                else self.list_model.row_of(which))
         if row >= 0:
             self.list_view.select_row(row)
-            self._chosen()
 
     def _label(self) -> str:
         label = self.new_label.text().strip()
@@ -322,91 +339,6 @@ class TablesPanel(QWidget):
     def remove_column(self) -> bool:
         index = self.grid_view.to_source(self.grid_view.currentIndex())
         return index.isValid() and self.grid.remove_column(index.column())
-
-
-class TranslationPanel(QWidget):
-    """Pick a locale (or start one); source and translation side by side; filter to the work left."""
-
-    def __init__(self, document: ScenarioDocument, parent=None):
-        super().__init__(parent)
-        self.document = document
-        self.model = TranslationModel(document, self)
-        self.model.waiting = True    # until the page is shown, or a locale is asked for
-        self.locale_box = QComboBox()  # (QWidget.locale is a method)
-        self.locale_box.currentTextChanged.connect(self.model.set_locale)
-        self.status_filter = QComboBox()
-        self.status_filter.addItems(list(FILTERS))
-        self.status_filter.currentTextChanged.connect(self.model.set_filter)
-        self.new_tag = QLineEdit()
-        self.new_tag.setPlaceholderText("new locale, e.g. zh-Hans")
-        self.summary = QLabel("")
-        self.page = TablePage(self.model, [
-            QLabel("Locale"), self.locale_box, QLabel("Show"), self.status_filter, self.new_tag,
-            _button("Start locale", self.start_locale), _button("Remove locale", self.remove_locale),
-            self.summary])
-        self.view = self.page.view
-        self.view.keep_layout()  # source and translation share the width
-        header = self.view.horizontalHeader()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column in (1, 2):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
-        header.resizeSection(0, 260)
-        self.model.modelReset.connect(self._summarise)
-        QVBoxLayout(self).addWidget(self.page)
-        document.reloaded.connect(self._fill_locales)
-        document.changed.connect(lambda kind: self._fill_locales() if kind.startswith("locale:") else None)
-        self._fill_locales()
-
-    @property
-    def filter(self) -> QComboBox:
-        return self.status_filter
-
-    def _fill_locales(self) -> None:
-        current = self.locale_box.currentText()
-        tags = self.document.locale_tags
-        if [self.locale_box.itemText(i) for i in range(self.locale_box.count())] == tags and current in tags:
-            return
-        self.locale_box.blockSignals(True)
-        self.locale_box.clear()
-        self.locale_box.addItems(tags)
-        self.locale_box.blockSignals(False)
-        tag = current if current in tags else (tags[0] if tags else "")
-        if self.model.waiting:
-            self.locale_box.setCurrentText(tag)
-            self.model.tag = tag or None
-        else:
-            self.show_locale(tag)
-
-    def showEvent(self, event) -> None:
-        self.model.wake()
-        super().showEvent(event)
-
-    def show_locale(self, tag: str) -> None:
-        self.model.wake()
-        if self.locale_box.findText(tag) < 0 and tag:
-            self.locale_box.addItem(tag)
-        self.locale_box.setCurrentText(tag)
-        self.model.set_locale(tag or None)
-
-    def start_locale(self) -> bool:
-        """Start a translation: the locale's file, with nothing translated yet (one undo step)."""
-        tag = self.new_tag.text().strip()
-        if not is_locale_tag(tag):
-            return False
-        self.document.add_locale(tag)
-        self.new_tag.clear()
-        self.show_locale(tag)
-        return True
-
-    def remove_locale(self) -> bool:
-        """Take the chosen locale's file out (deleted at the next save; undo brings it back)."""
-        tag = self.locale_box.currentText()
-        return bool(tag) and self.document.remove_locale(tag)
-
-    def _summarise(self) -> None:
-        self.summary.setText(f"{self.model.rowCount()} text(s) shown")
 
 
 class ChangesPanel(QWidget):

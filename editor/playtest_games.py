@@ -7,14 +7,18 @@ that only waits; the interface stays free. Stop ends the batch after the games u
 """
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtGui import QFont, QPixmap
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
@@ -37,26 +41,35 @@ class _GameSignals(QObject):
     progress = Signal(int, int)
     finished = Signal(object)      # (report, text, [(name, png bytes)])
     failed = Signal(str)
+    refused = Signal(object)       # the scenario's errors: no games are played
 
 
 class _GamesJob(QRunnable):
+    """Validate the scenario, then play the games, all off the interface's thread (validating a
+    large scenario takes longer than a frame)."""
+
     def __init__(self, snapshot, players: dict, games: int, seed: int, max_rounds: int | None,
-                 workers: int, signals: _GameSignals, stop: list):
+                 workers: int, signals: _GameSignals, stop: list, chosen: dict | None = None):
         super().__init__()
         self.snapshot, self.players, self.games, self.seed = snapshot, players, games, seed
         self.max_rounds, self.workers, self.signals, self.stop = max_rounds, workers, signals, stop
+        self.chosen = chosen or {}
 
     def run(self) -> None:
+        snapshot, self.snapshot = self.snapshot, None   # the pool may keep this wrapper
+        errors = [d for d in run_validators(snapshot) if d.is_error]
+        if errors:
+            self._emit(self.signals.refused, errors)
+            return
         try:
             from engine.system import load_system
             from playtest.report import display_names, render_text, summarise
             from playtest.report_html import plot_images
             from playtest.study import Study, portable, run_study
 
-            snapshot, self.snapshot = self.snapshot, None   # the pool may keep this wrapper
             scenario = build_scenario(snapshot)
             system = load_system(scenario)
-            options = {s.key: s.default for s in system.game_settings()}
+            options = {s.key: self.chosen.get(s.key, s.default) for s in system.game_settings()}
             study = Study(portable(scenario), options, self.players, self.games, self.seed,
                           self.max_rounds)
 
@@ -90,6 +103,7 @@ class _GamesJob(QRunnable):
 class GamesPanel(FollowsDocument, QGroupBox):
     watched = ("scenario", "units")
     finished = Signal(object)
+    refused = Signal(object)   # the errors that kept the games from being played
 
     def __init__(self, document: ScenarioDocument, parent=None, lazy: bool = False):
         """`lazy`: ask the engine for its players when first shown (a faster opening)."""
@@ -135,6 +149,13 @@ class GamesPanel(FollowsDocument, QGroupBox):
         self._signals.progress.connect(self._progress)
         self._signals.finished.connect(self._finished)
         self._signals.failed.connect(self._failed)
+        self._signals.refused.connect(self._refused)
+        # The game's settings: the scenario's options (national objectives, research, which
+        # victory ...) and the system's own, as `playtest games --option NAME=VALUE` takes them.
+        self.options_form = QFormLayout()
+        self.option_fields: dict[str, tuple[Any, QWidget]] = {}
+        self.options_box = QGroupBox("Game options")
+        self.options_box.setLayout(self.options_form)
         settings = QFormLayout()
         settings.addRow("Games", self.games)
         settings.addRow("Seed", self.seed)
@@ -143,6 +164,7 @@ class GamesPanel(FollowsDocument, QGroupBox):
         top = QHBoxLayout()
         top.addLayout(self.players_form)
         top.addLayout(settings)
+        top.addWidget(self.options_box, 1)
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.stop_button)
@@ -166,9 +188,12 @@ class GamesPanel(FollowsDocument, QGroupBox):
             if not self.workers.property("chosen"):
                 self.workers.setValue(available_cores())
                 self.workers.setProperty("chosen", True)
-            kinds = sorted(available(load_system(build_scenario(self.document.snapshot()))))
+            system = load_system(build_scenario(self.document.snapshot()))
+            kinds = sorted(available(system))
+            game_settings = list(system.game_settings())
         except Exception:  # no rules for this system: no games
-            kinds = []
+            kinds, game_settings = [], []
+        self._fill_options(game_settings)
         sides = [s["id"] for s in self.document.entities("scenario", "sides") if isinstance(s.get("id"), str)]
         chosen = {side: combo.currentText() for side, combo in self.player_choices.items()}
         while self.players_form.rowCount():
@@ -184,12 +209,52 @@ class GamesPanel(FollowsDocument, QGroupBox):
         self.run_button.setEnabled(bool(kinds) and bool(sides))
         self.run_button.setToolTip("" if kinds else "The engine has no whole games for this game system yet.")
 
+    def _fill_options(self, game_settings: list) -> None:
+        """A field for each game setting, keeping what was chosen in the ones that stay."""
+        chosen = {}
+        for name in self.option_fields:
+            try:
+                chosen[name] = self._typed(name)
+            except ValueError:
+                pass   # typed wrong: the new field starts from the default
+        while self.options_form.rowCount():
+            self.options_form.removeRow(0)   # only from a scenario change, never a field's signal
+        self.option_fields = {}
+        for setting in game_settings:
+            field: QWidget
+            value = chosen.get(setting.name, setting.default)
+            if setting.kind == "bool" and not setting.optional:
+                check = field = QCheckBox()
+                check.setChecked(bool(value))
+            elif setting.choices:
+                combo = field = QComboBox()
+                combo.addItems([str(c) for c in setting.choices])
+                combo.setCurrentText(str(value))
+            else:
+                field = QLineEdit("none" if value is None else _shown(value))
+            field.setToolTip(setting.describe())
+            field.setObjectName(f"option-{setting.name}")
+            self.options_form.addRow(setting.name, field)
+            self.option_fields[setting.name] = (setting, field)
+        self.options_box.setVisible(bool(game_settings))
+
+    def _typed(self, name: str):
+        setting, field = self.option_fields[name]
+        if isinstance(field, QCheckBox):
+            return field.isChecked()
+        if isinstance(field, QComboBox):
+            return setting.parse(field.currentText())
+        return setting.parse(field.text() if isinstance(field, QLineEdit) else "")
+
+    def chosen_options(self) -> dict:
+        """The settings as chosen (by key); ValueError names one typed wrong."""
+        return {setting.key: self._typed(name) for name, (setting, _) in self.option_fields.items()}
+
     def run(self) -> bool:
-        errors = [d for d in run_validators(self.document.snapshot()) if d.is_error]
-        if errors:
-            self.summary.setPlainText(f"The scenario has {len(errors)} error(s); mend them (see Problems) "
-                                      "before playing games.\n\n" + "\n".join(
-                                          f"{d.code} {d.message}" for d in errors[:20]))
+        try:
+            chosen = self.chosen_options()
+        except ValueError as problem:
+            self.summary.setPlainText(f"Not played: {problem}")
             return False
         players = {side: combo.currentText() for side, combo in self.player_choices.items()}
         self._stop = []
@@ -198,11 +263,18 @@ class GamesPanel(FollowsDocument, QGroupBox):
         self.stop_button.setEnabled(True)
         self.progress.setRange(0, self.games.value())
         self.progress.setValue(0)
-        self.summary.setPlainText("Playing …")
+        self.summary.setPlainText("Checking the scenario, then playing …")
         self.pool.start(_GamesJob(self.document.snapshot(), players, self.games.value(), self.seed.value(),
                                   self.max_rounds.value() or None, self.workers.value(), self._signals,
-                                  self._stop))
+                                  self._stop, chosen))
         return True
+
+    def _refused(self, errors: list) -> None:
+        self.summary.setPlainText(f"The scenario has {len(errors)} error(s); mend them (see Problems) "
+                                  "before playing games.\n\n" + "\n".join(
+                                      f"{d.code} {d.message}" for d in errors[:20]))
+        self._done()
+        self.refused.emit(errors)
 
     def stop(self) -> None:
         self._stop.append(True)
@@ -253,3 +325,12 @@ class GamesPanel(FollowsDocument, QGroupBox):
     def _done(self) -> None:
         self.run_button.setEnabled(True)
         self.stop_button.setEnabled(False)
+
+
+def _shown(value) -> str:
+    """A setting's value as it is typed (`battleship:2,cruiser:1` for counts)."""
+    if isinstance(value, dict):
+        return ",".join(f"{k}:{v}" for k, v in value.items())
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

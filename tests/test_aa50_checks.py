@@ -24,6 +24,9 @@ CASES = [
     ("axa008-fighters-at-sea", "AXA008", "error", "axa008-fighters-at-sea/setup.yaml", 6, 12),
     ("axa009-china-outside", "AXA009", "error", "axa009-china-outside/setup.yaml", 6, 12),
     ("axa010-capital-tag", "AXA010", "error", "axa010-capital-tag/map.yaml", 3, 22),
+    # What the engine needs to play a game of AA50 at all: nations in turn order, a way to win.
+    ("set008-no-turn-order", "SET008", "error", "set008-no-turn-order/scenario.yaml", 8, 1),
+    ("set009-no-victory", "SET009", "warning", "set009-no-victory/scenario.yaml", 2, 1),
 ]
 
 

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("PySide6")
 
 from PySide6.QtCore import QSettings, Qt  # noqa: E402
-from PySide6.QtWidgets import QApplication, QPushButton  # noqa: E402
+from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton  # noqa: E402
 
 from editor.ids import slug, unique_id  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
@@ -71,7 +71,7 @@ def test_spaces_from_the_add_row_and_removed_by_selection(qtbot, window):
     assert "sea-zone-7" in window.scene.spaces
 
 
-def test_unit_types_sides_nations_and_options(qtbot, window):
+def test_unit_types_sides_nations_and_options(qtbot, window, monkeypatch):
     add_by_typing(qtbot, window, window.units_page, "Heavy Tank")
     assert last(window, "units", "unit_types") == {"id": "heavy-tank", "name": "Heavy Tank", "domain": "land"}
     nations = window.nations_panel
@@ -85,8 +85,12 @@ def test_unit_types_sides_nations_and_options(qtbot, window):
     assert [stack.text(i) for i in range(stack.count())] == [
         "Add unit type heavy-tank", "Add side neutrals", "Add nation finland", "Add option fast-game-2"]
     nations.nations.view.select_row(nations.nations.model.row_of(("id", "germany")))
+    asked: list[str] = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a: asked.append(a[2]) or QMessageBox.StandardButton.Yes)
     assert nations.nations.remove_selected()
     assert "germany" not in [n["id"] for n in window.document.own("scenario")["nations"]]
+    # Others name Germany (its turn, its units, objectives ...): that was said first.
+    assert len(asked) == 1 and asked[0].split(" reference(s)")[0].isdigit() and "in setup.yaml" in asked[0]
 
 
 def test_decks_and_cards(qtbot, window):

@@ -66,7 +66,7 @@ def test_editing_count_with_return_forty_times_keeps_the_field_alive(qtbot, wind
     assert count.hasFocus()   # still typing in it
     # Every Return that changed the value is one undo step, undone in order.
     stack = window.document.undo_stack
-    assert stack.count() == 40 and stack.text(0) == "Edit condition"
+    assert stack.count() == 40 and stack.text(0) == "Edit the condition of hold-the-north"
 
 
 def test_undo_while_a_condition_field_has_focus_updates_it_in_place(qtbot, window):

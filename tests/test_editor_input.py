@@ -121,7 +121,7 @@ def test_a_fixed_list_takes_only_its_values_and_a_list_of_ids_takes_a_new_one_wi
 
 def test_every_table_has_a_filter_box(qtbot, window):
     pages = window.findChildren(TablePage)
-    assert len(pages) == 16   # every table of the document, and the problems
+    assert len(pages) == 24   # every table of the document, and the problems
     page = window.spaces_page
     window.tabs.setCurrentWidget(page)
     qtbot.keyClicks(page.filter, "sea zone")

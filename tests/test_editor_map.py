@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import shutil
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -183,3 +184,25 @@ def test_the_aa50_palette_has_no_near_white_nation(qapp):
     assert len(owners) == 7 and len({c.name() for c in colours}) == 7
     assert all(c.lightnessF() < 0.9 for c in colours)
     assert all(c.name() != SEA.name() for c in colours)
+
+
+def test_borders_drawn_one_after_another_each_start_where_they_are_dragged_from(qtbot, window):
+    """A drag that starts on the space where the last one ended starts there (a→b, then b→c gives
+    b–c): the space a drag started on is not left holding the mouse."""
+    page, view = window.map_page, window.map_view
+    page.place_action.setChecked(True)
+    for point in ((390, 290), (395, 10), (200, 150)):
+        qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=view.mapFromScene(QPointF(*point)))
+    page.place_action.setChecked(False)
+    page.link_action.setChecked(True)
+    chain = ["new-space-1", "new-space-2", "new-space-3", "outpost", "new-space-1"]
+    for start, end in pairwise(chain):
+        a = view.mapFromScene(window.scene.spaces[start].anchor())
+        b = view.mapFromScene(window.scene.spaces[end].anchor())
+        qtbot.mousePress(view.viewport(), Qt.LeftButton, pos=a)
+        qtbot.mouseMove(view.viewport(), (a + b) / 2)
+        qtbot.mouseMove(view.viewport(), b)
+        qtbot.mouseRelease(view.viewport(), Qt.LeftButton, pos=b)
+    drawn = [tuple(b["between"]) for b in window.document.own("map")["borders"][4:]]
+    assert drawn == list(pairwise(chain))
+    assert window.scene.mouseGrabberItem() is None

@@ -72,7 +72,7 @@ def test_spaces_table_shows_and_edits_a_space(northern):
         "russia", "Russia", "land", "6", "soviet-union", "capital, victory_city", "580, 200"]
     assert model.data(model.index(row, 2), CHOICES_ROLE) == [
         "land", "sea", "port", "fortress", "square"]
-    assert not model.flags(model.index(row, 0)) & Qt.ItemIsEditable
+    assert model.flags(model.index(row, 0)) & Qt.ItemIsEditable   # renamed with its references
     assert model.setData(model.index(row, 3), "8")
     assert northern.own("map")["spaces"][row]["value"] == 8
     assert not model.setData(model.index(row, 1), "")  # a name cannot be emptied

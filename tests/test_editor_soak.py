@@ -16,11 +16,12 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from editor_soak import Soak, back_to_start, own_data, resident_mb  # noqa: E402
 from PySide6.QtCore import QSettings, QtMsgType, qInstallMessageHandler  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
 from editor.main_window import MainWindow  # noqa: E402
+
+from editor_soak import Soak, back_to_start, own_data, resident_mb  # noqa: E402
 
 WORKSHOP = Path(__file__).resolve().parent / "fixtures" / "editor" / "workshop"
 STEPS = 1200

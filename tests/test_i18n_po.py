@@ -227,3 +227,21 @@ def test_a_long_note_wrapped_by_the_po_writer_comes_back_unchanged(tiny, tmp_pat
     po.save(str(exported))
     [change] = import_file(tiny, exported).changes
     assert entries(tiny)["spaces.norway.name"]["note"] == "Use the modern name."
+
+
+def test_a_translation_marked_for_review_exports_fuzzy_and_an_import_without_the_mark_clears_it(tiny, tmp_path):
+    path = tiny / "locales" / "zh-Hans.yaml"
+    text = path.read_text(encoding="utf-8")
+    line = next(line for line in text.splitlines() if line.startswith("  spaces.norway.name:"))
+    path.write_text(text.replace(line, line.replace("}", ", review: true}")), encoding="utf-8")
+    po = polib.pofile(export_po(load_scenario(tiny), "zh-Hans"))
+    norway = po.find("Norway", msgctxt="spaces.norway.name")
+    assert "fuzzy" in norway.flags and norway.msgstr == "挪威"
+    # Reviewed in Poedit: the mark is cleared, the translation kept; the import takes the review.
+    norway.flags.remove("fuzzy")
+    po.save(str(tmp_path / "zh.po"))
+    result = import_file(tiny, tmp_path / "zh.po")
+    assert [change.key for change in result.changes] == ["spaces.norway.name"]
+    assert "review" not in entries(tiny)["spaces.norway.name"]
+    assert "fuzzy" not in polib.pofile(export_po(load_scenario(tiny), "zh-Hans")).find(
+        "Norway", msgctxt="spaces.norway.name").flags

@@ -1,6 +1,6 @@
 """Screenshots of the editor for docs/editor.md, grabbed offscreen so they stay current.
 
-    python tools/screenshots.py [--out docs/images]
+    python tools/screenshots.py [--out docs/images] [--only NAME.png ...]
 
 Works on temporary copies of the bundled scenarios; nothing under scenarios/ is changed.
 Chinese text needs a CJK font (see docs/editor.md); without one it shows as boxes.
@@ -33,7 +33,11 @@ def copy_scenario(name: str, into: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(REPO / "docs" / "images"))
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="make only these pictures")
     args = parser.parse_args(argv)
+
+    def wanted(*names: str) -> bool:
+        return not args.only or any(name in args.only for name in names)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
 
@@ -53,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
         run_until(lambda: False, ms)
 
     def save(widget, name: str) -> None:
+        if not wanted(name):
+            return
         path = out / name
         widget.grab().save(str(path))
         print(f"wrote {path.relative_to(REPO) if path.is_relative_to(REPO) else path}")
@@ -89,12 +95,43 @@ def main(argv: list[str] | None = None) -> int:
     # Its Chinese translation, side by side with the English.
     window.tabs.setCurrentWidget(window.translation_panel)
     window.translation_panel.show_locale("zh-Hans")
+    panel = window.translation_panel
+    panel.view.select_row(panel.model.row_of_key("scenario.description"), 2)
     settle()
     save(window.translation_panel, "translation-view.png")
 
+    # The scenario's own forms: its name and system, turn order, victory, the rules' parameters;
+    # and what each nation starts with.
+    panel = window.scenario_panel
+    window.tabs.setCurrentWidget(panel)
+    for title, name in (("General", "scenario-general.png"), ("Turn order", "scenario-turn-order.png"),
+                        ("Rules", "scenario-rules.png")):
+        panel.show_page(title)
+        settle()
+        save(panel, name)
+    panel.show_page("Victory")
+    panel.victory.select(("id", "axis-total-war"))
+    panel.victory.builder.tree.setCurrentIndex(panel.victory.builder.model.index(0, 0))
+    settle()
+    save(panel, "scenario-victory.png")
+    setup = window.setup_panel
+    window.tabs.setCurrentWidget(setup)
+    setup.tabs.setCurrentWidget(setup.resources_page)
+    setup.resources_page.view.select_row(0, 2)
+    settle()
+    save(setup, "setup-resources.png")
+    if wanted("new-scenario.png"):
+        from editor.new_scenario import NewScenarioDialog
+        dialog = NewScenarioDialog(window, Path.home() / "scenarios" / "northern-front-1942")
+        dialog.name.setText("Northern Front, 1942")
+        dialog.show()
+        settle()
+        save(dialog, "new-scenario.png")
+        dialog.close()
+
     # A battle from the playtest panel, when the engine's calculator is there: the defaults.
     from editor.playtest import load_calculator
-    if load_calculator() is not None:
+    if wanted("playtest.png") and load_calculator() is not None:
         panel = window.playtest_panel
         window.tabs.setCurrentWidget(panel.parentWidget().parentWidget())
         panel.seed.setValue(1941)
@@ -104,6 +141,11 @@ def main(argv: list[str] | None = None) -> int:
             save(panel, "playtest.png")
 
     # The 1942 variant: what it changes against 1941, and whole games of it.
+    if not wanted("variant-changes.png", "playtest-games.png"):
+        window.confirm_discard = lambda: True
+        window.close()
+        shutil.rmtree(work, ignore_errors=True)
+        return 0
     folder = copy_scenario("aa50-1942", work)
     window.open_folder(folder)
     settle()

@@ -189,3 +189,31 @@ def _unique_card_ids(scenario: Scenario) -> Iterator[Diagnostic]:
                         f"(line {where.line})", scenario.locate("decks", pointer + "/id"),
                         hint="card ids are unique across all decks", related=[where])
         seen.setdefault(card["id"], pointer)
+
+
+# The words a system's RULE_REFERENCES use for what a value names, as collections.
+_RULE_TARGETS = {"space": "spaces", "spaces": "spaces", "nation": "nations", "nations": "nations",
+                 "side": "sides", "sides": "sides", "unit type": "unit_types", "unit_types": "unit_types"}
+
+
+def references_to(documents: dict[str, dict], system: str | None, target: str,
+                  value: str) -> list[tuple[str, str]]:
+    """(file kind, JSON pointer) of every place in the data that names `value` as one of
+    `target` (spaces, nations, unit_types ...): the plain references, the parameters of
+    conditions and effects, and the game system's rules. What a rename must change, and what a
+    removal would break."""
+    from .systems import system_module
+    wanted = {target} | ({"owners", "players"} if target in ("nations", "sides") else set())
+    found: list[tuple[str, str]] = []
+    for kind, pattern, names in REFERENCES:
+        if names in wanted:
+            found += [(kind, pointer) for pointer, item in find(documents.get(kind, {}), pattern) if item == value]
+    for kind, pattern in CONDITIONS + EFFECTS:
+        for root, condition in find(documents.get(kind, {}), pattern):
+            found += [(kind, pointer) for pointer, name, item in _parameters(condition, root)
+                      if item == value and PARAMETER_TARGETS[name] in wanted]
+    rules = documents.get("scenario", {}).get("rules")
+    for pattern, noun in getattr(system_module(system), "RULE_REFERENCES", []):
+        if _RULE_TARGETS.get(noun) == target:
+            found += [("scenario", "/rules" + pointer) for pointer, item in find(rules, pattern) if item == value]
+    return found

@@ -1,10 +1,11 @@
-"""The starting position: units where their domain allows, stacking, turn order, capitals."""
+"""The starting position: units where their domain allows, stacking, turn order, capitals; and
+what the engine needs to play a game at all (someone to play, a way to win)."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 
-from sandtable.diagnostics import Diagnostic, error
+from sandtable.diagnostics import Diagnostic, error, warning
 from sandtable.limits import MAX_PIECES, excesses
 from sandtable.scenario import Scenario
 
@@ -31,6 +32,7 @@ def check_setup(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic
     yield from _pieces(scenario)
     yield from _domains_and_stacking(scenario, index)
     yield from _turn_order(scenario, index)
+    yield from _playable(scenario, index)
     if not getattr(system_module(scenario.system), "CAPITALS_FREE", False):
         yield from _capitals(scenario, index)
 
@@ -99,6 +101,24 @@ def _turn_order(scenario, index) -> Iterator[Diagnostic]:
                         scenario.locate("scenario", nation.pointer + "/id"),
                         hint="add it to turn_order, set played_by to the nation whose player moves it, "
                         "or mark it passive (a neutral power)")
+
+
+def _playable(scenario, index) -> Iterator[Diagnostic]:
+    """A scenario that validates is one the engine can play: its system's rules say whether it
+    needs a turn order and victory conditions (validators/systems/__init__.py)."""
+    if "scenario" in scenario.failed_kinds:
+        return
+    module = system_module(scenario.system)
+    manifest = scenario.manifest
+    if getattr(module, "PLAYS_IN_TURN_ORDER", False) and index.nations and "turn_order" not in manifest:
+        first = ", ".join(list(index.nations)[:2])
+        yield error("SET008", "there is no turn order: no nation ever plays",
+                    scenario.locate("scenario", "/nations", key=True),
+                    hint=f"list the nations in the order they play, e.g. turn_order: [{first}]")
+    if getattr(module, "WINS_BY_VICTORY", False) and not scenario.entities("scenario", "victory"):
+        yield warning("SET009", "there is no victory condition: no side can win, and every game is "
+                      "played to the round limit", scenario.locate("scenario", "/id", key=True),
+                      hint="add a victory entry: a side and the condition that wins it the game")
 
 
 def _capitals(scenario, index) -> Iterator[Diagnostic]:

@@ -49,6 +49,10 @@ class DocumentTableModel(QAbstractTableModel):
     def wants_add_row(self) -> bool:
         return False
 
+    def chosen(self, row: int) -> object:
+        """What the row stands for, to a pane that shows the chosen row (None: nothing)."""
+        return self.row_key(self.rows[row]) if 0 <= row < len(self.rows) else None
+
     # -- refusals -----------------------------------------------------------------------------
     def header_of(self, column: int) -> str:
         return str(self.headerData(column, HORIZONTAL) or "")

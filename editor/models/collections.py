@@ -40,7 +40,7 @@ def _enum(file: str, definition_path: tuple) -> Callable[[], list[str]]:
 
 def spaces_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
     return EntityTableModel(document, "map", "spaces", [
-        Column("Id", ("id",), "readonly"),
+        Column("Id", ("id",), "id", required=True),
         Column("Name", ("name",), required=True),
         Column("Kind", ("kind",), choices=_enum("map.schema.json", ("$defs", "space", "properties", "kind")),
                required=True, strict=True),
@@ -61,8 +61,17 @@ def borders_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
     ], parent=parent, noun="border")
 
 
+def system_stats(document: ScenarioDocument) -> list[str]:
+    """The unit stats the game system's profile allows (schemas/systems/<system>.schema.json)."""
+    from validators.schema import profile
+    stats = profile(document.merged("scenario").get("system")).get("unit_stats", {})
+    return list(stats.get("properties", {})) if isinstance(stats, dict) else []
+
+
 def unit_columns(document: ScenarioDocument) -> list[Column]:
-    stats: list[str] = []
+    # Every stat the system's rules know, then any other a unit already has (a system without a
+    # profile takes any numbers).
+    stats: list[str] = system_stats(document)
     for unit in document.entities("units", "unit_types"):
         for name in unit.get("stats", {}) if isinstance(unit.get("stats"), dict) else {}:
             if name not in stats:
@@ -166,3 +175,94 @@ def tables_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
         Column("Name", ("name",), required=True),
         Column("Roll", ("roll",)),
     ], parent=parent, new_entity=new_results_table, noun="results table")
+
+
+# -- scenario.yaml: resources, phases, victory ---------------------------------------------------
+def resources_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
+    return EntityTableModel(document, "scenario", "resources", [
+        Column("Id", ("id",), "readonly"),
+        Column("Name", ("name",), required=True),
+    ], parent=parent, new_entity=lambda name: {"name": name}, noun="resource")
+
+
+def phases_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
+    return EntityTableModel(document, "scenario", "phases", [
+        Column("Id", ("id",), "readonly"),
+        Column("Name", ("name",), required=True),
+        Column("Text", ("text",)),
+    ], parent=parent, new_entity=lambda name: {"name": name}, noun="phase")
+
+
+def victory_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
+    return EntityTableModel(document, "scenario", "victory", [
+        Column("Id", ("id",), "readonly"),
+        Column("Name", ("name",), required=True),
+        Column("Side", ("side",), choices=partial(ids, document, "scenario", "sides")),
+        Column("Option", ("option",), choices=partial(ids, document, "scenario", "options")),
+        Column("Text", ("text",)),
+    ], parent=parent, noun="victory condition",
+        # A condition to start from that the schema takes: the builder then makes it the real one.
+        new_entity=lambda name: {"name": name, "side": first(ids(document, "scenario", "sides")),
+                                 "when": {"turn": {"min": 1}}})
+
+
+# -- setup.yaml beyond the units on the map -------------------------------------------------------
+def setup_resources_model(document: ScenarioDocument, parent=None):
+    from .records import RecordsModel
+    return RecordsModel(document, "setup", "resources", [
+        Column("Owner", ("owner",), choices=partial(owners, document), required=True),
+        Column("Resource", ("resource",), choices=partial(ids, document, "scenario", "resources"), required=True),
+        Column("Amount", ("amount",), "number", required=True),
+    ], new_record=lambda: {"owner": first(owners(document)),
+                           "resource": first(ids(document, "scenario", "resources")), "amount": 0},
+        noun="starting resource", parent=parent)
+
+
+def pools_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
+    return EntityTableModel(document, "setup", "pools", [
+        Column("Id", ("id",), "readonly"),
+        Column("Name", ("name",), required=True),
+        Column("Owner", ("owner",), choices=partial(owners, document), required=True),
+        Column("Units", ("units",), "stacks"),
+        Column("Text", ("text",)),
+    ], parent=parent, noun="pool",
+        new_entity=lambda name: {"name": name, "owner": first(owners(document))})
+
+
+def reinforcements_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
+    unit = first(ids(document, "units", "unit_types"))
+    return EntityTableModel(document, "setup", "reinforcements", [
+        Column("Id", ("id",), "readonly"),
+        Column("Turn", ("turn",), "integer", required=True),
+        Column("Owner", ("owner",), choices=partial(owners, document), required=True),
+        Column("Space", ("space",), choices=partial(ids, document, "map", "spaces")),
+        Column("Pool", ("pool",), choices=partial(ids, document, "setup", "pools")),
+        Column("Units", ("units",), "stacks", required=True),
+    ], parent=parent, noun="reinforcement",
+        # Typed as its id (a reinforcement has no name): the id is made from it, kept unique.
+        new_entity=lambda name: {"turn": 2, "owner": first(owners(document)),
+                                 "units": [{"type": unit or "infantry", "count": 1}]})
+
+
+def markers_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
+    return EntityTableModel(document, "setup", "markers", [
+        Column("Id", ("id",), "readonly"),
+        Column("Name", ("name",), required=True),
+        Column("Kind", ("kind",)),
+        Column("Count", ("count",), "integer"),
+        Column("Value", ("value",), "number"),
+        Column("Hidden", ("hidden",), "bool"),
+        Column("Tags", ("tags",), "list"),
+    ], parent=parent, new_entity=lambda name: {"name": name}, noun="marker")
+
+
+def draws_model(document: ScenarioDocument, parent=None) -> EntityTableModel:
+    return EntityTableModel(document, "setup", "draws", [
+        Column("Id", ("id",), "readonly"),
+        Column("Name", ("name",)),
+        Column("From markers", ("from",), "list", required=True),
+        Column("To spaces", ("to",), "list", required=True),
+        Column("Face down", ("face_down",), "bool"),
+    ], parent=parent, noun="draw",
+        new_entity=lambda name: {"name": name, "from": ids(document, "setup", "markers")[:1] or ["marker"],
+                                 "to": ids(document, "map", "spaces")[:1] or ["space"]})

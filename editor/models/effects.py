@@ -138,7 +138,8 @@ class EffectsModel(DocumentTableModel):
         if problems:
             return self.refuse(index, explanation(problems))
         self.accepted(index)
-        return self._store(effects, "Edit effect")
+        card = self.card_locator()
+        return self._store(effects, f"Edit effect {effect.get('op', '')} of card {card[-1][1][1] if card else ''}")
 
     def add(self, op: str) -> None:
         self._store(copy.deepcopy(self.effects) + [{"op": op}], f"Add effect {op}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from sandtable.merge import identity
@@ -58,7 +58,9 @@ ADD_ROW_COLOUR = QColor("#5a7fa8")
 class Column:
     header: str
     path: tuple                      # the field inside the entity, e.g. ("stats", "attack")
-    kind: str = "text"               # text | number | integer | bool | list | scalar | readonly
+    # text | number | integer | bool | list | scalar | stacks | readonly | id (renamed with its
+    # references, editor/rename.py)
+    kind: str = "text"
     # Where the allowed values come from: not part of what makes two columns the same (a fresh
     # function each time the columns are made), so a new unit type does not reset the table.
     choices: Callable[[], list[str]] | None = field(default=None, compare=False)
@@ -68,6 +70,8 @@ class Column:
     def show(self, value) -> str:
         if value is MISSING or value is None:
             return ""
+        if self.kind == "stacks" and isinstance(value, list):
+            return stacks_text(value)
         if isinstance(value, list):
             return ", ".join(str(v) for v in value)
         if isinstance(value, bool):
@@ -76,8 +80,9 @@ class Column:
             return str(int(value))
         return str(value)
 
-    def parse(self, text):
-        """The value to store for what the user typed; MISSING to delete; ValueError if invalid."""
+    def parse(self, text, current=MISSING):
+        """The value to store for what the user typed (`current`: what the field holds now);
+        MISSING to delete; ValueError if invalid."""
         if self.kind == "bool":
             return bool(text)
         if isinstance(text, str):
@@ -88,9 +93,47 @@ class Column:
             return MISSING
         if self.kind == "list":
             return [part.strip() for part in str(text).split(",") if part.strip()]
+        if self.kind == "stacks":
+            return parse_stacks(str(text), current if isinstance(current, list) else [])
         if self.kind in ("scalar", "number", "integer"):
             return resolve_plain(str(text)) if isinstance(text, str) else text
         return str(text)
+
+
+def stacks_text(stacks: list) -> str:
+    """Unit stacks as people write them: `3 infantry, 1 armour of germany`."""
+    parts = []
+    for stack in stacks:
+        if isinstance(stack, dict):
+            owner = f" of {stack['owner']}" if isinstance(stack.get("owner"), str) else ""
+            parts.append(f"{stack.get('count', 1)} {stack.get('type', '?')}{owner}")
+    return ", ".join(parts)
+
+
+def parse_stacks(text: str, current: list) -> list[dict]:
+    """`3 infantry, 1 armour of germany` -> unit stacks. A stack that stays (same type and owner)
+    keeps the keys the text does not show (`aboard`, `face`, notes): nothing is lost by an edit."""
+    before = {(s.get("type"), s.get("owner")): s for s in current if isinstance(s, dict)}
+    stacks = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        words = part.split()
+        count = 1
+        if words and words[0].isdigit():
+            count = int(words.pop(0))
+        owner = None
+        if len(words) >= 3 and words[-2] == "of":
+            owner = words.pop()
+            words.pop()
+        if len(words) != 1 or count < 1:
+            raise ValueError(f"write each stack as a count and a unit type ('3 infantry'), not {part!r}")
+        stack = dict(before.get((words[0], owner), {}))
+        stack.update({"type": words[0], "count": count})
+        if owner:
+            stack["owner"] = owner
+        stacks.append(stack)
+    return stacks
 
 
 def dig(value, path: tuple):
@@ -103,6 +146,8 @@ def dig(value, path: tuple):
 
 
 class EntityTableModel(DocumentTableModel):
+    added = Signal(object)   # the locator of an entity just added here (its view then chooses it)
+
     def __init__(self, document: ScenarioDocument, kind: str, collection: str,
                  columns: list[Column] | Callable[[], list[Column]],
                  parent_locator: Callable[[], tuple | None] | None = None, parent=None,
@@ -183,6 +228,10 @@ class EntityTableModel(DocumentTableModel):
 
     def locator(self, row: int) -> tuple:
         return self._infos()[row][0]
+
+    def chosen(self, row: int) -> tuple | None:
+        """The row's entity (its locator); None for the add row."""
+        return self.locator(row) if 0 <= row < len(self.rows) else None
 
     def row_of(self, ident, occurrence: int = 0) -> int:
         for row, item in enumerate(self.rows):
@@ -348,11 +397,13 @@ class EntityTableModel(DocumentTableModel):
             value = Qt.CheckState(value) == CHECKED if not isinstance(value, bool) else value
         elif role != EDIT:
             return False
+        current = dig(self.rows[index.row()], column.path)
         try:
-            parsed = column.parse(value)
+            parsed = column.parse(value, current)
         except ValueError as problem:
             return self.refuse(index, str(problem))
-        current = dig(self.rows[index.row()], column.path)
+        if column.kind == "id":
+            return self._rename(index, current, parsed)
         if parsed == current or (parsed is MISSING and current is MISSING):
             return False
         locator = self.locator(index.row())
@@ -364,6 +415,27 @@ class EntityTableModel(DocumentTableModel):
                                 f"Set {column.header.lower()} of {_name(self.rows[index.row()])}")
         if column.choices is not None and parsed is not MISSING:
             self._notice_unlisted(column, parsed)
+        return True
+
+    def _rename(self, index, old, new) -> bool:
+        """A new id, and every reference to the old one changed with it (one undo step). Done once
+        the cell's editor has closed: the row takes its new identity, which moves it."""
+        from ..rename import rename, why_not
+        if new == old or not isinstance(old, str) or not isinstance(new, str):
+            return False
+        problem = why_not(self.document, self.kind, self.collection, old, new)
+        if problem:
+            return self.refuse(index, problem)
+        self.accepted(index)
+
+        def later() -> None:
+            try:
+                count = rename(self.document, self.kind, self.collection, old, new)
+            except ValueError as problem:   # the scenario changed in the meantime
+                self.refused.emit(f"{old}: {problem}")
+                return
+            self.noticed.emit(f"Renamed {old} to {new}: {count} reference(s) changed with it")
+        QTimer.singleShot(0, self, later)
         return True
 
     def _notice_unlisted(self, column: Column, value) -> None:
@@ -390,6 +462,7 @@ class EntityTableModel(DocumentTableModel):
         self.document.add_entity(self.kind, tuple(self.parent_locator() or ()), self.collection, entity,
                                  f"Add {self.noun} {entity['id']}")
         self.last_added = entity["id"]
+        self.added.emit(tuple(self.parent_locator() or ()) + ((self.collection, ("id", entity["id"])),))
         return True
 
     def remove(self, row: int) -> bool:

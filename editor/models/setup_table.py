@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 
 from PySide6.QtCore import QModelIndex
-from PySide6.QtGui import QBrush
+from PySide6.QtGui import QBrush, QFont
 
 from sandtable.yamlsource import resolve_plain
 
@@ -22,6 +22,8 @@ from ..roles import (
     DISPLAY,
     EDIT,
     EDITABLE,
+    FONT,
+    FOREGROUND,
     HORIZONTAL,
     NO_FLAGS,
     RIGHT_ALIGNED,
@@ -29,7 +31,13 @@ from ..roles import (
 )
 from .base import DocumentTableModel
 from .collections import ids, owners
-from .entity_table import CHOICES_ROLE, PROBLEM_BACKGROUND
+from .entity_table import (
+    CHOICES_ROLE,
+    INHERITED_COLOUR,
+    OVERRIDDEN_BACKGROUND,
+    PROBLEM_BACKGROUND,
+    STATUS_ROLE,
+)
 
 HEADERS = ("Space", "Control", "Owner", "Unit", "Count")
 SPACE, CONTROL, OWNER, TYPE, COUNT = range(5)
@@ -99,12 +107,60 @@ class SetupModel(DocumentTableModel):
                 return ids(self.document, "units", "unit_types")
         if role == ALIGNMENT and column == COUNT:
             return RIGHT_ALIGNED
+        if role == STATUS_ROLE:
+            return self.status(index.row(), column)
         refusal = self.refusals.get((index.row(), column))
         if role == BACKGROUND and refusal:
             return QBrush(PROBLEM_BACKGROUND)
         if role == TOOLTIP and refusal:
             return refusal
+        if role in (FOREGROUND, FONT, BACKGROUND, TOOLTIP) and self.document.is_variant:
+            return self._variant_look(index.row(), column, role)
         return None
+
+    # -- variants: what is the parent's, what the variant's own ----------------------------------
+    def _field(self, column: int) -> str | None:
+        return {CONTROL: "control", OWNER: "units", TYPE: "units", COUNT: "units"}.get(column)
+
+    def status(self, row: int, column: int) -> str:
+        """inherited, overridden, added (by the variant) or own, as the entity tables say it."""
+        field = self._field(column)
+        if not self.document.is_variant or field is None:
+            return "own"
+        entry, _ = self.rows[row]
+        locator = (("spaces", ("space", entry["space"])),)
+        parent = self.document.parent_entity("setup", locator)
+        if parent is None:
+            return "added"
+        own = self.document.own_entity("setup", locator)
+        return "overridden" if own is not None and field in own else "inherited"
+
+    def _variant_look(self, row: int, column: int, role):
+        status = self.status(row, column)
+        if role == FOREGROUND and status == "inherited":
+            return QBrush(INHERITED_COLOUR)
+        if role == FONT and status in ("inherited", "overridden"):
+            font = QFont()
+            font.setItalic(status == "inherited")
+            font.setBold(status == "overridden")
+            return font
+        if role == BACKGROUND and status == "overridden":
+            return QBrush(OVERRIDDEN_BACKGROUND)
+        if role == TOOLTIP:
+            return {"inherited": "inherited from the parent scenario",
+                    "overridden": "overrides the parent's value — right-click to revert",
+                    "added": "added by this variant"}.get(status)
+        return None
+
+    def revert_value(self, index) -> bool:
+        """Give the space's control, or its whole list of units, back to the parent's (one undo
+        step)."""
+        if not index.isValid() or self.status(index.row(), index.column()) != "overridden":
+            return False
+        entry, _ = self.rows[index.row()]
+        field = self._field(index.column())
+        return field is not None and self.document.revert_field(
+            "setup", (("spaces", ("space", entry["space"])),), (field,))
 
     def setData(self, index, value, role=EDIT) -> bool:
         if role != EDIT or not (self.flags(index) & EDITABLE):

@@ -15,15 +15,17 @@ from ..roles import CHOOSABLE, DISPLAY, EDIT, EDITABLE, FOREGROUND, HORIZONTAL, 
 from .base import DocumentTableModel
 
 STATUS_NAMES = {State.MISSING: "missing", State.STALE: "stale", State.TRANSLATED: "done"}
+TO_DO = ("missing", "stale", "review")   # the states a translator still has work in
 
 HEADERS = ("Key", "Source", "Translation", "Status")
 KEY, SOURCE, TRANSLATION, STATUS = range(4)
-FILTERS = ("all", "missing", "stale", "to do")
-_STATUS_COLOURS = {"missing": QColor("#b3261e"), "stale": QColor("#a86400")}
+FILTERS = ("all", "missing", "stale", "review", "to do")
+_STATUS_COLOURS = {"missing": QColor("#b3261e"), "stale": QColor("#a86400"), "review": QColor("#6a3d9a")}
 
 
 class TranslationModel(DocumentTableModel):
-    """Rows are (key, source, entry, status)."""
+    """Rows are (key, source, entry, status, where): `where` is the Location of the source text
+    (its file and JSON pointer)."""
 
     def __init__(self, document: ScenarioDocument, parent=None):
         super().__init__(parent)
@@ -68,12 +70,12 @@ class TranslationModel(DocumentTableModel):
             for unit in translation_units(self._scenario(), self.tag):
                 if unit.state is State.UNKNOWN:
                     continue  # not a text of the scenario: the problems dock reports it
-                status = STATUS_NAMES[unit.state]
-                wanted = {"all": True, "missing": status == "missing", "stale": status == "stale",
-                          "to do": status != "done"}[self.filter]
+                status = "review" if unit.needs_review and unit.state is State.TRANSLATED \
+                    else STATUS_NAMES[unit.state]
+                wanted = self.filter == "all" or status == self.filter or (self.filter == "to do" and status in TO_DO)
                 if wanted:
                     entry = entries.get(unit.key) if isinstance(entries.get(unit.key), dict) else None
-                    rows.append((unit.key, unit.source, entry, status))
+                    rows.append((unit.key, unit.source, entry, status, unit.where))
         return rows, list(HEADERS)
 
     def row_key(self, row) -> object:
@@ -99,7 +101,7 @@ class TranslationModel(DocumentTableModel):
     def data(self, index, role=DISPLAY):
         if not index.isValid() or index.row() >= len(self.rows):
             return None
-        key, source, entry, status = self.rows[index.row()]
+        key, source, entry, status, _ = self.rows[index.row()]
         if role in (DISPLAY, EDIT):
             translation = entry.get("text", "") if entry else ""
             return (key, source, translation, status)[index.column()]
@@ -114,8 +116,25 @@ class TranslationModel(DocumentTableModel):
             return self._set(index, value)
 
     def _set(self, index, value) -> bool:
-        key, source, entry, _ = self.rows[index.row()]
-        text = str(value).strip()
+        return self.translate(index.row(), str(value))
+
+    def row_of_key(self, key: str) -> int:
+        return next((number for number, row in enumerate(self.rows) if row[0] == key), -1)
+
+    def set_review(self, row: int, on: bool) -> bool:
+        """Mark a translation for review (fuzzy), or clear the mark (one undo step)."""
+        key, _, entry, _, _ = self.rows[row]
+        if entry is None or not self.tag or bool(entry.get("review")) == on:
+            return False
+        self.document.set_value(locale_kind(self.tag), ("entries", key, "review"), True if on else MISSING,
+                                f"{'Mark' if on else 'Unmark'} {key} ({self.tag}) for review")
+        return True
+
+    def translate(self, row: int, value: str) -> bool:
+        """Store the translation of a row's text (one undo step); an empty one takes it out.
+        A translation edited is one reviewed: a mark for review goes with the edit."""
+        key, source, entry, _, _ = self.rows[row]
+        text = value.strip()
         if not self.tag:
             return False
         kind = locale_kind(self.tag)
@@ -126,7 +145,7 @@ class TranslationModel(DocumentTableModel):
             return True
         new = {"text": text, "source": fingerprint(source), "source_text": source}
         if entry is not None:
-            new = {**entry, **new}
+            new = {k: v for k, v in {**entry, **new}.items() if k != "review"}
         if new == entry:
             return False
         stack = self.document.undo_stack

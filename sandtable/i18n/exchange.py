@@ -154,7 +154,9 @@ def plan_import(scenario: Scenario, tag: str, incoming: list[Incoming], file: Pa
         stamp = fingerprint(item.source)
         note = _note_after(item.note, entry.get("note"))
         same_stamp = entry.get("source") == stamp or ("source" not in entry and not stale)
-        if entry.get("text") == item.translation and entry.get("note") == note and same_stamp:
+        # Unchanged, unless the entry was marked for review and comes back without the mark.
+        if entry.get("text") == item.translation and entry.get("note") == note and same_stamp \
+                and entry.get("review") is not True:
             result.unchanged += 1
             continue
         if stale:
@@ -293,9 +295,11 @@ def write_import(scenario: Scenario, result: ImportResult) -> None:
         raise ExchangeError(f"{path}: `entries` is not a mapping; nothing was written")
     for change in result.changes:
         found = entries.get(change.key)
-        entry = {**(found if isinstance(found, dict) else {}), **change.entry}
-        entry.pop("remove", None)   # a variant's removal of the parent's translation, now replaced
-        entries[change.key] = entry
+        # taken without the fuzzy mark (reviewed), and no longer a variant's removal of the
+        # parent's translation: it replaces it
+        kept = {k: v for k, v in found.items() if k not in ("review", "remove")} \
+            if isinstance(found, dict) else {}
+        entries[change.key] = {**kept, **change.entry}
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         save_yaml(path, data, header, within=scenario.root, unchanged_since=read)

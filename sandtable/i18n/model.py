@@ -33,6 +33,7 @@ class Unit:
     previous_source: str | None = None  # the source text a stale translation was made from
     note: str | None = None
     where: Location | None = None  # where the source text is written
+    needs_review: bool = False  # marked for review (`review: true`; PO's fuzzy) by the translator
 
     @property
     def placeholders_kept(self) -> bool:
@@ -42,8 +43,8 @@ class Unit:
 
     @property
     def usable(self) -> bool:
-        """Fit to show a player: current and keeping the source's placeholders."""
-        return self.state is State.TRANSLATED and self.placeholders_kept
+        """Fit to show a player: current, not marked for review, keeping the source's placeholders."""
+        return self.state is State.TRANSLATED and not self.needs_review and self.placeholders_kept
 
 
 def source_language(scenario: Scenario) -> str:
@@ -71,7 +72,7 @@ def translation_units(scenario: Scenario, tag: str) -> list[Unit]:
         stale = isinstance(stamp, str) and stamp != fingerprint(text.text)
         units.append(Unit(key, text.text, entry["text"], State.STALE if stale else State.TRANSLATED,
                           previous_source=_translated_from(entry) if stale else None,
-                          note=_note(entry), where=where))
+                          note=_note(entry), where=where, needs_review=entry.get("review") is True))
     own_file = os.path.abspath(scenario.file_for(locale_kind(tag)))
     for key, entry in entries.items():
         if key not in texts:

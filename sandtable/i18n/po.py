@@ -53,7 +53,7 @@ def export_po(scenario: Scenario, tag: str) -> str:
     for unit in translation_units(scenario, tag):
         if unit.state is State.UNKNOWN:
             continue  # nothing to translate; `i18n status` and `validate` report these
-        flags = ["fuzzy"] if unit.state is State.STALE else []
+        flags = ["fuzzy"] if unit.state is State.STALE or unit.needs_review else []
         if placeholders(unit.source or ""):
             flags.append("python-brace-format")  # lets Poedit and msgfmt check placeholders
         place = where_written(scenario, unit)

@@ -44,8 +44,9 @@ def export_xliff(scenario: Scenario, tag: str) -> str:
                                                      XML_SPACE: "preserve"})
         ET.SubElement(element, "source").text = unit.source
         if unit.translation is not None:
-            state = "needs-review-translation" if unit.state is State.STALE else "translated"
-            if unit.state is State.TRANSLATED:
+            review = unit.state is State.STALE or unit.needs_review
+            state = "needs-review-translation" if review else "translated"
+            if not review:
                 element.set("approved", "yes")  # xliff2po marks every unapproved unit fuzzy
             ET.SubElement(element, "target", {"state": state}).text = unit.translation
         if unit.state is State.STALE and unit.previous_source is not None:

@@ -3,7 +3,10 @@
 A module may define:
 - `check(scenario, index)`: its diagnostics;
 - `explain(scenario, index) -> str`: its account for `sandtable validate --explain`;
-- `DOMAIN_SPACES`: where its rules let units of a domain stand, beyond the general rule.
+- `DOMAIN_SPACES`: where its rules let units of a domain stand, beyond the general rule;
+- `PLAYS_IN_TURN_ORDER`: the engine plays the nations in `turn_order` (none given: nobody plays);
+- `WINS_BY_VICTORY`: the engine ends a game when a `victory` condition is met (none given: no
+  side can win, and every game runs to the round limit).
 """
 from __future__ import annotations
 

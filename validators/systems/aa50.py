@@ -18,6 +18,9 @@ from ..conditions import VICTORY_TAG, Evaluation, Position, evaluate
 from ..index import SEA_KINDS, ScenarioIndex
 from ..walk import find
 
+PLAYS_IN_TURN_ORDER = True   # the engine plays the nations in turn_order
+WINS_BY_VICTORY = True       # a game ends when a victory condition is met
+
 
 def check(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
     if "setup" not in scenario.documents or "setup" in scenario.failed_kinds:

@@ -24,6 +24,8 @@ CARRIER_CLASSES = {"cv", "cvl"}   # §2.1.1(3)④
 FORTRESS_CLASS = "fortress"
 REACTION_OP = "counterattack"     # §10: the effect a reaction card (★) plays
 
+WINS_BY_VICTORY = True       # a game ends when a victory condition is met (§15: victory points)
+
 
 def check(scenario: Scenario, index: ScenarioIndex) -> Iterator[Diagnostic]:
     yield from _stacking_limits(scenario, index)

@@ -25,6 +25,10 @@ DEFAULT_TURNS = 8
 SHIP_SPACE_KINDS = ("sea", "port")
 DEFAULT_UBOAT_TYPE = "uboat"
 
+
+PLAYS_IN_TURN_ORDER = True   # the engine plays the nations in turn_order
+WINS_BY_VICTORY = True       # a game ends when a victory condition is met
+
 # Where the rules name spaces and nations: (path pattern under `rules`, what it names).
 RULE_REFERENCES = [
     ("movement_limits/*/only/*", "space"),
