@@ -186,6 +186,6 @@ def test_a_scenario_from_nothing_plays_whole_games_in_the_editor(qtbot, window, 
     report = games.report
     assert report["games"] == 4 and report["finished"] == 4
     text = games.summary.toPlainText()
-    assert text.startswith("three-fields: 4 games, seed 1, axis heuristic, allies heuristic")
+    assert text.startswith("three-fields: 4 games, seed 1\nplayers: Axis heuristic, Allies heuristic")
     assert "who wins" in text
     assert [name for name, _ in games.images][0] == "outcome"
