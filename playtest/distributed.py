@@ -157,7 +157,15 @@ class DaskExecutor:
         return records
 
     def describe(self) -> dict:
-        return dict(self.last) or {"kind": "dask", "scheduler": self.scheduler or "local cluster"}
+        """Where the last study was played: the scheduler, the workers that took part (the
+        scheduler's, not --workers), chunks and games; before any study, the workers the
+        scheduler has."""
+        if self.last:
+            return dict(self.last)
+        found = {"kind": "dask", "scheduler": self.scheduler or "local cluster"}
+        if self.client is not None:
+            found["workers"] = len(self.client.scheduler_info()["workers"])
+        return found
 
 
 # -- reaching a scheduler ------------------------------------------------------------------------
@@ -267,10 +275,11 @@ def _check_workers(client, study: Study, expected: str) -> None:
 
 
 def _mismatch(addresses: list[str]) -> str:
-    return (f"the Dask worker{'s' if len(addresses) > 1 else ''} {', '.join(addresses)} would "
-            "play other games than this client: its engine code or the scenario it received "
-            "differs (another version of Sandtable installed there?); install the same version "
-            "on every worker")
+    many = len(addresses) > 1
+    return (f"the Dask worker{'s' if many else ''} {', '.join(addresses)} would play other games "
+            f"than this client: {'their' if many else 'its'} engine code or the scenario "
+            f"{'they' if many else 'it'} received differs (another version of Sandtable "
+            "installed there?); install the same version on every worker")
 
 
 def _chunks_rerun(client, keys: list[str]) -> int | None:

@@ -79,9 +79,10 @@ def run_games(args) -> int:
     with enter_executor(executor):
         with progress_bar(args.games, quiet=args.format != "text") as show:
             records = run_on(executor, study, show)
+        meta = settings.meta(scenario, args, args.games, executor)   # before --robust's games
         robust = robust_check(args, scenario, settings, [r.result for r in records if r.result],
                               executor, names)
-    report = summarise(records, settings.meta(scenario, args, args.games, executor))
+    report = summarise(records, meta)
     if robust is not None:
         report["robust"] = robust
     failures, comparison = [], None

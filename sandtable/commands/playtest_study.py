@@ -3,6 +3,7 @@ checked scenario and its settings, the executor the games run on, the progress b
 way a report is printed as text, JSON or markdown."""
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from collections.abc import Callable
@@ -253,13 +254,20 @@ def open_executor_for(args, games: int):
         raise UsageError(str(problem)) from None
 
 
+@contextlib.contextmanager
 def enter_executor(executor):
-    """Enter an executor; a scheduler that cannot be reached is a usage error (exit 2)."""
+    """The executor, entered once for the `with` block and closed after it; a scheduler that
+    cannot be reached is a usage error (exit 2). (Returning the entered executor to `with`
+    entered it twice: a second client, a second local cluster, the first never closed.)"""
     from engine import EngineError
     try:
-        return executor.__enter__()
+        executor.__enter__()
     except EngineError as problem:
         raise UsageError(str(problem)) from None
+    try:
+        yield executor
+    finally:
+        executor.__exit__(None, None, None)
 
 
 def run_on(executor, study, progress=None):
