@@ -162,7 +162,7 @@ class DaskExecutor:
         scheduler has."""
         if self.last:
             return dict(self.last)
-        found = {"kind": "dask", "scheduler": self.scheduler or "local cluster"}
+        found: dict = {"kind": "dask", "scheduler": self.scheduler or "local cluster"}
         if self.client is not None:
             found["workers"] = len(self.client.scheduler_info()["workers"])
         return found
