@@ -126,9 +126,10 @@ class Replay:
                                     f"this version of Sandtable reads version {VERSION}", path,
                                     number)
             _check(path, number, head, "header")
+            rounds = head["max_rounds"]
             replay = cls(head["scenario"], head["scenario_hash"], head["system"],
-                         head["options"], head["seed"], head["max_rounds"], head["players"],
-                         folder=head.get("folder"), path=str(path))
+                         head["options"], int(head["seed"]), None if rounds is None else int(rounds),
+                         head["players"], folder=head.get("folder"), path=str(path))
             for number, record in records:
                 replay._add(path, number, record)
         return replay
@@ -150,7 +151,10 @@ class Replay:
         if kind == "action":
             self.actions.append((sys.intern(record["seat"]), _tupled(record["action"])))
         elif kind == "result":
-            self.result = GameResult.from_dict(record["result"])
+            result = dict(record["result"], round=int(record["result"]["round"]))
+            result["victory_cities"] = {side: int(count) for side, count
+                                        in (result.get("victory_cities") or {}).items()}
+            self.result = GameResult.from_dict(result)
         else:
             self.error = record["error"]
 
@@ -309,9 +313,12 @@ def _shown(value) -> str:
 
 def _tupled(action):
     """The action as the engine takes it (engine/game.py as_action: lists become tuples), its
-    strings interned: a long replay repeats a few names millions of times."""
+    strings interned (a long replay repeats a few names millions of times), its numbers whole
+    (JSON Schema counts 1.0 as an integer, and the schema checked that they are)."""
     if isinstance(action, list):
         return tuple(_tupled(part) for part in action)
+    if isinstance(action, float):
+        return int(action)
     return sys.intern(action) if isinstance(action, str) else action
 
 

@@ -8,6 +8,7 @@ Each category makes one input from a `random.Random` and puts it through a part 
     triplea    a mutated TripleA game: `import triplea`, then the loader on what it wrote
     po, xliff  a mutated translator's file: `i18n import`, then the loader on the locale file
     playtest   `playtest battle` with random arguments, good and bad
+    replay, baseline   mutated replays and baseline reports (tests/fuzzing_studies.py)
 
 The promises: no traceback (a refusal is a diagnostic or a usage message), nothing over
 TIME_LIMIT seconds, no round trip that changes data, and nothing written that the loader refuses.
@@ -323,6 +324,11 @@ def _loads_cleanly(folder: Path) -> None:
 
 def _command(argv: list[str]) -> int:
     """Run the command line in this process; exit 0, 1 and 2 are answers, anything else not."""
+    return _answer(argv)[0]
+
+
+def _answer(argv: list[str]) -> tuple[int, str]:
+    """_command's exit status, and what the command printed on stdout."""
     from sandtable.cli import main
     out, err = io.StringIO(), io.StringIO()
     try:
@@ -332,7 +338,7 @@ def _command(argv: list[str]) -> int:
         code = stop.code
     if code not in (0, 1, 2):
         raise Broken("traceback", f"exit status {code!r}\n{err.getvalue()}")
-    return code
+    return code, out.getvalue()
 
 
 # -- playtest arguments ---------------------------------------------------------------------------
@@ -425,3 +431,8 @@ CATEGORIES = {
     "xliff": (make_xliff, try_xliff),
     "playtest": (make_playtest, try_playtest),
 }
+
+# The study commands' inputs, replays and baselines: tests/fuzzing_studies.py.
+from fuzzing_studies import STUDY_CATEGORIES  # noqa: E402
+
+CATEGORIES.update(STUDY_CATEGORIES)

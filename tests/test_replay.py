@@ -114,6 +114,18 @@ def test_a_forged_replay_is_a_diagnostic_at_its_line(capsys, recorded, tmp_path,
     assert "Traceback" not in out + err
 
 
+def test_a_whole_number_written_as_a_float_is_that_number(capsys, recorded, tmp_path):
+    """JSON Schema counts 7.0 as the integer 7; the engine is given 7 (a seed of -0.0 was once a
+    TypeError from NumPy)."""
+    ends = []
+    for seed in ("7", "7.0", "-0.0"):
+        lines = [header_with(recorded, seed=12345).replace(SEED + "12345", SEED + seed)]
+        code, out, err = replay(capsys, forged(tmp_path, lines + recorded[1:]))
+        assert code in (0, 1) and "Traceback" not in err and "played back" in out
+        ends.append(out)
+    assert ends[0] == ends[1]
+
+
 def test_a_line_that_is_not_utf8_is_refused_at_its_byte(capsys, recorded, tmp_path):
     path = tmp_path / "latin.jsonl"
     path.write_bytes(recorded[0].encode() + b'\n{"seat": "\xe9"}\n')
