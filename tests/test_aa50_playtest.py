@@ -195,7 +195,7 @@ def test_report_without_matplotlib_says_what_to_install(capsys, tmp_path, monkey
                         lambda name, *a: None if name == "matplotlib" else real(name, *a))
     code, out, err = run(capsys, "playtest", "games", str(SCENARIOS / "aa50-1941"), "--games", "1",
                          "--report", str(tmp_path / "r"))
-    assert code == 2 and 'pip install "sandtable[report]"' in err and not out
+    assert code == 2 and 'pip install -e ".[report]"' in err and not out
 
 
 @pytest.mark.parametrize("command", ["games", "compare"])
