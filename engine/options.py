@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,6 +95,16 @@ class Setting:
                                f"{', '.join(self.choices)}{hint}")
         return value
 
+    def check(self, value: Any) -> Any:
+        """A value stored typed (a replay's header), checked as the text of it would be on the
+        command line: the same values are refused, with the same messages."""
+        text = value if isinstance(value, str) else "" if value == {} else _show(value)
+        typed = self.parse(text)
+        if typed != value or type(typed) is not type(value) and not (
+                self.kind == "float" and type(value) is int):
+            raise SettingError(f"{self.name}={text!r}: expected {self._expected()}")
+        return value
+
     def _expected(self) -> str:
         return {"bool": "true or false", "int": "a whole number", "float": "a number",
                 "counts": "TYPE:N pairs separated by commas, as 'battleship:2,cruiser:1'",
@@ -161,16 +171,30 @@ def resolve(pairs: Iterable[str], settings: Sequence[Setting]) -> dict[str, Any]
     by_name = {setting.name: setting for setting in settings}
     chosen: dict[str, Any] = {}
     for name, text in split_assignments(pairs):
-        setting = by_name.get(name)
-        if setting is None:
-            known = sorted(by_name)
-            close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
-            hint = (f"; did you mean {' or '.join(close)}?" if close
-                    else f"; the settings are: {', '.join(known)}" if known
-                    else "; there are none here")
-            raise SettingError(f"unknown setting {name!r}{hint}")
+        setting = by_name.get(name) or _unknown(name, by_name)
         chosen[setting.key] = setting.parse(text)
     return chosen
+
+
+def check_values(values: Mapping[str, Any], settings: Sequence[Setting]) -> dict[str, Any]:
+    """Values stored by `Setting.key` (a replay's header), checked as `resolve` checks typed
+    text: an unknown name or a value of the wrong kind is refused with the same message."""
+    by_key = {setting.key: setting for setting in settings}
+    by_name = {setting.name: setting for setting in settings}
+    checked: dict[str, Any] = {}
+    for key, value in values.items():
+        setting = by_key.get(key) or _unknown(key.lower().replace("_", "-"), by_name)
+        checked[key] = setting.check(value)
+    return checked
+
+
+def _unknown(name: str, by_name: Mapping[str, Setting]) -> Setting:
+    known = sorted(by_name)
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+    hint = (f"; did you mean {' or '.join(close)}?" if close
+            else f"; the settings are: {', '.join(known)}" if known
+            else "; there are none here")
+    raise SettingError(f"unknown setting {name!r}{hint}")
 
 
 def defaults(settings: Sequence[Setting]) -> dict[str, Any]:

@@ -36,11 +36,11 @@ class LocalProcesses:
 
 
 def open_executor(kind: str = "processes", scheduler: str | None = None,
-                  workers: int | None = None):
+                  workers: int | None = None, connect_timeout: float | None = None):
     """The executor of that kind (not yet entered)."""
     if kind == "dask":
-        from .distributed import DaskExecutor
-        return DaskExecutor(scheduler, workers)
+        from .distributed import CONNECT_TIMEOUT, DaskExecutor
+        return DaskExecutor(scheduler, workers, connect_timeout or CONNECT_TIMEOUT)
     if scheduler:
         raise ValueError("a scheduler is for the dask executor: add --executor dask")
     return LocalProcesses(workers)

@@ -17,7 +17,7 @@ import numpy as np
 from .plot_text import draw_text_as_written
 from .report import display_names
 from .report_compare import _p, _pct, _pts, _shift_interval, comparison_verdict
-from .report_html import SIDE_COLOURS, _colours, _figure, _save, write_report
+from .report_html import SIDE_COLOURS, _colours, _figure, _save, write_report, write_text
 
 STYLE = """body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
 table { border-collapse: collapse; margin: 1em 0; }
@@ -48,10 +48,9 @@ def write_comparison_report(comparison: dict, scenario, other, folder: Path) -> 
         path = folder / f"{name.replace(' ', '-')}.png"
         if _overlay_plot(comparison, name, names, colours, path):
             plots.append(path.name)
-    (folder / "comparison.json").write_text(json.dumps(comparison, indent=2, ensure_ascii=False),
-                                            encoding="utf-8")
+    write_text(folder / "comparison.json", json.dumps(comparison, indent=2, ensure_ascii=False))
     page = folder / "index.html"
-    page.write_text(_comparison_page(comparison, names, plots), encoding="utf-8")
+    write_text(page, _comparison_page(comparison, names, plots))
     return page
 
 
@@ -200,12 +199,11 @@ def write_fair_report(answer: dict, scenario, folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     names = display_names(scenario)
     _curve_plot(answer, names, folder / "curve.png")
-    (folder / "fair-value.json").write_text(json.dumps(answer, indent=2, ensure_ascii=False),
-                                            encoding="utf-8")
+    write_text(folder / "fair-value.json", json.dumps(answer, indent=2, ensure_ascii=False))
     esc = html.escape
     text = render_fair_text(answer, names)
     page = folder / "index.html"
-    page.write_text(f"""<!DOCTYPE html>
+    write_text(page, f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Fair value in {esc(answer['scenario'])}</title>
 <style>
 {STYLE}
@@ -214,7 +212,7 @@ def write_fair_report(answer: dict, scenario, folder: Path) -> Path:
 <figure><img src="curve.png" alt="the win-rate curve found"></figure>
 <pre>{esc(text)}</pre>
 </body></html>
-""", encoding="utf-8")
+""")
     return page
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from engine.calculator import wilson
 from engine.game import BLUNDERS
+from sandtable.safewrite import atomic_write_bytes
 
 from .plot_text import draw_text_as_written
 from .report import _verdict, display_names
@@ -32,13 +33,18 @@ def write_report(report: dict, scenario, folder: Path) -> Path:
     names = display_names(scenario)
     plots = []
     for name, image in plot_images(report, scenario):
-        (folder / f"{name}.png").write_bytes(image)
+        atomic_write_bytes(folder / f"{name}.png", image, within=folder)
         plots.append(f"{name}.png")
-    (folder / "report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False),
-                                        encoding="utf-8")
+    write_text(folder / "report.json", json.dumps(report, indent=2, ensure_ascii=False))
     page = folder / "index.html"
-    page.write_text(_page(report, names, plots), encoding="utf-8")
+    write_text(page, _page(report, names, plots))
     return page
+
+
+def write_text(path: Path, text: str) -> Path:
+    """A page or a JSON file of the report, written whole or not at all."""
+    atomic_write_bytes(path, text.encode("utf-8"), within=path.parent)
+    return path
 
 
 def plot_images(report: dict, scenario) -> list[tuple[str, bytes]]:
@@ -75,10 +81,18 @@ def _figure(width=7.0, height=3.2):
 
 
 def _save(figure, path) -> bool:
-    """Write the figure as PNG to `path` (a file name, or a binary file such as BytesIO)."""
+    """Write the figure as PNG to `path` (a file name, written whole or not at all, or a binary
+    file such as BytesIO)."""
+    import io
+
     import matplotlib.pyplot as plt
-    figure.savefig(path, format="png", dpi=110)
-    plt.close(figure)
+    buffer = path if not isinstance(path, (str, Path)) else io.BytesIO()
+    try:
+        figure.savefig(buffer, format="png", dpi=110)
+    finally:
+        plt.close(figure)
+    if isinstance(path, (str, Path)):
+        atomic_write_bytes(Path(path), buffer.getvalue(), within=Path(path).parent)
     return True
 
 

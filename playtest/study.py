@@ -10,9 +10,15 @@ records are sorted by game number. The same seed gives the identical report for 
 workers (and on Dask, playtest/distributed.py).
 
 A rules error inside one game (an exception, a broken invariant, an illegal action by a player,
-a game that does not end) stops that game only: its record carries the error and the path of
-its replay, written where the study keeps replays (a temporary folder if none was given), and
-the batch goes on.
+a game that does not end) stops that game only: its record carries the error and its replay,
+and the batch goes on.
+
+Replays travel in the records (`GameRecord.replay_text`) to the process that runs the study,
+which writes them (`ReplayFiles`) as each chunk of games comes back: into the study's --replays
+folder, or, for a failed game when none was given, into a private folder made for the study
+(`tempfile.mkdtemp`: readable by its owner only, a new name each time, so no other user can
+plant a link in it or read another run's games). Workers never write: on Dask they may be other
+machines, where the folder does not exist.
 """
 from __future__ import annotations
 
@@ -32,6 +38,7 @@ from engine.players import make_player
 from engine.processes import process_context
 from engine.replay import Replay, content_hash
 from engine.system import EngineError, load_system
+from sandtable.safewrite import atomic_write_bytes
 
 MAX_ACTIONS = 2_000_000      # a game that takes more actions than this does not end: an error
 MAX_GAMES = 10_000_000
@@ -63,8 +70,9 @@ class GameRecord:
     actions: int
     seconds: float
     error: str | None = None
-    replay: str | None = None           # the replay's path, when one was written
+    replay: str | None = None           # the replay's path, once written
     moves: list | None = None           # (seat, action) pairs, with Study.keep_actions
+    replay_text: str | None = None      # the replay, on its way to the study's process
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -114,17 +122,16 @@ def play_game(system, study: Study, index: int) -> GameRecord:
         error = f"{type(problem).__name__}: {problem}"
         replay = _replay(system, study, seed, moves)
         replay.error = error + "\n" + traceback.format_exc(limit=-8)
-        path = replay.write(_replay_folder(study) / f"game-{index:06d}.jsonl")
         return GameRecord(index, seed, None, state.chronicle.as_dict() if state else {},
-                          len(moves), time.perf_counter() - started, error, str(path),
-                          moves if study.keep_actions else None)
+                          len(moves), time.perf_counter() - started, error,
+                          moves=moves if study.keep_actions else None, replay_text=replay.text())
     record = GameRecord(index, seed, result.as_dict(), state.chronicle.as_dict(), len(moves),
                         time.perf_counter() - started,
                         moves=moves if study.keep_actions else None)
     if study.replays:
         replay = _replay(system, study, seed, moves)
         replay.result = result
-        record.replay = str(replay.write(Path(study.replays) / f"game-{index:06d}.jsonl"))
+        record.replay_text = replay.text()
     return record
 
 
@@ -159,13 +166,41 @@ def _hash_of(scenario) -> str:
     return kept[1]
 
 
-def _replay_folder(study: Study) -> Path:
-    if study.replays:
-        folder = Path(study.replays)
-    else:
-        folder = Path(tempfile.gettempdir()) / "sandtable-replays"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+class ReplaysNotWritten(EngineError):
+    """A replay could not be written (a full disk, a folder made read-only meanwhile)."""
+
+
+class ReplayFiles:
+    """Writes a study's replays, in the process that runs the study, as its records come back:
+    into `folder` (the study's --replays), or for a failed game when there is none, into a
+    private folder made for this study on first need (`made`)."""
+
+    def __init__(self, folder: str | None):
+        self.folder = Path(folder) if folder else None
+        self.made: Path | None = None
+
+    def keep(self, records: list[GameRecord]) -> list[GameRecord]:
+        """Write the replays the records carry; each record then holds its replay's path."""
+        for record in records:
+            if record.replay_text is None:
+                continue
+            path = self._where() / f"game-{record.index:06d}.jsonl"
+            try:
+                atomic_write_bytes(path, record.replay_text.encode("utf-8"), within=path.parent)
+            except OSError as problem:
+                raise ReplaysNotWritten(f"cannot write the replay {path}: "
+                                        f"{problem.strerror or problem}") from None
+            record.replay, record.replay_text = str(path), None
+        return records
+
+    def _where(self) -> Path:
+        if self.folder is None:
+            try:
+                self.folder = self.made = Path(tempfile.mkdtemp(prefix="sandtable-replays-"))
+            except OSError as problem:
+                raise ReplaysNotWritten("cannot make a folder for the replays of failed games "
+                                        f"in {tempfile.gettempdir()}: {problem.strerror}") from None
+        return self.folder
 
 
 # -- many games ----------------------------------------------------------------------------------
@@ -183,11 +218,12 @@ def run_study(study: Study, workers: int | None = None,
     if not 1 <= study.games <= MAX_GAMES:
         raise EngineError(f"games must be between 1 and {MAX_GAMES:,}")
     workers = max(1, min(workers or 1, study.games))
+    files = ReplayFiles(study.replays)
     records: list[GameRecord] = []
     if workers == 1:
         system = load_system(study.scenario)
         for index in range(study.games):
-            records.append(play_game(system, study, index))
+            records.extend(files.keep([play_game(system, study, index)]))
             if progress:
                 progress(len(records), study.games)
         return records
@@ -195,20 +231,25 @@ def run_study(study: Study, workers: int | None = None,
                              initializer=_start_worker, initargs=(_lean(study),)) as pool:
         pending = set()
         queue = chunks(study.games, workers)
-        for part in queue:                       # keep a few chunks per worker in flight
-            pending.add(pool.submit(_play_chunk, part.start, part.stop))
-            if len(pending) >= workers * 3:
-                break
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                records.extend(future.result())
-                if progress:
-                    progress(len(records), study.games)
-            for part in queue:
+        try:
+            for part in queue:                       # keep a few chunks per worker in flight
                 pending.add(pool.submit(_play_chunk, part.start, part.stop))
                 if len(pending) >= workers * 3:
                     break
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    records.extend(files.keep(future.result()))
+                    if progress:
+                        progress(len(records), study.games)
+                for part in queue:
+                    pending.add(pool.submit(_play_chunk, part.start, part.stop))
+                    if len(pending) >= workers * 3:
+                        break
+        except BaseException:
+            for future in pending:                   # a study that stops plays no more games
+                future.cancel()
+            raise
     records.sort(key=lambda record: record.index)
     return records
 
@@ -236,5 +277,5 @@ def play_games_locally(system, study: Study, indexes) -> list[GameRecord]:
     return [play_game(system, study, index) for index in indexes]
 
 
-__all__ = ["Study", "GameRecord", "run_study", "play_game", "game_seed", "portable", "chunks",
-           "play_games_locally"]
+__all__ = ["Study", "GameRecord", "ReplayFiles", "ReplaysNotWritten", "run_study", "play_game",
+           "game_seed", "portable", "chunks", "play_games_locally"]

@@ -98,23 +98,47 @@ def atomic_write_bytes(path: Path, data: bytes, *, within: Path | None, follow_l
         mode = stat.S_IMODE(status.st_mode) if stat.S_ISREG(status.st_mode) else None
     except FileNotFoundError:
         mode = None
-    handle, temp_name = _new_temporary(path)
+    try:
+        handle, temp_name = _new_temporary(path)
+    except OSError as problem:
+        raise _naming(problem, path) from None
     try:
         with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
+            _fill(stream, data)
             os.fsync(stream.fileno())
         if mode is not None:
             os.chmod(temp_name, mode)
         if not isinstance(unchanged_since, Unchecked) and fingerprint(path) != unchanged_since:
             raise ChangedOnDisk(path)
         os.replace(temp_name, path)
-    except BaseException:
+    except BaseException as problem:
         try:
             os.unlink(temp_name)
         except FileNotFoundError:
             pass
+        if type(problem) is OSError and problem.filename is None:
+            raise _naming(problem, path) from None     # a full disk: say which file it was
         raise
+
+
+def _fill(stream, data: bytes) -> None:
+    stream.write(data)
+    stream.flush()
+
+
+def _naming(problem: OSError, path: Path) -> OSError:
+    """The error with the file it was writing named (a write's own error names none)."""
+    return OSError(problem.errno, problem.strerror or str(problem), str(path))
+
+
+def probe_folder(folder: Path) -> None:
+    """Write a small file into `folder` and remove it: OSError when the folder takes no file
+    (read-only, no permission, a full disk), found before the work that would fill it."""
+    probe = Path(folder) / f".sandtable-probe-{os.getpid()}"
+    try:
+        atomic_write_bytes(probe, b"probe\n", within=Path(folder), follow_link=False)
+    finally:
+        remove_file(probe, within=Path(folder))
 
 
 def remove_file(path: Path, *, within: Path) -> bool:

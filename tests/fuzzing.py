@@ -11,6 +11,7 @@ Each category makes one input from a `random.Random` and puts it through a part 
     recovery   the editor's recovery file, forged: hostile file kinds, times and identities, a
                link in its place; read, restore, save and autosave as the editor does them
     mapfolder  a mutated TripleA map folder (centers, polygons, name places): `import triplea-map`
+    replay, baseline   mutated replays and baseline reports (tests/fuzzing_studies.py)
 
 The promises: no traceback (a refusal is a diagnostic or a usage message), nothing over
 TIME_LIMIT seconds, no round trip that changes data, nothing written that the loader refuses,
@@ -327,6 +328,11 @@ def _loads_cleanly(folder: Path) -> None:
 
 def _command(argv: list[str]) -> int:
     """Run the command line in this process; exit 0, 1 and 2 are answers, anything else not."""
+    return _answer(argv)[0]
+
+
+def _answer(argv: list[str]) -> tuple[int, str]:
+    """_command's exit status, and what the command printed on stdout."""
     from sandtable.cli import main
     out, err = io.StringIO(), io.StringIO()
     try:
@@ -336,7 +342,7 @@ def _command(argv: list[str]) -> int:
         code = stop.code
     if code not in (0, 1, 2):
         raise Broken("traceback", f"exit status {code!r}\n{err.getvalue()}")
-    return code
+    return code, out.getvalue()
 
 
 # -- playtest arguments ---------------------------------------------------------------------------
@@ -569,3 +575,8 @@ CATEGORIES = {
     "recovery": (make_recovery, try_recovery),
     "mapfolder": (make_mapfolder, try_mapfolder),
 }
+
+# The study commands' inputs, replays and baselines: tests/fuzzing_studies.py.
+from fuzzing_studies import STUDY_CATEGORIES  # noqa: E402
+
+CATEGORIES.update(STUDY_CATEGORIES)

@@ -13,7 +13,7 @@ import pytest
 
 from engine.allies_vs_axis import AvAPosition
 from engine.game import IllegalAction
-from engine.replay import Replay, play_back
+from engine.replay import Replay, content_hash, play_back
 from engine.system import Contingent, EngineError, load_system
 from playtest.study import Study, run_study
 from sandtable.scenario import load_scenario
@@ -558,8 +558,8 @@ def test_random_games_end_with_every_invariant_kept_and_replay_identically(mode,
     assert [r.error for r in records] == [None] * 10
     assert {r.result["reason"] for r in records} <= {"conquest", "jail-limit", "round-limit"}
     for record in records[:3]:
-        replay = Replay(SCENARIO.id, "-", SYSTEM.system, {"mode": mode}, record.seed, None, {},
-                        list(record.moves))
+        replay = Replay(SCENARIO.id, content_hash(SCENARIO), SYSTEM.system, {"mode": mode},
+                        record.seed, None, {}, list(record.moves))
         back = Replay.read(replay.write(tmp_path / f"{record.index}.jsonl"))
         end = play_back(back, SYSTEM, check_hash=False)
         assert end.result().as_dict() == record.result

@@ -6,7 +6,7 @@ import re
 from helpers import REPO
 
 CODE = re.compile(r"""["']([A-Z]{2,4}[0-9]{3})["']""")
-SOURCES = ["sandtable", "validators"]
+SOURCES = ["sandtable", "validators", "engine", "playtest"]
 
 
 def codes_in_source() -> set[str]:

@@ -196,3 +196,25 @@ def test_the_fuzzer_notices_a_traceback_a_hang_and_a_changed_round_trip(monkeypa
     assert fuzzing.run("boom", random.Random(1)).verdict == "traceback"
     assert fuzzing.run("slow", random.Random(1), limit=0.5).verdict == "hang"
     assert fuzzing.run("bent", random.Random(1)).verdict == "changed"
+
+
+@SLICE
+@given(st.randoms(use_true_random=False))
+def test_fuzz_replays(rnd):
+    _kept("replay", rnd)
+
+
+@SLICE
+@given(st.randoms(use_true_random=False))
+def test_fuzz_baselines(rnd):
+    _kept("baseline", rnd)
+
+
+def test_the_fuzzer_notices_a_baseline_refused_after_the_games(monkeypatch):
+    """The baseline slice can fail: a baseline refused (exit 2) once games were played."""
+    import random
+
+    import fuzzing_studies
+    monkeypatch.setattr(fuzzing_studies, "_answer", lambda argv: (2, '{"games": 2}'))
+    outcome = fuzzing.run("baseline", random.Random(1))
+    assert outcome.verdict == "changed" and "refused after the games" in outcome.detail

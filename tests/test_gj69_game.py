@@ -611,12 +611,12 @@ def test_yes_or_no_may_remove_macarthur_for_a_vp_19_18_2(gj69):
 def test_positions_are_json_able_and_replays_play_back(gj69, tmp_path):
     """A game is its scenario, options, seed and actions: played back, it ends the same."""
     from engine.replay import Replay, play_back
-    from playtest.study import Study, play_game
+    from playtest.study import ReplayFiles, Study, play_game
     scenario = load_scenario(SCENARIO)
     study = Study(scenario, {"hands": "draw"}, {"japan": "heuristic", "allies": "random"}, 2, 11,
                   check=True, keep_actions=True, replays=str(tmp_path))
     for index in range(2):
-        record = play_game(gj69, study, index)
+        record = ReplayFiles(study.replays).keep([play_game(gj69, study, index)])[0]
         assert record.error is None, record.error
         replay = Replay.read(record.replay)
         state = play_back(replay, gj69)

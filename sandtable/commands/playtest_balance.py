@@ -23,6 +23,7 @@ from .playtest_study import (
     progress_bar,
     report_folder,
     run_on,
+    write_output,
 )
 
 MAX_KNOB = 1e12           # the largest value a knob is searched over: money, counts, costs
@@ -142,10 +143,6 @@ def run_compare(args) -> int:
     comparison["reports"] = reports
     comparison["ablation"] = ablation
     names = display_names(scenario)
-    if args.report:
-        from playtest.report_compare_html import write_comparison_report
-        page = write_comparison_report(comparison, scenario, other, Path(args.report))
-        print(f"report: {page}", file=sys.stderr)
 
     def text() -> str:
         from playtest.executors import describe_executor
@@ -158,6 +155,11 @@ def run_compare(args) -> int:
         return render_comparison_markdown(comparison, names, ablation)
 
     print_report(args.format, comparison, text, markdown)
+    if args.report:
+        from playtest.report_compare_html import write_comparison_report
+        page = write_output("--report", args.report, lambda: write_comparison_report(
+            comparison, scenario, other, Path(args.report)))
+        print(f"report: {page}", file=sys.stderr)
     broken = [key for key in ("old", "new") if not reports[key]["finished"]]
     if broken:
         print("sandtable playtest: every game of " + " and ".join(
@@ -306,10 +308,6 @@ def run_balance(args) -> int:
     if robust is not None:
         answer["robust"] = robust
     names = display_names(scenario)
-    if args.report:
-        from playtest.report_compare_html import write_fair_report
-        page = write_fair_report(answer, scenario, Path(args.report))
-        print(f"report: {page}", file=sys.stderr)
 
     def text() -> str:
         from playtest.report_compare import render_fair_text
@@ -324,6 +322,11 @@ def run_balance(args) -> int:
         return render_fair_markdown(answer, names)
 
     print_report(args.format, answer, text, markdown)
+    if args.report:
+        from playtest.report_compare_html import write_fair_report
+        page = write_output("--report", args.report,
+                            lambda: write_fair_report(answer, scenario, Path(args.report)))
+        print(f"report: {page}", file=sys.stderr)
     return EXIT_OK if answer["found"] else EXIT_PROBLEMS
 
 

@@ -20,6 +20,7 @@ from .playtest_study import (
     report_folder,
     run_on,
     writable_folder,
+    write_output,
 )
 
 
@@ -78,9 +79,10 @@ def run_games(args) -> int:
     with enter_executor(executor):
         with progress_bar(args.games, quiet=args.format != "text") as show:
             records = run_on(executor, study, show)
+        meta = settings.meta(scenario, args, args.games, executor)   # before --robust's games
         robust = robust_check(args, scenario, settings, [r.result for r in records if r.result],
                               executor, names)
-    report = summarise(records, settings.meta(scenario, args, args.games, executor))
+    report = summarise(records, meta)
     if robust is not None:
         report["robust"] = robust
     failures, comparison = [], None
@@ -92,10 +94,6 @@ def run_games(args) -> int:
             comparison["games_needed"] = games_needed(comparison, args.max_shift)
         report["baseline"] = dict(comparison, file=args.baseline, max_shift=args.max_shift,
                                   failures=failures)
-    if args.report:
-        from playtest.report_html import write_report
-        page = write_report(report, scenario, Path(args.report))
-        print(f"report: {page}", file=sys.stderr)
 
     def text() -> str:
         from playtest.executors import describe_executor
@@ -112,6 +110,11 @@ def run_games(args) -> int:
         return render_report_markdown(report, names, comparison, args.max_shift, failures)
 
     print_report(args.format, report, text, markdown)
+    if args.report:
+        from playtest.report_html import write_report
+        page = write_output("--report", args.report,
+                            lambda: write_report(report, scenario, Path(args.report)))
+        print(f"report: {page}", file=sys.stderr)
     if not report["finished"]:
         print(f"sandtable playtest: every game stopped by a rules error ({report['failed']} of "
               f"{report['games']}): no balance can be read from them", file=sys.stderr)
@@ -166,22 +169,28 @@ def _baseline(args, sides: list[str]) -> dict | None:
 # -- replay --------------------------------------------------------------------------------------
 def run_replay(args) -> int:
     from engine import EngineError
-    from engine.replay import Replay, ReplayError, play_back
-    from engine.system import load_system
-    from sandtable.scenario import load_scenario
+    from engine.replay import Replay, ReplayError, ReplayRefused, play_back
 
+    if not Path(args.file).exists():
+        raise UsageError(f"{args.file}: cannot read it (No such file or directory)")
     try:
         replay = Replay.read(args.file)
-    except ReplayError as problem:
-        raise UsageError(str(problem)) from None
+    except ReplayRefused as problem:
+        print(problem.render())
+        return EXIT_PROBLEMS
     folder = args.scenario or replay.folder
     if not folder or not (Path(folder) / "scenario.yaml").is_file():
         raise UsageError(f"the scenario {replay.scenario!r} is not at {folder}; "
                          "name its folder with --scenario")
-    scenario = load_scenario(folder)
+    scenario = checked_scenario(folder)
+    if scenario is None:
+        return EXIT_PROBLEMS
+    system = game_system(scenario)
     try:
-        system = load_system(scenario)
         state = play_back(replay, system)
+    except ReplayRefused as problem:
+        print(problem.render())
+        return EXIT_PROBLEMS
     except (ReplayError, EngineError) as problem:
         print(f"{args.file}: {problem}")
         return EXIT_PROBLEMS

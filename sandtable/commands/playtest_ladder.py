@@ -43,6 +43,7 @@ def register(kinds) -> None:
     ladder.add_argument("--executor", choices=("processes", "dask"), default="processes",
                         help=argparse.SUPPRESS)
     ladder.add_argument("--scheduler", default=None, help=argparse.SUPPRESS)
+    ladder.add_argument("--connect-timeout", type=float, default=None, help=argparse.SUPPRESS)
     ladder.add_argument("--format", choices=FORMATS, default="text",
                         help="text (default), json, or markdown")
     ladder.add_argument("--json", dest="format", action="store_const", const="json",

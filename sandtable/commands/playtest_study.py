@@ -3,6 +3,7 @@ checked scenario and its settings, the executor the games run on, the progress b
 way a report is printed as text, JSON or markdown."""
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import sys
@@ -41,6 +42,9 @@ def add_study_arguments(parser, games: int) -> None:
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
                         help="the Dask scheduler, as tcp://HOST:8786 (default with --executor "
                         "dask: a local cluster of --workers processes)")
+    parser.add_argument("--connect-timeout", type=float, default=None, metavar="SECONDS",
+                        help="with --scheduler: how long to wait for the scheduler to answer, "
+                        "and for a first worker to join it (20)")
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="text (default), json, or markdown (for $GITHUB_STEP_SUMMARY)")
     parser.add_argument("--json", dest="format", action="store_const", const="json",
@@ -187,6 +191,10 @@ class StudySettings:
 
 # -- output folders ------------------------------------------------------------------------------
 def writable_folder(path: str, flag: str) -> None:
+    """Check, before any game is played, that the folder exists or can be made, and takes a
+    file: a small one is written and removed (a read-only or full disk is found now, not after
+    the games)."""
+    from sandtable.safewrite import probe_folder
     folder = Path(path)
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -194,6 +202,23 @@ def writable_folder(path: str, flag: str) -> None:
         raise UsageError(f"{flag} {path}: cannot create the folder ({problem.strerror})") from None
     if not folder.is_dir():
         raise UsageError(f"{flag} {path} is not a folder")
+    try:
+        probe_folder(folder)
+    except OSError as problem:
+        raise UsageError(f"{flag} {path}: cannot write into the folder ({problem.strerror}); "
+                         "nothing was played") from None
+
+
+def write_output(flag: str, path: str, write: Callable[[], Path]) -> Path:
+    """Write a study's files (`write` does) after the games: a full disk or a folder made
+    read-only meanwhile is a usage error (exit 2) that says what could not be written; each
+    file is written whole or not at all (sandtable/safewrite.py)."""
+    try:
+        return write()
+    except OSError as problem:
+        what = f" {problem.filename}" if problem.filename else ""
+        raise UsageError(f"{flag} {path}: cannot write{what} ({problem.strerror or problem}); "
+                         "the report printed above is all that was kept") from None
 
 
 def report_folder(args) -> None:
@@ -209,6 +234,7 @@ def report_folder(args) -> None:
 
 
 # -- where the games run -------------------------------------------------------------------------
+MAX_CONNECT_TIMEOUT = 3600
 def open_executor_for(args, games: int):
     """The executor the arguments ask for (not yet entered)."""
     from engine.processes import available_cores
@@ -217,29 +243,49 @@ def open_executor_for(args, games: int):
     if args.workers is not None and not 1 <= args.workers <= 1024:
         raise UsageError("--workers must be between 1 and 1024")
     workers = args.workers or min(available_cores(), games)
+    timeout = args.connect_timeout
+    if timeout is not None and not 0 < timeout <= MAX_CONNECT_TIMEOUT:   # also refuses nan
+        raise UsageError(f"--connect-timeout is a number of seconds, more than 0 and at most "
+                         f"{MAX_CONNECT_TIMEOUT:,}")
+    if timeout is not None and not args.scheduler:
+        raise UsageError("--connect-timeout is for a Dask scheduler: give its address with "
+                         "--scheduler")
     try:
-        return open_executor(args.executor, args.scheduler, workers)
+        return open_executor(args.executor, args.scheduler, workers, timeout)
     except (ValueError, DaskMissing) as problem:
         raise UsageError(str(problem)) from None
 
 
+@contextlib.contextmanager
 def enter_executor(executor):
-    """Enter an executor; a scheduler that cannot be reached is a usage error (exit 2)."""
+    """The executor, entered once for the `with` block and closed after it; a scheduler that
+    cannot be reached is a usage error (exit 2). (Returning the entered executor to `with`
+    entered it twice: a second client, a second local cluster, the first never closed.)"""
     from engine import EngineError
     try:
-        return executor.__enter__()
+        executor.__enter__()
     except EngineError as problem:
         raise UsageError(str(problem)) from None
+    try:
+        yield executor
+    finally:
+        executor.__exit__(None, None, None)
 
 
 def run_on(executor, study, progress=None):
     """The study's records; a study the executor could not finish is an error of the
-    environment (exit 2), as a scheduler out of reach is."""
+    environment (exit 2), as a scheduler out of reach is. Where the replays of games stopped by
+    a rules error went, when no --replays folder was given, is said on stderr."""
     from engine import EngineError
     try:
-        return executor.run(study, progress)
+        records = executor.run(study, progress)
     except EngineError as problem:
         raise UsageError(str(problem)) from None
+    failed = [record.replay for record in records if record.error and record.replay]
+    if failed and not study.replays:
+        print(f"sandtable playtest: {len(failed)} game(s) of {study.scenario.id} stopped by a "
+              f"rules error; their replays are in {Path(failed[0]).parent}", file=sys.stderr)
+    return records
 
 
 # -- progress ------------------------------------------------------------------------------------
