@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -220,6 +221,42 @@ def test_what_to_change_is_said_for_units_tripleA_sees_otherwise(tmp_path):
         f"unit type 'cruiser' {warship}", f"unit type 'submarine' {warship}",
         "unit type 'factory' is a structure without the abilities factory and capturable: TripleA's one kind of "
         "structure is the factory (isFactory); give it those abilities, or another domain"]
+
+
+def test_a_victory_no_option_switches_becomes_a_triggered_victory():
+    """northern-front's victories (two victory cities for the Axis; Finland and Norway Soviet for the
+    Allies) are no TripleA victory option: they go as TripleA's maps write such a victory, conditions
+    with a trigger that names the winners, and the property Triggered Victory on."""
+    root = ElementTree.fromstring(export_game(load_scenario(REPO / "scenarios" / "northern-front")))
+    attachments = {a.get("name"): (a.get("attachTo"), a.get("javaClass").rsplit(".", 1)[1],
+                                   [(o.get("name"), o.get("value"), o.get("count")) for o in a.findall("option")])
+                   for a in root.iter("attachment") if "victory" in a.get("name")}
+    assert attachments == {
+        "conditionAttachment_victory_axis-victory_0": (
+            "Germans", "RulesAttachment", [("alliedOwnershipTerritories", "Karelia S.S.R.:Russia", "2")]),
+        "triggerAttachment_victory_axis-victory": (
+            "Germans", "TriggerAttachment", [("conditions", "conditionAttachment_victory_axis-victory_0", None),
+                                             ("victory", "AXIS_VICTORY", None), ("players", "Germans", None)]),
+        "conditionAttachment_victory_allies-victory_0": (
+            "Russians", "RulesAttachment", [("directOwnershipTerritories", "Finland:Norway", None)]),
+        "triggerAttachment_victory_allies-victory": (
+            "Russians", "TriggerAttachment", [("conditions", "conditionAttachment_victory_allies-victory_0", None),
+                                              ("victory", "ALLIES_VICTORY", None), ("players", "Russians", None)])}
+    assert [p.get("value") for p in root.iter("property") if p.get("name") == "Triggered Victory"] == ["true"]
+
+
+def test_a_victory_triplea_cannot_check_is_refused_by_name(tmp_path):
+    folder = tmp_path / "mine"
+    shutil.copytree(REPO / "scenarios" / "northern-front", folder)
+    path = folder / "scenario.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "when: {controls: {owner: soviet-union, spaces: [finland, norway]}}",
+        "when: {turn: {min: 6}}\n  option: sudden-death"), encoding="utf-8")
+    with pytest.raises(ExportError) as caught:
+        export_game(load_scenario(folder))
+    assert caught.value.problems == [
+        "victory 'allies-victory': its option 'sudden-death' is none of TripleA's victory options (projection, "
+        "surrender-with-honor, total-war)"]
 
 
 def test_what_triplea_cannot_say_is_refused_by_name(tmp_path):

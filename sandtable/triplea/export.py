@@ -317,6 +317,7 @@ class _Exporter:
         for _, objective in self.scenario.entities("objectives", "objectives"):
             self._objective(objective)
         self._china()
+        self._triggered_victories()
         if not len(self.attachment_list):
             root.remove(self.attachment_list)
 
@@ -566,6 +567,51 @@ class _Exporter:
             raise _Unsayable("it names a player at war twice")
         return ("atWarPlayers", ":".join(players), count if count is not None and count < len(players) else None)
 
+    # -- victories no option switches: TripleA's triggered victory -------------------------------
+    def _triggered_victories(self) -> None:
+        """A victory condition outside TripleA's victory options becomes what TripleA's own maps write
+        for one: rules attachments for its conditions and a trigger whose `victory` ends the game for
+        the side's players, with the property Triggered Victory on."""
+        for _, victory in self.scenario.entities("scenario", "victory"):
+            if victory.get("option") is not None:
+                continue
+            vid, side = victory.get("id"), victory.get("side")
+            players = self._side_players(side)
+            if not players:
+                self.problem(f"victory {vid!r}: its side {side!r} has no nation for TripleA to name the winner")
+                continue
+            try:
+                conditions = [self._victory_check(part) for part in _conjuncts(victory.get("when"))]
+            except _Unsayable as why:
+                self.problem(f"victory {vid!r}: {why}")
+                continue
+            names = []
+            for index, (holder, option) in enumerate(conditions):
+                names.append(f"conditionAttachment_victory_{plain_id(str(vid))}_{index}")
+                self.attach(names[-1], holder, "RulesAttachment", "player", [option])
+            self.attach(f"triggerAttachment_victory_{plain_id(str(vid))}", players[0], "TriggerAttachment", "player",
+                        [("conditions", ":".join(names)), ("victory", plain_id(str(vid)).upper().replace("-", "_")),
+                         ("players", ":".join(players))])
+            self.properties["Triggered Victory"] = "true"
+
+    def _side_players(self, side) -> list[str]:
+        return [self.player_names[n["id"]] for n in self.nations
+                if n.get("side") == side and n["id"] in self.player_names and n["id"] != self.neutral]
+
+    def _victory_check(self, part: dict) -> tuple[str, tuple]:
+        """The player a condition of a victory is checked for, and its rules option."""
+        (key, body), = part.items()
+        if key == "victory_cities" and isinstance(body, dict) and isinstance(body.get("count"), int) \
+                and self._side_players(body.get("side")):
+            cities = [s["id"] for s in self.spaces if "victory_city" in (s.get("tags") or [])]
+            return self._side_players(body["side"])[0], \
+                ("alliedOwnershipTerritories", self._places(cities), body["count"])
+        owner = body.get("owner") if isinstance(body, dict) else None
+        if not isinstance(owner, str) or owner not in self.player_names or owner == self.neutral:
+            raise _Unsayable(f"the condition {key} {json.dumps(body, sort_keys=True)} names no nation that TripleA "
+                             "checks it for")
+        return self.player_names[owner], self._check(part, owner)
+
     def _side(self, nation: str) -> str | None:
         return next((n.get("side") for n in self.nations if n["id"] == nation), None)
 
@@ -681,8 +727,9 @@ class _Exporter:
             else:
                 self.problem(f"option {oid!r} has no TripleA game property")
         for victory in victories:
-            if victory.get("option") not in VICTORY:
-                self.problem(f"victory {victory.get('id')!r}: TripleA's victory conditions are its victory options")
+            if victory.get("option") is not None and victory.get("option") not in VICTORY:
+                self.problem(f"victory {victory.get('id')!r}: its option {victory.get('option')!r} is none of "
+                             f"TripleA's victory options ({', '.join(VICTORY)})")
         if self.kept_kinds:
             _property(properties, BORDERS_PROPERTY, json.dumps(self.kept_kinds, ensure_ascii=False))
         if self.kept_china:

@@ -323,8 +323,9 @@ class _Reader:
             self.refused(element, f"the step {element.attrs.get('name', '')!r} is for the player "
                          f"{player!r}, which the game does not define")
             return
-        run_count = element.attrs.get("maxRunCount")
-        one_time = run_count is not None and run_count.strip() not in ("", "0", "-1")
+        # maxRunCount caps how often a step runs: 1 is a bid or a set-up step; a larger cap (some
+        # games write 1000) still repeats every round, so the step belongs to the round.
+        one_time = (element.attrs.get("maxRunCount") or "").strip() == "1"
         self.game.steps.append(Step(element.attrs.get("name", ""), delegate, self.game.delegates[delegate],
                                     player if player and player.strip() else None, one_time, element))
 
