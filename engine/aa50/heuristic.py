@@ -5,17 +5,25 @@ questions from it:
 
 - purchase: defend the capital when it is threatened; a power that must cross the sea
   (its capital on an island, no enemy within reach by land, or no enemy capital left within
-  reach by land) keeps enough transports for its troops and a destroyer against submarines;
-  the rest is infantry, artillery and tanks (3:1:1), with a fighter when money is plentiful,
-  never more than its factories can place;
+  reach by land) keeps enough transports for its troops, bought only with a zone to place
+  them in where no enemy ship or aircraft could sink them, or with the destroyers that make
+  one so, and a destroyer against submarines; the rest is infantry, artillery and tanks
+  (3:1:1), with a fighter when money is plentiful, never more than its factories can place
+  (units still waiting from an earlier purchase count); money the room leaves over buys
+  better units (tanks for infantry, aircraft for tanks), and then a factory;
 - combat move: weighs every enemy territory and fleet within reach, most valuable first
   (production, victory cities, capitals, its national objectives), gathers the cheapest force
   whose estimated chance to win (estimate.py) reaches its `odds`, and attacks only then and
   only if the expected gain outweighs the expected loss; takes empty territories with one
-  unit; keeps enough units at home to hold the capital; loads transports for assaults on the
+  unit; keeps enough units at home to hold the capital, victory cities and valuable
+  territories (one at least in a victory city the enemy could enter), though those kept may
+  strike a neighbour whose army threatens them; sends no aircraft against submarines
+  without a destroyer (§7.3.4); loads transports for assaults on the
   coast, an empty one sailing a zone first to take aboard troops waiting there (§5.4.8), with
   idle battleships and cruisers sailing to the landing zones to bombard the shore, their
-  expected hits counted in the odds (§5.5.2.2);
+  expected hits counted in the odds (§5.5.2.2); a landing counts the transports it leaves
+  where the enemy can sink them among its losses; troops that must land where the plan did
+  not foresee it go where the odds are best;
   never counts transports as fighting ships; sends idle bombers on raids;
 - conduct combat: presses on while the odds hold, retreats early when they fall;
 - noncombat move: moves land units toward the nearest enemy victory city within four land
@@ -23,13 +31,17 @@ questions from it:
   once no enemy capital is left within reach by land, armies away from the front gather at
   the harbour (its coast nearest the nearest enemy capital across the sea), where new land
   units are placed too, for the transports to carry them over;
-  a threatened capital keeps the garrison it needs and lets the rest go;
+  a threatened capital keeps the garrison it needs and lets the rest go, a victory city the
+  enemy could enter one defender at least (an empty one is held again);
   ships toward the troops they carry, aircraft to the safest landing near the front; an
   empty transport sails to troops waiting by the sea within its move, takes them aboard where
   it stops and goes on toward the front with what is left of its move (§7.3.6); with none
-  within its move it sails toward the shore where most troops wait for a ship;
+  within its move it sails toward the shore where most troops wait for a ship; no transport
+  ends its move where the enemy could strike it, unless the nation's warships can join it
+  there (they are sent) or no zone in reach is safe;
 - mobilize: places at the factory nearest the enemy, the capital first when threatened; new
-  transports by the troops waiting for them, new fighters on carriers (§5.7.1), which the
+  transports in a safe zone by the troops waiting for them (none where the enemy could sink
+  them: they wait for the next turn), new fighters on carriers (§5.7.1), which the
   purchase buys for an empty deck next to a factory; troops cut off by sea count toward the
   transports it buys.
 
