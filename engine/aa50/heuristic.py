@@ -21,8 +21,9 @@ questions from it:
   without a destroyer (§7.3.4); loads transports for assaults on the
   coast, an empty one sailing a zone first to take aboard troops waiting there (§5.4.8), with
   idle battleships and cruisers sailing to the landing zones to bombard the shore, their
-  expected hits counted in the odds (§5.5.2.2); a landing counts the transports it leaves
-  where the enemy can sink them among its losses; troops that must land where the plan did
+  expected hits counted in the odds (§5.5.2.2); idle warships escort a landing to zones
+  the enemy could strike, and a landing counts the transports it must still leave there
+  among its losses; troops that must land where the plan did
   not foresee it go where the odds are best;
   never counts transports as fighting ships; sends idle bombers on raids;
 - conduct combat: presses on while the odds hold, retreats early when they fall;
@@ -51,6 +52,7 @@ Settings restrict it for balance questions: `naval=false` (never buys ships),
 """
 from __future__ import annotations
 
+import copy
 import math
 from collections import defaultdict
 from collections.abc import Sequence
@@ -58,7 +60,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..options import Setting
-from ..players.base import Player
+from ..players.base import Plan, Player
 from . import movement
 from .estimate import Fighter, expected_losses, win_chance
 from .forces import Piece
@@ -120,12 +122,84 @@ class HeuristicPlayer(Player):
         if state.phase in ("purchase", "combat-move", "noncombat-move", "mobilize"):
             self.survey = self._survey(state)
         if state.phase == "purchase":
-            self.shopping = Purchase(self, state).plan()
+            self._take(self._purchase(state, "own").content)
         elif state.phase == "combat-move":
             if state.round >= self.options["first_attack_round"]:
-                self.moves = CombatPlan(self, state).plan()
+                self._take(self._attacks(state, self.options["odds"]).content)
         elif state.phase == "noncombat-move":
             self.moves = NoncombatPlan(self, state).plan()
+
+    # -- what a search asks of it (engine/players/search.py) -----------------------------------
+    def plans(self, state) -> list[Plan]:
+        """At the start of a purchase: its own, and land-heavy, naval (transports with an
+        escort, warships), air-heavy and saving ones. At the start of a combat move: its own
+        attacks, a more cautious and a bolder set (odds 0.15 higher and lower), and its own
+        without the riskiest attack. Plans that come out the same are offered once."""
+        key = (state.round, state.seat, state.phase)
+        if key == self.plan_key or state.phase not in ("purchase", "combat-move"):
+            return []
+        self.survey = self._survey(state)
+        if state.phase == "purchase":
+            found = [self._purchase(state, style) for style in Purchase.STYLES]
+        else:
+            if state.round < self.options["first_attack_round"]:
+                return []
+            odds = self.options["odds"]
+            own = self._attacks(state, odds)
+            found = [own, self._attacks(state, min(odds + 0.15, 0.95), "cautious"),
+                     self._attacks(state, max(odds - 0.15, 0.5), "bold")]
+            if own.content["risks"]:
+                riskiest = min(own.content["risks"])[1]
+                found.append(self._attacks(state, odds, f"without {riskiest}", {riskiest}))
+        distinct: list[Plan] = []
+        for plan in found:
+            if any(_same(plan.content, other.content) for other in distinct):
+                continue
+            distinct.append(plan)
+        return distinct
+
+    def follow(self, state, plan: Plan) -> None:
+        self.plan_key = (state.round, state.seat, state.phase)
+        self.moves = {}
+        self.loads = defaultdict(list)
+        survey = getattr(self, "survey", None)
+        if survey is not None and survey.taken_at[:2] == (state.round, state.seat) \
+                and survey.taken_at[2] in ("purchase", state.phase):
+            self.survey = survey.on(state)       # the same position, perhaps a clone of it
+        else:
+            self.survey = Survey(state, state.seat)
+        self._take(plan.content)
+
+    def fork(self, rng) -> HeuristicPlayer:
+        twin = HeuristicPlayer(self.system, self.side, self.options, rng)
+        twin.stranded = set(self.stranded)
+        twin.need = dict(self.need)
+        twin.convoy, twin.factory_site = self.convoy, self.factory_site
+        if getattr(self, "survey", None) is not None:
+            twin.survey = self.survey
+        return twin
+
+    def _purchase(self, state, style: str) -> Plan:
+        purchase = Purchase(self, state, style)
+        shopping = purchase.plan()
+        return Plan(f"purchase: {style}", {"shopping": shopping, "convoy": purchase.convoy,
+                                           "factory_site": purchase.factory_site})
+
+    def _attacks(self, state, odds: float, label: str = "own", skip: frozenset | set = frozenset()) -> Plan:
+        combat = CombatPlan(self, state, odds, skip)
+        moves = combat.plan()
+        return Plan(f"attacks: {label}", {"moves": moves, "loads": dict(combat.loads),
+                                          "risks": combat.risks})
+
+    def _take(self, content: dict) -> None:
+        """Carry out a plan's content from here (copied: the player uses it up)."""
+        if "shopping" in content:
+            self.shopping = list(content["shopping"])
+            self.convoy, self.factory_site = content["convoy"], content["factory_site"]
+        if "moves" in content:
+            self.moves = {key: list(entries) for key, entries in content["moves"].items()}
+            self.loads = defaultdict(list, {zone: list(found)
+                                            for zone, found in content["loads"].items()})
 
     def _survey(self, state) -> Survey:
         """The board read afresh; or the purchase's reading again in the combat move (nothing
@@ -336,6 +410,17 @@ class HeuristicPlayer(Player):
         zones = [z for z in board.coasts.get(shore, ())
                  if not movement.hostile_sea(state, z, state.seat)]
         return min(zones) if zones else None
+
+
+def _same(one: dict, other: dict) -> bool:
+    """Whether two plans' contents would play the same."""
+    if "shopping" in one:
+        return sorted(one["shopping"]) == sorted(other["shopping"]) \
+            and one["convoy"] == other["convoy"]
+    return {k: sorted(v) for k, v in one["moves"].items() if v} == \
+        {k: sorted(v) for k, v in other["moves"].items() if v} \
+        and {k: sorted(v) for k, v in one["loads"].items() if v} == \
+        {k: sorted(v) for k, v in other["loads"].items() if v}
 
 
 def _consume(moves, key, to, count, available) -> None:
@@ -577,6 +662,12 @@ class Survey:
         self.to_harbour = board.land_distance[:, board.number[self.harbour]].astype(int) \
             if self.harbour is not None else None
 
+    def on(self, state) -> Survey:
+        """This reading for another state in the same position (a clone of it)."""
+        twin = copy.copy(self)
+        twin.state = state
+        return twin
+
     def refresh_defence(self) -> None:
         """The side's own units moved (and nothing else changed): their defence again."""
         state = self.state
@@ -726,6 +817,7 @@ class Purchase:
     def __init__(self, player: HeuristicPlayer, state, style: str = "own"):
         self.player, self.state, self.nation, self.style = player, state, state.seat, style
         self.convoy: str | None = None      # where the transports bought are to be placed
+        self.factory_site: str | None = None  # where the factory bought is to be placed
 
     def plan(self) -> list[tuple]:
         state, nation, style = self.state, self.nation, self.style
@@ -767,7 +859,6 @@ class Purchase:
                 self.buy(type_, share)
         if style != "save":
             self._spend_the_rest()
-        self.player.convoy = self.convoy
         return repairs + [("buy", t, n) for t, n in self.bought.items() if n > 0] + [("end",)]
 
     def buy(self, type_: str, wanted: int) -> int:
@@ -879,7 +970,7 @@ class Purchase:
             site = self._factory_site()
             if site is not None:
                 self.buy("factory", 1)
-                self.player.factory_site = site
+                self.factory_site = site
 
     def _factory_site(self) -> str | None:
         """The most valuable territory (2 IPCs or more) the nation has held since its turn
@@ -938,14 +1029,19 @@ class Purchase:
 class CombatPlan:
     """Chooses the turn's attacks (see the module's docstring)."""
 
-    def __init__(self, player: HeuristicPlayer, state):
+    def __init__(self, player: HeuristicPlayer, state, odds: float,
+                 skip: frozenset | set = frozenset()):
         self.player, self.state, self.nation = player, state, state.seat
+        self.odds, self.skip = odds, skip          # the least chance it attacks with; spaces left alone
         self.side = state.side(self.nation)
+        self.loads: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        self.risks: list[tuple[float, str]] = []   # (estimated chance, space) of each attack
         self.moves: dict[tuple[str, str], list[tuple[str, int, str]]] = defaultdict(list)
         self.used: set[int] = set()
         self.wanted = objective_spaces(state, self.nation)
         self.gunships: list[tuple[int, Piece, dict]] | None = None   # idle bombarding ships
         self.kept: dict[int, str] = {}        # units kept at home that may strike a neighbour
+        self.warships: list[tuple[int, Piece, dict]] | None = None   # idle escorts for landings
         self.attacked: set[str] = set()       # spaces attacked so far
 
     def plan(self):
@@ -1033,6 +1129,8 @@ class CombatPlan:
         seen = {to for piece, dest in self.reach.values() for to in dest}
         found = []
         for space in seen:
+            if space in self.skip:
+                continue
             if space in board.land and not movement.enemy_territory(state, space, self.nation):
                 continue
             if space in board.sea and not movement.enemies_in(state, space, self.nation):
@@ -1075,7 +1173,7 @@ class CombatPlan:
         defenders = [p for p in movement.enemies_in(state, space, self.nation)]
         defence = forces(state, defenders, attacking=False)
         gun = gun_chance(state, space, self.nation)
-        odds = self.player.options["odds"]
+        odds = self.odds
         ground = self._free(space, "land" if space in board.land else "sea")
         air = self._free(space, "air")
         if space in board.sea and not self._air_may_hit(defenders, ground):
@@ -1104,6 +1202,7 @@ class CombatPlan:
         lost, killed = expected_losses(forces(state, chosen), defence)
         if chance * (killed + 2 * worth) < lost * (1.2 - chance):
             return
+        self.risks.append((chance, space))
         self._send(chosen, space)
 
     def _air_may_hit(self, defenders: list[Piece], ground: list[Piece]) -> bool:
@@ -1138,13 +1237,13 @@ class CombatPlan:
         the most valuable coast where together they reach the player's odds."""
         state = self.state
         board = state.data.board
-        odds = self.player.options["odds"]
+        odds = self.odds
         fleets = self._loaded_transports()
         while fleets:
             best = None
             for shore in sorted(board.land):
                 if not movement.enemy_territory(state, shore, self.nation) \
-                        or shore in self.attacked:
+                        or shore in self.attacked or shore in self.skip:
                     continue
                 # each transport lands from the zone nearest it, a safe one where it can: it
                 # stays there after the landing (§7.3.6)
@@ -1163,6 +1262,7 @@ class CombatPlan:
                 ships = self._bombarding(set(coming.values()), len(troops)) if defence else []
                 if ships:
                     defence = _after_bombardment(state, defence, ships)
+                ships = ships + self._escorts(set(coming.values()), ships)
                 chosen = list(troops)
                 for piece in air:
                     if win_chance(forces(state, chosen), defence, gun) >= odds:
@@ -1173,10 +1273,11 @@ class CombatPlan:
                                                           fleets, ships):
                     score = (self._worth(shore), -len(coming), shore)
                     if best is None or score > best[0]:
-                        best = (score, shore, coming, chosen[len(troops):], ships)
+                        best = (score, shore, coming, chosen[len(troops):], ships, chance)
             if best is None:
                 return
-            _, shore, coming, air, ships = best
+            _, shore, coming, air, ships, chance = best
+            self.risks.append((chance, shore))
             for ship, zone in ships:
                 self.used.add(ship.uid)
                 if ship.space != zone:
@@ -1191,7 +1292,7 @@ class CombatPlan:
                     if via is None:                            # boards where the transport is
                         self._add((piece.space, piece.type), transport.space, 1, "board")
                     else:                                      # taken aboard on the way
-                        self.player.loads[via].append((piece.space, piece.type))
+                        self.loads[via].append((piece.space, piece.type))
                 if via is not None:
                     self._add((transport.space, transport.type), via, 1, "")
                     self.moves[(via, transport.type)].append((zone, 1, shore))
@@ -1199,10 +1300,38 @@ class CombatPlan:
                     self._add((transport.space, transport.type), zone, 1, shore)
             self._send(air, shore)
 
+    def _escorts(self, zones: set[str], ships: list[tuple[Piece, str]]) -> list[tuple[Piece, str]]:
+        """Idle warships sent to the landing zones the enemy could strike, where the
+        transports stay after the landing (§7.3.6), until each zone is safe; none to a zone
+        they cannot make safe."""
+        state = self.state
+        if self.warships is None:
+            self.warships = [(uid, piece, dest) for uid, (piece, dest) in sorted(self.reach.items())
+                             if state.data.types[piece.type].domain == "sea"
+                             and not state.data.types[piece.type].capacity
+                             and not state.data.types[piece.type].has("submerge")]
+        taken = {ship.uid for ship, _ in ships}
+        found: list[tuple[Piece, str]] = []
+        for zone in sorted(zones):
+            joining = [ship for ship, z in ships if z == zone]
+            if self._safe_landing(zone, joining):
+                continue
+            extra: list[Piece] = []
+            for uid, piece, dest in self.warships:
+                if uid in self.used or uid in taken or (piece.space != zone and zone not in dest):
+                    continue
+                extra.append(piece)
+                if self._safe_landing(zone, joining + extra):
+                    found += [(ship, zone) for ship in extra]
+                    taken.update(ship.uid for ship in extra)
+                    break
+        return found
+
     def _worth_landing(self, shore: str, chance: float, chosen: list[Piece], defence,
                        coming: dict[int, str], fleets, ships) -> bool:
         """Whether a landing is worth its expected losses, counting the transports left in
-        zones the enemy can strike, with the bombarding ships that stay there too."""
+        zones the enemy can strike even with the ships that stay there too: at half their
+        cost, since the enemy sinks them only when it has nothing better to strike."""
         state = self.state
         lost, killed = expected_losses(forces(state, chosen), defence)
         escort: dict[str, list[Piece]] = defaultdict(list)
@@ -1210,7 +1339,7 @@ class CombatPlan:
             escort[zone].append(ship)
         exposed = sum(state.data.types[fleets[uid][0].type].cost for uid, zone in coming.items()
                       if not self._safe_landing(zone, escort[zone]))
-        return chance * (killed + 2 * self._worth(shore)) >= lost * (1.2 - chance) + exposed
+        return chance * (killed + 2 * self._worth(shore)) >= lost * (1.2 - chance) + exposed / 2
 
     def _safe_landing(self, zone: str, joining: Sequence[Piece] = ()) -> bool:
         """Whether transports landing troops from `zone` (where they stay, §7.3.6) are safe
@@ -1221,7 +1350,8 @@ class CombatPlan:
         if not danger:
             return True
         staying = [p for p in state.pieces[zone] if state.side(p.owner) == self.side
-                   and not state.data.types[p.type].capacity and p.uid not in self.used]
+                   and not state.data.types[p.type].capacity and p.uid not in self.used
+                   and p not in joining]
         defence = forces(state, staying + list(joining), attacking=False)
         return bool(defence) and win_chance(danger, defence) < SAFE_ODDS
 
