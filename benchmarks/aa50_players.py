@@ -20,8 +20,9 @@ then the search (its default budget) on each side against the heuristic. Targets
 aa50-1942 game under 1 s median, a search game under 30 s median.
 
 `fit-standing` plays heuristic games and fits the weights of engine/aa50/standing.py by
-logistic regression (Newton's method, no library needed for five weights): every round's
-position against the game's end, axis win 1, allies win 0, a round-limit draw 0.5.
+logistic regression (Newton's method, no library needed for five weights, none below zero):
+every round's position against the game's end, axis win 1, allies win 0, a round-limit draw
+0.5.
 """
 from __future__ import annotations
 
@@ -195,12 +196,21 @@ def fit_standing(scenarios: list[str], games: int) -> None:
             rows += seen
             outcomes += [outcome] * len(seen)
     x, y = np.array(rows), np.array(outcomes)
-    weights = np.zeros(x.shape[1])
-    for _ in range(50):                       # Newton's method on the logistic likelihood
-        p = 1 / (1 + np.exp(-x @ weights))
-        gradient = x.T @ (y - p)
-        hessian = (x * (p * (1 - p))[:, None]).T @ x + 1e-3 * np.eye(x.shape[1])
-        weights += np.linalg.solve(hessian, gradient)
+    # every weight is kept at zero or above (more cities, income or army never count
+    # against a side): a weight the fit makes negative is fixed at zero and the rest refitted
+    free = np.ones(x.shape[1], dtype=bool)
+    while True:
+        weights = np.zeros(x.shape[1])
+        for _ in range(50):                   # Newton's method on the logistic likelihood
+            p = 1 / (1 + np.exp(-x @ weights))
+            gradient = x.T @ (y - p)
+            hessian = (x * (p * (1 - p))[:, None]).T @ x + 1e-3 * np.eye(x.shape[1])
+            step = np.zeros(x.shape[1])
+            step[free] = np.linalg.solve(hessian[np.ix_(free, free)], gradient[free])
+            weights += step
+        if (weights[free] >= 0).all():
+            break
+        free &= weights > 0
     p = 1 / (1 + np.exp(-x @ weights))
     loss = -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
     p0 = 1 / (1 + np.exp(-x @ np.array(standing.WEIGHTS)))

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_aa50_game import new_game, until
+from test_aa50_game import new_game, put, until
 
 from engine.aa50 import copying
+from engine.game import GameResult
 from engine.players import make_player
 from engine.system import load_system
 from sandtable.scenario import load_scenario
@@ -112,3 +113,44 @@ def test_a_clone_shares_no_piece_and_keeps_cargo_aboard(systems):
     for space, factory in twin.factories.items():
         assert factory in twin.pieces[space]
     assert transport is None or transport not in twin.pieces["sz-5"]
+
+
+# -- standing ------------------------------------------------------------------------------------
+def test_the_two_sides_standings_make_one_and_favour_the_leader(systems):
+    """aa50-1942 opens with the Allies ahead in victory cities (10 to 8, §3.2), production and
+    army: they stand better, and the two standings add up to one."""
+    game = new_game(systems["aa50-1942"])
+    axis, allies = game.standing("axis"), game.standing("allies")
+    assert axis + allies == pytest.approx(1.0)
+    assert 0.0 < axis < 0.5 < allies < 1.0
+
+
+@pytest.mark.parametrize("change", ["city", "territory", "army"])
+def test_standing_rises_with_what_wins_the_game(systems, change):
+    """More victory cities (§6), more production, a bigger army: each raises the side's
+    standing, all else equal."""
+    game = until(new_game(systems["aa50-1942"]), "germany", "purchase")
+    before = game.standing("axis")
+    if change == "city":           # Leningrad, a Soviet victory city worth 2 IPCs, changes hands
+        game.control["karelia-ssr"] = "germany"
+    elif change == "territory":    # a territory that is no victory city
+        game.control["persia"] = "germany"
+    else:
+        put(game, "germany", "germany", "armour", 3)
+    assert game.standing("axis") > before
+
+
+def test_the_end_of_a_game_stands_as_its_result(systems):
+    game = new_game(systems["aa50-1942"])
+    game.outcome = GameResult("allies", "victory-cities", 5)
+    assert (game.standing("allies"), game.standing("axis")) == (1.0, 0.0)
+    game.outcome = GameResult(None, "round-limit", 15)
+    assert game.standing("allies") == game.standing("axis") == 0.5
+
+
+def test_a_scenario_no_side_can_win_stands_even(systems):
+    """northern-front names no victory condition: its games end undecided at the round
+    limit, whatever the position."""
+    game = new_game(systems["northern-front"])
+    game.control["karelia-ssr"] = "germany"
+    assert game.standing("axis") == game.standing("allies") == 0.5
