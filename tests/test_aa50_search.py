@@ -154,3 +154,107 @@ def test_a_scenario_no_side_can_win_stands_even(systems):
     game = new_game(systems["northern-front"])
     game.control["karelia-ssr"] = "germany"
     assert game.standing("axis") == game.standing("allies") == 0.5
+
+
+# -- plans ---------------------------------------------------------------------------------------
+def heuristic(system, side="axis", seed=1):
+    return make_player("heuristic", system, side, np.random.default_rng(seed))
+
+
+def phase_actions(game, player):
+    nation, phase, actions = game.current_player, game.phase, []
+    while game.current_player == nation and game.phase == phase:
+        actions.append(player.choose(game))
+        game.apply(actions[-1])
+    return actions
+
+
+def test_a_purchase_offers_plans_its_own_first_and_plays_the_one_followed(systems):
+    """Germany's first purchase of 1942: the heuristic's own first (what it buys when it
+    plays alone), then other purchases, each different; following one buys exactly it."""
+    system = systems["aa50-1942"]
+    game = until(new_game(system), "germany", "purchase")
+    plans = heuristic(system).plans(game)
+    labels = [p.label for p in plans]
+    assert labels[0] == "purchase: own" and len(plans) >= 3 and len(set(labels)) == len(labels)
+    alone = phase_actions(game.clone(), heuristic(system))
+    assert plans[0].content["shopping"] == alone
+    for plan in plans[1:]:
+        player = heuristic(system)
+        twin = game.clone()
+        player.follow(twin, plan)
+        assert phase_actions(twin, player) == plan.content["shopping"] != alone
+
+
+def test_a_combat_move_offers_attack_plans_and_nothing_mid_phase(systems):
+    """Japan's first combat move of 1942: its own attacks, a cautious and a bold set, and its
+    own without the riskiest attack; once the move has begun (or in another phase) there is
+    no decision to weigh."""
+    system = systems["aa50-1942"]
+    game = until(new_game(system), "japan", "combat-move")
+    player = heuristic(system)
+    plans = player.plans(game)
+    assert [p.label for p in plans][0] == "attacks: own"
+    assert any(p.label.startswith("attacks: without ") for p in plans)
+    riskiest = min(plans[0].content["risks"])[1]
+    without = next(p for p in plans if p.label == f"attacks: without {riskiest}")
+    assert not [e for (space, _), entries in without.content["moves"].items()
+                for e in entries if e[0] == riskiest and e[2] != "board"]
+    player.follow(game, plans[0])
+    game.apply(player.choose(game))
+    assert player.plans(game) == []
+    until(game, "japan", "noncombat-move")
+    assert heuristic(system).plans(game) == []
+
+
+def test_a_fork_on_a_clone_plays_as_the_player_on_the_game(systems):
+    """What a look-ahead relies on: a fork of the player, following a plan on a clone,
+    plays the same actions as the player following it on the game."""
+    system = systems["aa50-1942"]
+    game = until(new_game(system), "united-kingdom", "noncombat-move")
+    player = heuristic(system, "allies")
+    phase_actions(game, player)                       # it remembers the troops left waiting
+    game = until(game, "united-kingdom", "purchase")  # the next round's
+    plans = player.plans(game)
+    twin = game.clone()
+    fork = player.fork(np.random.default_rng(5))
+    assert fork.stranded == player.stranded and fork.stranded is not player.stranded
+    fork.follow(twin, plans[-1])
+    player.follow(game, plans[-1])
+    for _ in range(60):
+        if game.current_player != "united-kingdom":
+            break
+        action = player.choose(game)
+        assert fork.choose(twin) == action
+        game.apply(action)
+        twin.apply(action)
+
+
+def test_the_search_player_weighs_the_plans_and_repeats_itself(systems):
+    """`search` on aa50-1942's first round, with a small budget: it searches each purchase
+    and combat move of its side, and the same seed gives the same game."""
+    system = systems["aa50-1942"]
+
+    def first_round(seed):
+        game = system.new_game(defaults(system), np.random.default_rng(seed), 1)
+        players = {"axis": make_player("search:budget=2", system, "axis",
+                                       np.random.default_rng(seed)),
+                   "allies": heuristic(system, "allies")}
+        play(game, players, 100_000)
+        return game, players["axis"]
+
+    game, searcher = first_round(3)
+    assert searcher.searched >= 4 and searcher.lookaheads >= 2 * searcher.searched
+    again, _ = first_round(3)
+    assert again.chronicle.as_dict() == game.chronicle.as_dict()
+
+
+def test_playtest_games_plays_the_search_player_end_to_end(capsys):
+    """`sandtable playtest games ... --players axis=search:budget=2` on aa50-1942, two rounds."""
+    from sandtable.cli import main
+    code = main(["playtest", "games", str(SCENARIOS / "aa50-1942"), "--games", "1",
+                 "--max-rounds", "2", "--players", "axis=search:budget=2", "--seed", "3",
+                 "--workers", "1"])
+    out, _ = capsys.readouterr()
+    assert code == 0
+    assert out.startswith("aa50-1942: 1 games, seed 3, axis search:budget=2, allies heuristic")

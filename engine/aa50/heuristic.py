@@ -73,6 +73,10 @@ SAFE_ODDS = 0.4
 
 class HeuristicPlayer(Player):
     name = "heuristic"
+    # a search (engine/players/search.py) looks two rounds ahead, so that every power answers
+    # the plan, with 6 look-aheads a decision: an aa50-1942 game in about 25 s on one core
+    search_horizon = 2
+    search_budget = 6
     settings = [
         Setting("naval", True, "bool", "buys sea units"),
         Setting("first-attack-round", 1, "int", "attacks nothing before this round"),
@@ -131,12 +135,14 @@ class HeuristicPlayer(Player):
 
     # -- what a search asks of it (engine/players/search.py) -----------------------------------
     def plans(self, state) -> list[Plan]:
-        """At the start of a purchase: its own, and land-heavy, naval (transports with an
+        """At the start of a purchase: its own, then land-heavy, naval (transports with an
         escort, warships), air-heavy and saving ones. At the start of a combat move: its own
-        attacks, a more cautious and a bolder set (odds 0.15 higher and lower), and its own
-        without the riskiest attack. Plans that come out the same are offered once."""
+        attacks, then its own without the riskiest attack, a more cautious and a bolder set
+        (odds 0.15 higher and lower). Plans that come out the same are offered once; China
+        (no purchase, a few infantry) has none to weigh. A search weighs the first few."""
         key = (state.round, state.seat, state.phase)
-        if key == self.plan_key or state.phase not in ("purchase", "combat-move"):
+        if key == self.plan_key or state.phase not in ("purchase", "combat-move") \
+                or state.is_china(state.seat):
             return []
         self.survey = self._survey(state)
         if state.phase == "purchase":
@@ -145,12 +151,12 @@ class HeuristicPlayer(Player):
             if state.round < self.options["first_attack_round"]:
                 return []
             odds = self.options["odds"]
-            own = self._attacks(state, odds)
-            found = [own, self._attacks(state, min(odds + 0.15, 0.95), "cautious"),
-                     self._attacks(state, max(odds - 0.15, 0.5), "bold")]
-            if own.content["risks"]:
-                riskiest = min(own.content["risks"])[1]
+            found = [self._attacks(state, odds)]
+            if found[0].content["risks"]:
+                riskiest = min(found[0].content["risks"])[1]
                 found.append(self._attacks(state, odds, f"without {riskiest}", {riskiest}))
+            found += [self._attacks(state, min(odds + 0.15, 0.95), "cautious"),
+                      self._attacks(state, max(odds - 0.15, 0.5), "bold")]
         distinct: list[Plan] = []
         for plan in found:
             if any(_same(plan.content, other.content) for other in distinct):
@@ -450,6 +456,32 @@ def naval_power(state, nation: str, survey: Survey | None = None) -> bool:
     return survey.harbour is not None or all(survey.front(s) > 3 for s in factories)
 
 
+_COASTAL: dict[int, tuple[object, np.ndarray]] = {}
+
+
+def _coastal(board) -> np.ndarray:
+    """Per space, whether it is a territory with a coast (worked out once per board)."""
+    cached = _COASTAL.get(id(board))
+    if cached is None or cached[0] is not board:
+        cached = _COASTAL[id(board)] = (board, np.array([bool(board.coasts.get(s))
+                                                         for s in board.spaces]))
+    return cached[1]
+
+
+_SEA_MATRIX: dict[int, tuple[object, np.ndarray]] = {}
+
+
+def _sea_matrix(board) -> np.ndarray:
+    """Fewest sea moves between the sea zones, in sorted order, as an array (FAR: none)."""
+    cached = _SEA_MATRIX.get(id(board))
+    if cached is None or cached[0] is not board:
+        zones = sorted(board.sea)
+        sea = sea_distances(board)
+        matrix = np.array([[sea[a].get(b, FAR) for b in zones] for a in zones])
+        cached = _SEA_MATRIX[id(board)] = (board, matrix)
+    return cached[1]
+
+
 _SEA_DISTANCES: dict[int, tuple[object, dict[str, dict[str, int]]]] = {}
 
 
@@ -646,19 +678,26 @@ class Survey:
         taken: set[int] = set()          # troops counted for one transport already
         for space, piece in sorted(transports, key=lambda item: item[0]):
             reaching[(board.number[space], "sea", 3)] += _landing(state, piece, taken)
-        coastal = np.array([bool(board.coasts.get(s)) for s in board.spaces])
+        coastal = _coastal(board)
+        by_reach: dict[tuple[str, int], tuple[list[int], list[float]]] = defaultdict(
+            lambda: ([], []))
         for (there, domain, moves), strength in reaching.items():
+            theres, strengths = by_reach[(domain, moves)]
+            theres.append(there)
+            strengths.append(strength)
+        for (domain, moves), (theres, strengths) in by_reach.items():
             if domain == "land":
-                attack += strength * (board.land_distance[there] <= max(moves, 1))
+                near = board.land_distance[theres] <= max(moves, 1)
             elif domain == "air":
-                attack += strength * (board.air_distance[there] <= moves - 1)
+                near = board.air_distance[theres] <= moves - 1
             else:
-                attack += strength * ((board.air_distance[there] <= moves) & coastal)
+                near = (board.air_distance[theres] <= moves) & coastal
+            attack += np.asarray(strengths) @ near
         self.attack = attack
         self.threat = attack - defence
         self.taken_at = (state.round, nation, state.phase)
         self.harbour = self._harbour()
-        self._sea_danger: dict[str, list[tuple[Fighter, float]]] | None = None
+        self._sea_danger: dict | None = None
         self.to_harbour = board.land_distance[:, board.number[self.harbour]].astype(int) \
             if self.harbour is not None else None
 
@@ -735,35 +774,43 @@ class Survey:
         move less one (they must land again), warships within their move by sea."""
         if self._sea_danger is None:
             self._sea_danger = self._strikes_at_sea()
-        return self._sea_danger.get(zone, [])
+        found = self._sea_danger.get(zone)
+        if found is None:
+            return []
+        if isinstance(found, dict):            # counted; made into forces when first asked
+            found = self._sea_danger[zone] = [
+                (self._fighters[key], n) for key, n in sorted(found.items())]
+        return found
 
-    def _strikes_at_sea(self) -> dict[str, list[tuple[Fighter, float]]]:
+    def _strikes_at_sea(self) -> dict:
         state = self.state
         board, types = state.data.board, state.data.types
         side = state.side(self.nation)
         zones = sorted(board.sea)
         numbers = np.array([board.number[z] for z in zones])
-        sea = sea_distances(board)
+        sides = {n: entry.side for n, entry in state.data.nations.items()}
+        strikers = {t for t, kind in types.items() if kind.domain in ("air", "sea")
+                    and not kind.capacity}
         groups: dict[tuple[str, str, str], int] = defaultdict(int)
         for space, found in state.pieces.items():
             for piece in found:
-                kind = types[piece.type]
-                if state.side(piece.owner) != side and kind.domain in ("air", "sea") \
-                        and not kind.capacity:
+                if piece.type in strikers and sides.get(piece.owner) != side:
                     groups[(space, piece.owner, piece.type)] += 1
         counts: dict[str, dict[tuple[str, str], int]] = defaultdict(lambda: defaultdict(int))
+        self._fighters: dict[tuple[str, str], Fighter] = {}
+        matrix = _sea_matrix(board)
+        position = {z: i for i, z in enumerate(zones)}
         for (space, owner, type_), n in groups.items():
+            if (owner, type_) not in self._fighters:
+                self._fighters[(owner, type_)] = fighter_of(state, type_, owner, True)
             moves = state.movement(owner, type_)
             if types[type_].domain == "air":
-                row = board.air_distance[board.number[space]][numbers]
-                reached = [zones[i] for i in np.flatnonzero(row <= moves - 1)]
+                row = board.air_distance[board.number[space]][numbers] <= moves - 1
             else:
-                reached = [z for z, d in sea.get(space, {}).items() if d <= moves]
-            for zone in reached:
-                counts[zone][(owner, type_)] += n
-        return {zone: [(fighter_of(state, type_, owner, True), n)
-                       for (owner, type_), n in sorted(found.items())]
-                for zone, found in counts.items()}
+                row = matrix[position[space]] <= moves
+            for i in np.flatnonzero(row):
+                counts[zones[i]][(owner, type_)] += n
+        return dict(counts)
 
     def safe_at_sea(self, zone: str, escort: Sequence[tuple[Fighter, float]] = ()) -> bool:
         """Whether transports may wait in `zone`: no enemy could strike it next turn, or the
