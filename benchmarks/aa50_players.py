@@ -2,7 +2,8 @@
 the standing's weights, refitted.
 
     python benchmarks/aa50_players.py blunders DIR [DIR ...]
-    python benchmarks/aa50_players.py speed [--games N] [--scenario FOLDER] [--search SPEC]
+    python benchmarks/aa50_players.py speed [--games N] [--search-games N] [--search SPEC]
+                                            [--scenario FOLDER]
     python benchmarks/aa50_players.py fit-standing [--games N] [--scenario FOLDER ...]
 
 `blunders` plays back every replay in the folders (written by `sandtable playtest games
@@ -156,20 +157,21 @@ def play(system, seed: int, specs: dict[str, str], max_rounds: int = 15):
     return state
 
 
-def speed(scenario: str, games: int, search: str) -> None:
+def speed(scenario: str, games: int, search: str, search_games: int) -> None:
     system = load_system(load_scenario(scenario))
     play(system, 0, {"axis": "heuristic", "allies": "heuristic"})     # warm the caches
-    rows = [("heuristic, both sides", {"axis": "heuristic", "allies": "heuristic"})]
-    rows += [(f"{search} as {side}", {"axis": "heuristic", "allies": "heuristic", side: search})
-             for side in ("axis", "allies")]
-    for label, specs in rows:
+    rows = [("heuristic, both sides", {"axis": "heuristic", "allies": "heuristic"}, games)]
+    rows += [(f"{search} as {side}", {"axis": "heuristic", "allies": "heuristic", side: search},
+              search_games) for side in ("axis", "allies")]
+    for label, specs, count in rows:
         times = []
-        for seed in range(games):
+        for seed in range(count):
             started = time.process_time()
             play(system, 1000 + seed, specs)
             times.append(time.process_time() - started)
-        print(f"  {label:40s} median {statistics.median(times):6.2f}s  "
-              f"longest {max(times):6.2f}s  ({games} games)")
+        if times:
+            print(f"  {label:40s} median {statistics.median(times):6.2f}s  "
+                  f"longest {max(times):6.2f}s  ({count} games)")
     memory = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"  most memory of this process: {memory:.0f} MB")
 
@@ -230,6 +232,8 @@ def main() -> None:
     timing.add_argument("--games", type=int, default=5)
     timing.add_argument("--scenario", default=str(ROOT / "scenarios" / "aa50-1942"))
     timing.add_argument("--search", default="search")
+    timing.add_argument("--search-games", type=int, default=None,
+                        help="games of the search player on each side (--games)")
     fit = commands.add_parser("fit-standing")
     fit.add_argument("--games", type=int, default=40)
     fit.add_argument("--scenario", action="append")
@@ -237,7 +241,8 @@ def main() -> None:
     if args.command == "blunders":
         blunders(args.folders)
     elif args.command == "speed":
-        speed(args.scenario, args.games, args.search)
+        speed(args.scenario, args.games, args.search,
+              args.games if args.search_games is None else args.search_games)
     else:
         fit_standing(args.scenario or [str(ROOT / "scenarios" / s)
                                        for s in ("aa50-1942", "aa50-1941")], args.games)

@@ -57,7 +57,7 @@ def play(state, players, most):
 
 @pytest.mark.parametrize(("scenario", "seed", "changes"), [
     ("aa50-1942", 11, {}),
-    ("aa50-1941", 12, {"research": True, "national_objectives": True}),
+    ("aa50-1941", 12, {"research": True, "national_objectives": True, "victory": "total-war"}),
 ])
 def test_a_clone_of_a_heuristic_game_goes_on_as_its_parent(systems, scenario, seed, changes):
     """A clone taken as each nation starts each phase of heuristic play: played on by other
