@@ -1723,6 +1723,8 @@ class NoncombatPlan:
             return zone, target
         sea = sea_distances(board)
         options = [z for z in reach if not movement.hostile_sea(state, z, self.nation)]
+        if not options:
+            return zone, target
         safe = [z for z in options if self._escort(z, claim=False)]
         if safe:
             chosen = min(safe, key=lambda z: (sea[zone].get(z, FAR), reach[z], z))
