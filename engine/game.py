@@ -115,6 +115,13 @@ class Chronicle:
         assert kind in BLUNDERS, kind
         self.blunders.append((round_, kind, side, amount))
 
+    def copy(self) -> Chronicle:
+        """A chronicle that shares no list or dictionary with this one (entries are tuples and
+        numbers), for a game's clone."""
+        return Chronicle({name: {who: list(values) for who, values in series.items()}
+                          for name, series in self.series.items()},
+                         list(self.captures), list(self.battles), list(self.payouts), list(self.blunders))
+
     def as_dict(self) -> dict:
         return {"series": self.series, "captures": [list(c) for c in self.captures],
                 "battles": [list(b) for b in self.battles],

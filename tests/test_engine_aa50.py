@@ -85,6 +85,23 @@ def test_support_lifts_one_infantry_per_artillery_and_never_in_defence_7_1_1(aa5
     assert {round(p * 6) for _, dice, p in defence if dice[0]} == {2}
 
 
+def test_two_kinds_of_artillery_lift_each_infantry_once_7_1_2(aa50):
+    # Artillery that came ashore and artillery that did not are two kinds of unit: together
+    # three of them lift the two infantry once, not once each (which rolled more dice than
+    # there are units, and failed in the simulation and the exact chain).
+    pos = position("germany: 2 infantry, 3 artillery", "soviet-union: 1 infantry",
+                   landing={"artillery": 2})
+    model = aa50.model(pos)
+    a = model.attacker
+    attack = rounds.general_fire(model, a, a.start[None, :], np.array([False]), False)
+    dice_at: dict[int, int] = {}
+    for _, dice, p in attack:
+        if dice[0]:
+            dice_at[round(p * 6)] = dice_at.get(round(p * 6), 0) + int(dice[0])
+    assert dice_at == {2: 5}                # two lifted infantry and three artillery, at 2
+    assert sum(odds(aa50, pos)) == pytest.approx(1.0)
+
+
 # -- §7.1.4 antiaircraft guns ------------------------------------------------------------------
 def test_aa_gun_fires_once_per_plane_hitting_on_1_7_1_4(aa50):
     # A fighter alone against a gun: shot down 1/6 (nobody is left: a draw), else it wins.

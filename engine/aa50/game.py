@@ -27,7 +27,7 @@ import numpy as np
 from validators.conditions import Position, Stack, evaluate
 
 from ..game import Chronicle, GameResult, GameState, IllegalAction, as_action
-from . import battles, carriers, economy, movement
+from . import battles, carriers, copying, economy, movement, standing
 from .forces import Piece, cargo_tag
 from .gamedata import GameData
 from .movement import Destinations
@@ -139,6 +139,14 @@ class AA50Game(GameState):
             return self.outcome
         return GameResult(None, "not-over", self._round, self.victory_city_counts(),
                           self.incomes())
+
+    def clone(self) -> AA50Game:
+        return copying.copy_game(self)
+
+    def standing(self, side: str) -> float:
+        if self.outcome is not None:
+            return super().standing(side)
+        return standing.estimate(self, side)
 
     def legal_actions(self) -> list[tuple]:
         if self.outcome:

@@ -5,17 +5,26 @@ questions from it:
 
 - purchase: defend the capital when it is threatened; a power that must cross the sea
   (its capital on an island, no enemy within reach by land, or no enemy capital left within
-  reach by land) keeps enough transports for its troops and a destroyer against submarines;
-  the rest is infantry, artillery and tanks (3:1:1), with a fighter when money is plentiful,
-  never more than its factories can place;
+  reach by land) keeps enough transports for its troops, bought only with a zone to place
+  them in where no enemy ship or aircraft could sink them, or with the destroyers that make
+  one so, and a destroyer against submarines; the rest is infantry, artillery and tanks
+  (3:1:1), with a fighter when money is plentiful, never more than its factories can place
+  (units still waiting from an earlier purchase count); money the room leaves over buys
+  better units (tanks for infantry, aircraft for tanks), and then a factory;
 - combat move: weighs every enemy territory and fleet within reach, most valuable first
   (production, victory cities, capitals, its national objectives), gathers the cheapest force
   whose estimated chance to win (estimate.py) reaches its `odds`, and attacks only then and
   only if the expected gain outweighs the expected loss; takes empty territories with one
-  unit; keeps enough units at home to hold the capital; loads transports for assaults on the
+  unit; keeps enough units at home to hold the capital, victory cities and valuable
+  territories (one at least in a victory city the enemy could enter), though those kept may
+  strike a neighbour whose army threatens them; sends no aircraft against submarines
+  without a destroyer (§7.3.4); loads transports for assaults on the
   coast, an empty one sailing a zone first to take aboard troops waiting there (§5.4.8), with
   idle battleships and cruisers sailing to the landing zones to bombard the shore, their
-  expected hits counted in the odds (§5.5.2.2);
+  expected hits counted in the odds (§5.5.2.2); idle warships escort a landing to zones
+  the enemy could strike, and a landing counts the transports it must still leave there
+  among its losses; troops that must land where the plan did
+  not foresee it go where the odds are best;
   never counts transports as fighting ships; sends idle bombers on raids;
 - conduct combat: presses on while the odds hold, retreats early when they fall;
 - noncombat move: moves land units toward the nearest enemy victory city within four land
@@ -23,13 +32,17 @@ questions from it:
   once no enemy capital is left within reach by land, armies away from the front gather at
   the harbour (its coast nearest the nearest enemy capital across the sea), where new land
   units are placed too, for the transports to carry them over;
-  a threatened capital keeps the garrison it needs and lets the rest go;
+  a threatened capital keeps the garrison it needs and lets the rest go, a victory city the
+  enemy could enter one defender at least (an empty one is held again);
   ships toward the troops they carry, aircraft to the safest landing near the front; an
   empty transport sails to troops waiting by the sea within its move, takes them aboard where
   it stops and goes on toward the front with what is left of its move (§7.3.6); with none
-  within its move it sails toward the shore where most troops wait for a ship;
+  within its move it sails toward the shore where most troops wait for a ship; no transport
+  ends its move where the enemy could strike it, unless the nation's warships can join it
+  there (they are sent) or no zone in reach is safe;
 - mobilize: places at the factory nearest the enemy, the capital first when threatened; new
-  transports by the troops waiting for them, new fighters on carriers (§5.7.1), which the
+  transports in a safe zone by the troops waiting for them (none where the enemy could sink
+  them: they wait for the next turn), new fighters on carriers (§5.7.1), which the
   purchase buys for an empty deck next to a factory; troops cut off by sea count toward the
   transports it buys.
 
@@ -39,23 +52,32 @@ Settings restrict it for balance questions: `naval=false` (never buys ships),
 """
 from __future__ import annotations
 
+import copy
 import math
 from collections import defaultdict
+from collections.abc import Sequence
 
 import numpy as np
 
 from ..options import Setting
-from ..players.base import Player
+from ..players.base import Plan, Player
 from . import movement
 from .economy import MAX_RESEARCH_TOKENS, buyable
 from .estimate import Fighter, expected_losses, win_chance
 from .forces import Piece
 
 FAR = 99
+# transports wait only where the enemy's chance to sink them, all it has in reach striking at
+# once, is below this (the enemy's heuristic attacks at 0.75)
+SAFE_ODDS = 0.4
 
 
 class HeuristicPlayer(Player):
     name = "heuristic"
+    # a search (engine/players/search.py) looks two rounds ahead, so that every power answers
+    # the plan, with 6 look-aheads a decision: an aa50-1942 game in about 25 s on one core
+    search_horizon = 2
+    search_budget = 6
     settings = [
         Setting("naval", True, "bool", "buys sea units"),
         Setting("first-attack-round", 1, "int", "attacks nothing before this round", minimum=1),
@@ -76,6 +98,8 @@ class HeuristicPlayer(Player):
         self.shopping: list[tuple[str, int]] = []
         self.need: dict[str, float] = {}
         self.stranded: set[int] = set()        # land units waiting for a transport
+        self.convoy: str | None = None         # where the transports bought are placed
+        self.factory_site: str | None = None   # where the factory bought is placed
         # sea zone -> (territory, land type) of each unit a transport takes aboard there on
         # its way to an assault in the combat move
         self.loads: dict[str, list[tuple[str, str]]] = defaultdict(list)
@@ -102,21 +126,110 @@ class HeuristicPlayer(Player):
     def _plan(self, state) -> None:
         self.moves = {}
         self.loads = defaultdict(list)
-        if state.phase in ("research", "purchase", "combat-move", "noncombat-move", "mobilize"):
-            self.survey = Survey(state, state.seat)
+        if state.phase in ("purchase", "combat-move", "noncombat-move", "mobilize"):
+            self.survey = self._survey(state)
         if state.phase == "purchase":
-            self.shopping = Purchase(self, state).plan()
+            self._take(self._purchase(state, "own").content)
         elif state.phase == "combat-move":
             if state.round >= self.options["first_attack_round"]:
-                self.moves = CombatPlan(self, state).plan()
+                self._take(self._attacks(state, self.options["odds"]).content)
         elif state.phase == "noncombat-move":
             self.moves = NoncombatPlan(self, state).plan()
+
+    # -- what a search asks of it (engine/players/search.py) -----------------------------------
+    def plans(self, state) -> list[Plan]:
+        """At the start of a purchase: its own, then land-heavy, naval (transports with an
+        escort, warships), air-heavy and saving ones. At the start of a combat move: its own
+        attacks, then its own without the riskiest attack, a more cautious and a bolder set
+        (odds 0.15 higher and lower). Plans that come out the same are offered once; China
+        (no purchase, a few infantry) has none to weigh. A search weighs the first few."""
+        key = (state.round, state.seat, state.phase)
+        if key == self.plan_key or state.phase not in ("purchase", "combat-move") \
+                or state.is_china(state.seat):
+            return []
+        self.survey = self._survey(state)
+        if state.phase == "purchase":
+            found = [self._purchase(state, style) for style in Purchase.STYLES]
+        else:
+            if state.round < self.options["first_attack_round"]:
+                return []
+            odds = self.options["odds"]
+            found = [self._attacks(state, odds)]
+            if found[0].content["risks"]:
+                riskiest = min(found[0].content["risks"])[1]
+                found.append(self._attacks(state, odds, f"without {riskiest}", {riskiest}))
+            found += [self._attacks(state, min(odds + 0.15, 0.95), "cautious"),
+                      self._attacks(state, max(odds - 0.15, 0.5), "bold")]
+        distinct: list[Plan] = []
+        for plan in found:
+            if any(_same(plan.content, other.content) for other in distinct):
+                continue
+            distinct.append(plan)
+        return distinct
+
+    def follow(self, state, plan: Plan) -> None:
+        self.plan_key = (state.round, state.seat, state.phase)
+        self.moves = {}
+        self.loads = defaultdict(list)
+        survey = getattr(self, "survey", None)
+        if survey is not None and survey.taken_at[:2] == (state.round, state.seat) \
+                and survey.taken_at[2] in ("purchase", state.phase):
+            self.survey = survey.on(state)       # the same position, perhaps a clone of it
+        else:
+            self.survey = Survey(state, state.seat)
+        self._take(plan.content)
+
+    def fork(self, rng) -> HeuristicPlayer:
+        twin = HeuristicPlayer(self.system, self.side, self.options, rng)
+        twin.stranded = set(self.stranded)
+        twin.need = dict(self.need)
+        twin.convoy, twin.factory_site = self.convoy, self.factory_site
+        if getattr(self, "survey", None) is not None:
+            twin.survey = self.survey
+        return twin
+
+    def _purchase(self, state, style: str) -> Plan:
+        purchase = Purchase(self, state, style)
+        shopping = purchase.plan()
+        return Plan(f"purchase: {style}", {"shopping": shopping, "convoy": purchase.convoy,
+                                           "factory_site": purchase.factory_site})
+
+    def _attacks(self, state, odds: float, label: str = "own", skip: frozenset | set = frozenset()) -> Plan:
+        combat = CombatPlan(self, state, odds, skip)
+        moves = combat.plan()
+        return Plan(f"attacks: {label}", {"moves": moves, "loads": dict(combat.loads),
+                                          "risks": combat.risks})
+
+    def _take(self, content: dict) -> None:
+        """Carry out a plan's content from here (copied: the player uses it up)."""
+        if "shopping" in content:
+            self.shopping = list(content["shopping"])
+            self.convoy, self.factory_site = content["convoy"], content["factory_site"]
+        if "moves" in content:
+            self.moves = {key: list(entries) for key, entries in content["moves"].items()}
+            self.loads = defaultdict(list, {zone: list(found)
+                                            for zone, found in content["loads"].items()})
+
+    def _survey(self, state) -> Survey:
+        """The board read afresh; or the purchase's reading again in the combat move (nothing
+        moved between), and the noncombat move's in the mobilization with the nation's own
+        units counted where they went (the enemy's stand where they stood)."""
+        earlier = getattr(self, "survey", None)
+        if earlier is not None and earlier.state is state:
+            taken = earlier.taken_at
+            if (state.phase == "combat-move" and taken == (state.round, state.seat, "purchase")) \
+                    or (state.phase == "mobilize"
+                        and taken == (state.round, state.seat, "noncombat-move")):
+                if state.phase == "mobilize":
+                    earlier.refresh_defence()
+                return earlier
+        return Survey(state, state.seat)
 
     # -- phases --------------------------------------------------------------------------------
     def _research(self, state):
         actions = state.legal_actions()
         if actions[0][0] == "chart":
-            wanted = "chart-2" if naval_power(state, state.seat, self.survey) else "chart-1"
+            wanted = "chart-2" if naval_power(state, state.seat) else "chart-1"
             return next((a for a in actions if a[1] == wanted), actions[0])
         tokens = min(self.options["research"], len(actions) - 1)
         return ("research", tokens)
@@ -137,7 +250,10 @@ class HeuristicPlayer(Player):
             on_the_way = self._load_on_the_way(state, first, tag)
             if on_the_way is not None:
                 return on_the_way
-        for to, count, target in self.moves.get((first.space, first.type), []):
+        planned = self.moves.get((first.space, first.type), [])
+        if state.phase == "combat-move" and any(c.owner == state.seat for c in first.cargo):
+            planned = sorted(planned, key=lambda entry: not entry[2])    # assaults first
+        for to, count, target in planned:
             action = ("move", first.space, first.type, tag, to, min(count, len(group)), target)
             if state.is_legal(action):
                 _consume(self.moves, (first.space, first.type), to, count, len(group))
@@ -147,10 +263,38 @@ class HeuristicPlayer(Player):
         if shuttle and first.spent and first.cargo:
             return self._sail_on(state, first, tag) or hold
         if not state.is_legal(hold):          # troops went aboard another transport than planned
-            board = state.data.board
-            moves = [a for a in state.legal_actions() if a[0] == "move"]
-            return max(moves, key=lambda a: (bool(a[6]), board.value.get(a[6], 0), a[6], a[4]))
+            return self._forced_landing(state, first)
         return hold
+
+    def _forced_landing(self, state, transport: Piece):
+        """Troops taken aboard in the combat move must assault (§5.4.8): where the plan did
+        not foresee it, they join the landing or attack with the best odds, counting what is
+        already bound there and the aircraft planned to fly there."""
+        board = state.data.board
+        nation = state.seat
+        moves = [a for a in state.legal_actions() if a[0] == "move"]
+        landings = [a for a in moves if a[6] in board.land]
+        if not landings:
+            return moves[0]
+
+        def odds(action) -> tuple:
+            shore = action[6]
+            attackers = [p for p in state.pieces[shore] if p.owner == nation]
+            attackers += [c for zone in board.coasts.get(shore, ()) for p in state.pieces[zone]
+                          for c in p.cargo if c.owner == nation and c.target == shore]
+            attackers += list(transport.cargo)
+            fighters = forces(state, attackers)
+            for (_space, type_), entries in self.moves.items():
+                if state.data.types[type_].domain == "air":
+                    count = sum(n for to, n, _ in entries if to == shore)
+                    if count:
+                        fighters.append((fighter_of(state, type_, nation, True), count))
+            defenders = movement.enemies_in(state, shore, nation)
+            chance = win_chance(fighters, forces(state, defenders, attacking=False),
+                                gun_chance(state, shore, nation))
+            return (chance, board.value.get(shore, 0), shore, action[4])
+
+        return max(landings, key=odds)
 
     def _pick_up(self, state, transport: Piece, tag: str):
         """A transport takes aboard the troops waiting for one by the zone it is in, where it
@@ -183,6 +327,8 @@ class HeuristicPlayer(Player):
         board = state.data.board
         best = None
         for zone, (distance, _, targets) in state.group_destinations([transport]).items():
+            if not self.survey.safe_at_sea(zone):
+                continue                          # never to where it would wait alone
             for shore in targets:
                 front = self.survey.front(shore) if shore else FAR
                 score = (front, distance, zone, shore)
@@ -218,31 +364,43 @@ class HeuristicPlayer(Player):
 
     def _place(self, state):
         actions = state.legal_actions()
-        places = [a for a in actions if a[0] == "place"]
+        # a transport is placed only where the enemy cannot sink it: else it waits in the pool
+        places = [a for a in actions if a[0] == "place" and not (
+            state.data.types[a[1]].capacity and not self.survey.safe_at_sea(a[2]))]
         if not places:
             return ("end",)
         capital = state.data.nations[state.seat].capital
         threat = self.survey.threat_to(capital) if capital else 0.0
-
+        board = state.data.board
         muster = self._muster_zone(state)
+        convoy = self.convoy if any(a[2] == self.convoy for a in places) else None
 
         def score(action):
             _, type_, space, _ = action
             kind = state.data.types[type_]
             first = 10 if space == capital and threat > 0 and kind.domain == "land" else 0
-            if kind.capacity and muster is not None and space in state.data.board.sea:
-                return (first, -sea_distances(state.data.board)[space].get(muster, FAR), space)
-            if kind.domain == "air" and space in state.data.board.sea:
+            if kind.domain == "structure":
+                return (space == self.factory_site, board.value[space], -self.survey.front(space),
+                        space)
+            if kind.capacity:
+                # transports where the enemy cannot strike them: the zone the purchase chose,
+                # else the safest, nearest the troops waiting for them
+                safe = self.survey.safe_at_sea(space)
+                near = -sea_distances(board)[space].get(muster, FAR) if muster else 0
+                return (safe, space == convoy, -len(self.survey.sea_danger(space)), near, space)
+            if kind.domain == "sea" and convoy is not None:
+                return (first, space == convoy, space)        # the transports' escort
+            if kind.domain == "air" and space in board.sea:
                 return (first + 5, 0, space)         # on a carrier with the fleet (§5.7.1)
             if kind.domain == "land" and self.survey.harbour is not None and self.options["naval"]:
                 return (first, -self.survey.to_sea(space), space)
             return (first, -self.survey.front(space), space)
 
-        # place the most valuable units first, so that cheap ones fill what is left
+        # place the most valuable units first, so that cheap ones fill what is left; warships
+        # before transports, so that the transports find their escort in place
         best_type = max({a[1] for a in places}, key=lambda t: state.data.types[t].cost)
         candidates = [a for a in places if a[1] == best_type]
         return max(candidates, key=score)
-
 
     def _muster_zone(self, state) -> str | None:
         """The sea zone by the shore where most of the nation's troops wait for a ship: new
@@ -261,6 +419,17 @@ class HeuristicPlayer(Player):
         zones = [z for z in board.coasts.get(shore, ())
                  if not movement.hostile_sea(state, z, state.seat)]
         return min(zones) if zones else None
+
+
+def _same(one: dict, other: dict) -> bool:
+    """Whether two plans' contents would play the same."""
+    if "shopping" in one:
+        return sorted(one["shopping"]) == sorted(other["shopping"]) \
+            and one["convoy"] == other["convoy"]
+    return {k: sorted(v) for k, v in one["moves"].items() if v} == \
+        {k: sorted(v) for k, v in other["moves"].items() if v} \
+        and {k: sorted(v) for k, v in one["loads"].items() if v} == \
+        {k: sorted(v) for k, v in other["loads"].items() if v}
 
 
 def _consume(moves, key, to, count, available) -> None:
@@ -288,6 +457,32 @@ def naval_power(state, nation: str, survey: Survey | None = None) -> bool:
     factories = [s for s in state.factories if state.control.get(s) == nation] or [capital]
     survey = survey or Survey(state, nation)
     return survey.harbour is not None or all(survey.front(s) > 3 for s in factories)
+
+
+_COASTAL: dict[int, tuple[object, np.ndarray]] = {}
+
+
+def _coastal(board) -> np.ndarray:
+    """Per space, whether it is a territory with a coast (worked out once per board)."""
+    cached = _COASTAL.get(id(board))
+    if cached is None or cached[0] is not board:
+        cached = _COASTAL[id(board)] = (board, np.array([bool(board.coasts.get(s))
+                                                         for s in board.spaces]))
+    return cached[1]
+
+
+_SEA_MATRIX: dict[int, tuple[object, np.ndarray]] = {}
+
+
+def _sea_matrix(board) -> np.ndarray:
+    """Fewest sea moves between the sea zones, in sorted order, as an array (FAR: none)."""
+    cached = _SEA_MATRIX.get(id(board))
+    if cached is None or cached[0] is not board:
+        zones = sorted(board.sea)
+        sea = sea_distances(board)
+        matrix = np.array([[sea[a].get(b, FAR) for b in zones] for a in zones])
+        cached = _SEA_MATRIX[id(board)] = (board, matrix)
+    return cached[1]
 
 
 _SEA_DISTANCES: dict[int, tuple[object, dict[str, dict[str, int]]]] = {}
@@ -346,6 +541,14 @@ def forces(state, pieces: list[Piece], nation_of=None, attacking=True) -> list[t
     return found
 
 
+def sea_defence(state, zone: str, nation: str) -> list[tuple[Fighter, float]]:
+    """The side's defenders in a sea zone; transports are not among them: they take hits
+    last and cannot hit back (§7.3.6)."""
+    side = state.side(nation)
+    return forces(state, [p for p in state.pieces[zone] if state.side(p.owner) == side
+                          and not state.data.types[p.type].capacity], attacking=False)
+
+
 def gun_chance(state, space: str, nation: str) -> float:
     best = 0
     for piece in state.pieces[space]:
@@ -357,13 +560,17 @@ def gun_chance(state, space: str, nation: str) -> float:
 def _after_bombardment(state, defence: list[tuple[Fighter, float]],
                        ships: list[tuple[Piece, str]]) -> list[tuple[Fighter, float]]:
     """The defenders left, in expectation, once the ships' shots before the battle have hit
-    the cheapest of them (§5.5.2.2)."""
+    the cheapest of them (§5.5.2.2); as the battle engine plays it (model.py, LAND), they
+    hit land units only."""
     hits = 0.0
     for ship, _ in ships:
         profile = state.profiles(ship.owner)[ship.type]
         hits += profile.dice(True) * profile.value(True) / 6
     left = []
-    for fighter, count in sorted(defence, key=lambda item: item[0].cost):
+    for fighter, count in sorted(defence, key=lambda item: (item[0].air, item[0].cost)):
+        if fighter.air:
+            left.append((fighter, count))
+            continue
         taken = min(count, hits / fighter.hit_points)
         hits -= taken * fighter.hit_points
         if count - taken > 0:
@@ -436,8 +643,10 @@ class Survey:
         self.state, self.nation = state, nation
         board = state.data.board
         side = state.side(nation)
-        enemy = np.array([s in board.land and movement.enemy_territory(state, s, nation)
-                          for s in board.spaces])
+        sides = {n: entry.side for n, entry in state.data.nations.items()}
+        control = state.control
+        enemy = np.array([s in board.land and control.get(s) is not None
+                          and sides.get(control[s]) != side for s in board.spaces])
         self.enemy_land = enemy
         if enemy.any():
             self.on_foot = board.land_distance[:, enemy].min(axis=1).astype(int)
@@ -450,33 +659,70 @@ class Survey:
         attack = np.zeros(len(board.spaces))
         defence = np.zeros(len(board.spaces))
         reaching: dict[tuple[int, str, int], float] = defaultdict(float)
+        # (owner, type) -> (defence, attack strength a round, domain, movement), per phase
+        values: dict[tuple[str, str], tuple[float, float, str, int]] = {}
+        transports = []
         for space, found in state.pieces.items():
             there = board.number[space]
             for piece in found:
-                kind = state.data.types[piece.type]
-                profile = state.profiles(piece.owner)[piece.type]
-                if state.side(piece.owner) == side:
-                    defence[there] += profile.value(False) / 6
-                elif kind.domain in ("land", "air"):
-                    reaching[(there, kind.domain, kind.movement)] += \
-                        profile.value(True) * profile.dice(True) / 6
+                known = values.get((piece.owner, piece.type))
+                if known is None:
+                    kind = state.data.types[piece.type]
+                    profile = state.profiles(piece.owner)[piece.type]
+                    known = values[(piece.owner, piece.type)] = (
+                        profile.value(False) / 6, profile.value(True) * profile.dice(True) / 6,
+                        kind.domain if not kind.capacity else "transport", kind.movement)
+                if sides.get(piece.owner) == side:
+                    defence[there] += known[0]
+                elif known[2] in ("land", "air"):
+                    reaching[(there, known[2], known[3])] += known[1]
+                elif known[2] == "transport":
+                    transports.append((space, piece))
         taken: set[int] = set()          # troops counted for one transport already
-        for space, found in sorted(state.pieces.items()):
-            for piece in found:
-                if state.data.types[piece.type].capacity and state.side(piece.owner) != side:
-                    reaching[(board.number[space], "sea", 3)] += _landing(state, piece, taken)
-        coastal = np.array([bool(board.coasts.get(s)) for s in board.spaces])
+        for space, piece in sorted(transports, key=lambda item: item[0]):
+            reaching[(board.number[space], "sea", 3)] += _landing(state, piece, taken)
+        coastal = _coastal(board)
+        by_reach: dict[tuple[str, int], tuple[list[int], list[float]]] = defaultdict(
+            lambda: ([], []))
         for (there, domain, moves), strength in reaching.items():
+            theres, strengths = by_reach[(domain, moves)]
+            theres.append(there)
+            strengths.append(strength)
+        for (domain, moves), (theres, strengths) in by_reach.items():
             if domain == "land":
-                attack += strength * (board.land_distance[there] <= max(moves, 1))
+                near = board.land_distance[theres] <= max(moves, 1)
             elif domain == "air":
-                attack += strength * (board.air_distance[there] <= moves - 1)
+                near = board.air_distance[theres] <= moves - 1
             else:
-                attack += strength * ((board.air_distance[there] <= moves) & coastal)
+                near = (board.air_distance[theres] <= moves) & coastal
+            attack += np.asarray(strengths) @ near
+        self.attack = attack
         self.threat = attack - defence
+        self.taken_at = (state.round, nation, state.phase)
         self.harbour = self._harbour()
+        self._sea_danger: dict | None = None
         self.to_harbour = board.land_distance[:, board.number[self.harbour]].astype(int) \
             if self.harbour is not None else None
+
+    def on(self, state) -> Survey:
+        """This reading for another state in the same position (a clone of it)."""
+        twin = copy.copy(self)
+        twin.state = state
+        return twin
+
+    def refresh_defence(self) -> None:
+        """The side's own units moved (and nothing else changed): their defence again."""
+        state = self.state
+        board = state.data.board
+        side = state.side(self.nation)
+        defence = np.zeros(len(board.spaces))
+        for space, found in state.pieces.items():
+            there = board.number[space]
+            for piece in found:
+                if state.side(piece.owner) == side:
+                    defence[there] += state.profiles(piece.owner)[piece.type].value(False) / 6
+        self.threat = self.attack - defence
+        self.taken_at = (state.round, self.nation, state.phase)
 
     def _harbour(self) -> str | None:
         """Once no enemy capital is left within reach by land, the nation's coast nearest the
@@ -522,9 +768,69 @@ class Survey:
     def threat_to(self, space: str) -> float:
         return float(self.threat[self.state.data.board.number[space]])
 
+    def exposed(self, space: str) -> bool:
+        """Whether any enemy land unit could enter `space` next turn, on foot or by sea."""
+        return bool(self.attack[self.state.data.board.number[space]] > 0)
+
+    def sea_danger(self, zone: str) -> list[tuple[Fighter, float]]:
+        """The enemy units that could strike the sea zone next turn: aircraft within their
+        move less one (they must land again), warships within their move by sea."""
+        if self._sea_danger is None:
+            self._sea_danger = self._strikes_at_sea()
+        found = self._sea_danger.get(zone)
+        if found is None:
+            return []
+        if isinstance(found, dict):            # counted; made into forces when first asked
+            found = self._sea_danger[zone] = [
+                (self._fighters[key], n) for key, n in sorted(found.items())]
+        return found
+
+    def _strikes_at_sea(self) -> dict:
+        state = self.state
+        board, types = state.data.board, state.data.types
+        side = state.side(self.nation)
+        zones = sorted(board.sea)
+        numbers = np.array([board.number[z] for z in zones])
+        sides = {n: entry.side for n, entry in state.data.nations.items()}
+        strikers = {t for t, kind in types.items() if kind.domain in ("air", "sea")
+                    and not kind.capacity}
+        groups: dict[tuple[str, str, str], int] = defaultdict(int)
+        for space, found in state.pieces.items():
+            for piece in found:
+                if piece.type in strikers and sides.get(piece.owner) != side:
+                    groups[(space, piece.owner, piece.type)] += 1
+        counts: dict[str, dict[tuple[str, str], int]] = defaultdict(lambda: defaultdict(int))
+        self._fighters: dict[tuple[str, str], Fighter] = {}
+        matrix = _sea_matrix(board)
+        position = {z: i for i, z in enumerate(zones)}
+        for (space, owner, type_), n in groups.items():
+            if (owner, type_) not in self._fighters:
+                self._fighters[(owner, type_)] = fighter_of(state, type_, owner, True)
+            moves = state.movement(owner, type_)
+            if types[type_].domain == "air":
+                row = board.air_distance[board.number[space]][numbers] <= moves - 1
+            else:
+                row = matrix[position[space]] <= moves
+            for i in np.flatnonzero(row):
+                counts[zones[i]][(owner, type_)] += n
+        return dict(counts)
+
+    def safe_at_sea(self, zone: str, escort: Sequence[tuple[Fighter, float]] = ()) -> bool:
+        """Whether transports may wait in `zone`: no enemy could strike it next turn, or the
+        side's warships there (and `escort`) would likely beat all that could."""
+        danger = self.sea_danger(zone)
+        if not danger:
+            return True
+        defence = sea_defence(self.state, zone, self.nation) + list(escort)
+        return bool(defence) and win_chance(danger, defence) < SAFE_ODDS
+
 
 def objective_spaces(state, nation: str) -> set[str]:
+    """The territories the nation's national objectives ask it to hold (none when the
+    objectives are not played)."""
     found: set[str] = set()
+    if not state.options.get("national_objectives"):
+        return found
 
     def walk(condition):
         if isinstance(condition, dict):
@@ -543,66 +849,90 @@ def objective_spaces(state, nation: str) -> set[str]:
 
 
 # -- purchase ------------------------------------------------------------------------------------
+# what a unit bought with money to spare becomes: better units for the same factory room
+UPGRADES = (("infantry", "armour"), ("artillery", "armour"), ("armour", "fighter"),
+            ("fighter", "bomber"))
+ESCORT = "destroyer"
+MOST_ESCORTS = 3
+
+
 class Purchase:
-    def __init__(self, player: HeuristicPlayer, state):
-        self.player, self.state, self.nation = player, state, state.seat
+    """A turn's purchase (see the module's docstring). `style` gives the other purchases a
+    search weighs: "land" (no ships), "naval" (transports with an escort, and warships),
+    "air" (fighters first), "save" (what a threatened capital needs, and half of the rest);
+    "own" is the player's own."""
+
+    STYLES = ("own", "land", "naval", "air", "save")
+
+    def __init__(self, player: HeuristicPlayer, state, style: str = "own"):
+        self.player, self.state, self.nation, self.style = player, state, state.seat, style
+        self.convoy: str | None = None      # where the transports bought are to be placed
+        self.factory_site: str | None = None  # where the factory bought is to be placed
 
     def plan(self) -> list[tuple]:
-        state, nation = self.state, self.nation
-        money = state.money[nation]
-        land_room, sea_room = self._room()
-        cost = {t: state.cost(nation, t) for t in state.data.types}
-        for_sale = set(buyable(state, nation))   # a type without a cost is not for sale
-        bought: list[tuple] = []
+        state, nation, style = self.state, self.nation, self.style
+        self.money = state.money[nation]
+        self.room, self.sea_room = self._room()
+        self.cost = {t: state.cost(nation, t) for t in buyable(state, nation)}   # none without a cost
+        self.bought: dict[str, int] = {}
+        repairs: list[tuple] = []
         for space in sorted(state.damage):
-            if state.damage.get(space) and state.control.get(space) == nation and money > 10:
-                fix = min(state.damage[space], money - 10)
+            if state.damage.get(space) and state.control.get(space) == nation and self.money > 10:
+                fix = min(state.damage[space], self.money - 10)
                 if fix > 0:
-                    bought.append(("repair", space, fix))
-                    money -= fix
-
-        def buy(type_: str, n: int) -> int:
-            nonlocal money
-            if type_ not in for_sale:
-                return 0
-            n = min(n, money // max(cost[type_], 1))
-            if n > 0:
-                bought.append(("buy", type_, n))
-                money -= n * cost[type_]
-            return max(n, 0)
-
+                    repairs.append(("repair", space, fix))
+                    self.money -= fix
         capital = state.data.nations[nation].capital
         threat = self.player.survey.threat_to(capital) if capital else 0.0
         if threat > 0:
-            land_room -= buy("infantry", min(land_room, math.ceil(threat / (2 / 6))))
-        if self.player.options["naval"] and naval_power(state, nation, self.player.survey) \
-                and sea_room > 0:
-            transports = sum(1 for found in state.pieces.values() for p in found
-                             if p.owner == nation and state.data.types[p.type].capacity)
-            overseas = self._coastal_factories() | self._cut_off()
-            if self.player.survey.harbour is not None:
-                overseas.add(self.player.survey.harbour)
-            troops = sum(1 for found in state.pieces.values() for p in found
-                         if p.owner == nation and state.data.types[p.type].domain == "land"
-                         and p.space in overseas)
-            wanted = min(max(2, sea_room // 2), max(0, math.ceil(troops / 2) - transports), sea_room)
-            sea_room -= buy("transport", wanted)
-            if self._enemy_subs_near() and sea_room > 0:
-                sea_room -= buy("destroyer", 1)
-        if self.player.options["naval"] and (deck := self._deck_room()) and money >= 30:
-            land_room -= buy("fighter", min(deck, 2, land_room))   # placed aboard (§5.7.1)
-        if money >= 40 and land_room > 4:
-            land_room -= buy("fighter", 1)
-        mix = [(t, share) for t, share in (("infantry", 3), ("artillery", 1), ("armour", 1)) if t in for_sale]
-        cheapest = min((cost[t] for t, _ in mix), default=None)
-        while mix and land_room > 0 and money >= cheapest:   # each pass buys one at least
-            for type_, share in mix:
-                if land_room <= 0:
+            self.buy("infantry", math.ceil(threat / (2 / 6)))
+        saved = self.money // 2 if style == "save" else 0
+        self.money -= saved
+        naval = self.player.options["naval"] and style != "land"
+        if naval and self.sea_room > 0 and (naval_power(state, nation, self.player.survey)
+                                            or style == "naval"):
+            self._transports()
+            if self._enemy_subs_near():
+                self.buy("destroyer", 1)
+        if naval and style == "naval":
+            self._warships()
+        if naval and (deck := self._deck_room()) and self.money >= 30:
+            self.buy("fighter", min(deck, 2))        # placed aboard (§5.7.1)
+        if style == "air":
+            self.buy("fighter", self.room)
+        if self.money >= 40 and self.room > 4:
+            self.buy("fighter", 1)
+        while self.room > 0 and self.money >= self.cost.get("infantry", FAR):
+            for type_, share in (("infantry", 3), ("artillery", 1), ("armour", 1)):
+                if self.room <= 0:
                     break
-                land_room -= buy(type_, min(share, land_room))
-        return bought + [("end",)]
+                self.buy(type_, share)
+        if style != "save":
+            self._spend_the_rest()
+        return repairs + [("buy", t, n) for t, n in self.bought.items() if n > 0] + [("end",)]
+
+    def buy(self, type_: str, wanted: int) -> int:
+        """Buy up to `wanted` units the money and the factories' room allow; how many."""
+        if type_ not in self.cost:
+            return 0
+        kind = self.state.data.types[type_]
+        most = self.money // max(self.cost[type_], 1)
+        if kind.domain != "structure":
+            most = min(most, self.sea_room if kind.domain == "sea" else self.room)
+        n = max(0, min(wanted, most))
+        if n:
+            self.bought[type_] = self.bought.get(type_, 0) + n
+            self.money -= n * self.cost[type_]
+            if kind.domain == "sea":
+                self.sea_room -= n
+            if kind.domain != "structure":
+                self.room -= n
+                self.sea_room = min(self.sea_room, self.room)
+        return n
 
     def _room(self) -> tuple[int, int]:
+        """Units the factories may place this turn, and how many of them at sea; units
+        bought before and still waiting take their room first."""
         state, nation = self.state, self.nation
         land = sea = 0
         for space in state.data.board.land:
@@ -612,8 +942,97 @@ class Purchase:
             room = max(0, state.data.board.value[space] - state.damage.get(space, 0))
             land += room
             if state.data.board.coasts.get(space):
-                sea = max(sea, room)
-        return land, sea
+                sea += room
+        waiting = sum(n for t, n in state.pool[nation].items()
+                      if state.data.types[t].domain != "structure")
+        land = max(0, land - waiting)
+        return land, min(sea, land)
+
+    def _transports(self) -> None:
+        """Transports for the troops waiting to cross, only with a zone to place them in that
+        the enemy cannot strike, or with destroyers that make one so."""
+        state, nation = self.state, self.nation
+        transports = sum(1 for found in state.pieces.values() for p in found
+                         if p.owner == nation and state.data.types[p.type].capacity)
+        transports += state.pool[nation].get("transport", 0)      # bought, not yet placed
+        overseas = self._coastal_factories()
+        if self.player.survey.harbour is not None:
+            overseas.add(self.player.survey.harbour)
+        troops = sum(1 for found in state.pieces.values() for p in found
+                     if p.owner == nation and state.data.types[p.type].domain == "land"
+                     and state.data.types[p.type].size and p.space in overseas)
+        # troops cut off by sea, beyond the one that holds each such territory
+        troops += sum(max(0, n - 1) for n in self._cut_off().values())
+        wanted = min(max(2, self.sea_room // 2), max(0, math.ceil(troops / 2) - transports))
+        if self.style == "naval":
+            wanted = max(wanted, 2)
+        if wanted <= 0 or "transport" not in self.cost:
+            return
+        convoy = self._convoy_zone()
+        if convoy is None:
+            return
+        zone, escorts = convoy
+        if self.style == "naval":
+            escorts = max(escorts, 1)
+        affordable = (self.money - escorts * self.cost.get(ESCORT, FAR)) // self.cost["transport"]
+        if affordable < 1 or escorts > min(wanted, affordable):
+            return                     # no more escorts than transports they guard
+        if escorts and self.buy(ESCORT, escorts) < escorts:
+            return
+        if self.buy("transport", wanted):
+            self.convoy = zone
+
+    def _convoy_zone(self) -> tuple[str, int] | None:
+        """The sea zone by a coastal factory where new transports would be safest, and the
+        destroyers they need there (None: no zone is safe even with an escort)."""
+        state, survey = self.state, self.player.survey
+        zones = sorted({z for f in self._coastal_factories() for z in state.data.board.coasts[f]
+                        if not movement.hostile_sea(state, z, self.nation)})
+        if not zones:
+            return None
+        escort = fighter_of(state, ESCORT, self.nation, False) if ESCORT in self.cost else None
+        for count in range(MOST_ESCORTS + 1 if escort is not None else 1):
+            for zone in zones:
+                if survey.safe_at_sea(zone, [(escort, count)] if count and escort else []):
+                    return zone, count
+        return None
+
+    def _warships(self) -> None:
+        """A naval purchase: a destroyer and a cruiser for every two transports' worth of
+        room left, placed with the convoy."""
+        for type_ in ("destroyer", "cruiser"):
+            if self.sea_room > 0:
+                self.buy(type_, max(1, self.sea_room // 4))
+
+    def _spend_the_rest(self) -> None:
+        """Money the factories' room leaves over buys better units instead of the cheap ones
+        (tanks for infantry, aircraft for tanks); what is still left buys a factory where
+        the nation has the income for more room than it has."""
+        for cheap, better in UPGRADES:
+            if cheap not in self.cost or better not in self.cost:
+                continue
+            extra = self.cost[better] - self.cost[cheap]
+            while self.bought.get(cheap, 0) and self.money >= extra:
+                self.bought[cheap] -= 1
+                self.bought[better] = self.bought.get(better, 0) + 1
+                self.money -= extra
+        if self.room == 0 and self.money >= self.cost.get("factory", FAR):
+            site = self._factory_site()
+            if site is not None:
+                self.buy("factory", 1)
+                self.factory_site = site
+
+    def _factory_site(self) -> str | None:
+        """The most valuable territory (2 IPCs or more) the nation has held since its turn
+        began, without a factory and safe from attack, nearest the front."""
+        state, survey = self.state, self.player.survey
+        board = state.data.board
+        sites = [s for s in board.land if state.control.get(s) == self.nation
+                 and state.start_control.get(s) == self.nation and board.value[s] >= 2
+                 and state.factory_at(s) is None and survey.threat_to(s) <= 0]
+        if not sites:
+            return None
+        return min(sites, key=lambda s: (-board.value[s], survey.front(s), s))
 
     def _coastal_factories(self) -> set[str]:
         state = self.state
@@ -634,11 +1053,14 @@ class Purchase:
                                    for p in pieces if state.side(p.owner) == state.side(self.nation)))
         return room
 
-    def _cut_off(self) -> set[str]:
-        """The nation's coastal territories with no road to the enemy: troops there need ships."""
+    def _cut_off(self) -> dict[str, int]:
+        """The nation's coastal territories with no road to the enemy (troops there need
+        ships), with the nation's land units in each."""
         state, survey = self.state, self.player.survey
         board = state.data.board
-        return {s for s in board.land if board.coasts.get(s) and state.control.get(s) == self.nation
+        return {s: sum(1 for p in state.pieces[s] if p.owner == self.nation
+                       and state.data.types[p.type].domain == "land")
+                for s in board.land if board.coasts.get(s) and state.control.get(s) == self.nation
                 and survey.on_foot[board.number[s]] >= FAR}
 
     def _enemy_subs_near(self) -> bool:
@@ -657,13 +1079,20 @@ class Purchase:
 class CombatPlan:
     """Chooses the turn's attacks (see the module's docstring)."""
 
-    def __init__(self, player: HeuristicPlayer, state):
+    def __init__(self, player: HeuristicPlayer, state, odds: float,
+                 skip: frozenset | set = frozenset()):
         self.player, self.state, self.nation = player, state, state.seat
+        self.odds, self.skip = odds, skip          # the least chance it attacks with; spaces left alone
         self.side = state.side(self.nation)
+        self.loads: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        self.risks: list[tuple[float, str]] = []   # (estimated chance, space) of each attack
         self.moves: dict[tuple[str, str], list[tuple[str, int, str]]] = defaultdict(list)
         self.used: set[int] = set()
         self.wanted = objective_spaces(state, self.nation)
         self.gunships: list[tuple[int, Piece, dict]] | None = None   # idle bombarding ships
+        self.kept: dict[int, str] = {}        # units kept at home that may strike a neighbour
+        self.warships: list[tuple[int, Piece, dict]] | None = None   # idle escorts for landings
+        self.attacked: set[str] = set()       # spaces attacked so far
 
     def plan(self):
         self.reach = self._reach()
@@ -693,32 +1122,56 @@ class CombatPlan:
 
     def _keep_home(self) -> None:
         """Units that stay to hold what matters (the capital, victory cities, territories
-        worth 2 or more) against what could strike it next turn."""
+        worth 2 or more) against what could strike it next turn; a victory city or capital any
+        enemy could enter keeps one at least. Those kept beyond that one, away from the capital,
+        may still strike a neighbour that threatens them (`strikers`)."""
         state, survey = self.state, self.player.survey
         board = state.data.board
         capital = state.data.nations[self.nation].capital
         for space in board.land:
             if state.control.get(space) != self.nation:
                 continue
-            if not (space == capital or space in board.victory_cities or board.value[space] >= 2):
+            important = space == capital or space in board.victory_cities
+            if not (important or board.value[space] >= 2):
                 continue
             danger = survey.threat_to(space)
-            if danger <= 0:
+            least = 1 if important and survey.exposed(space) else 0
+            if danger <= 0 and not least:
                 continue
-            danger += sum(state.profiles(p.owner)[p.type].value(False) / 6
-                          for p in state.pieces[space] if state.side(p.owner) == self.side)
+            danger = max(danger, 0.0) + sum(
+                state.profiles(p.owner)[p.type].value(False) / 6
+                for p in state.pieces[space] if state.side(p.owner) == self.side) * (danger > 0)
             if space == capital:
                 danger *= 1.5
             defenders = sorted((p for p in state.pieces[space] if p.owner == self.nation
-                                and state.data.types[p.type].domain == "land"),
+                                and state.data.types[p.type].domain == "land"
+                                and p.uid in self.reach),
                                key=lambda p: (-state.profiles(p.owner)[p.type].value(False),
                                               state.data.types[p.type].cost))
             held = 0.0
-            for piece in defenders:
-                if held >= danger:
+            for count, piece in enumerate(defenders):
+                if held >= danger and count >= least:
                     break
                 self.used.add(piece.uid)
                 held += state.profiles(piece.owner)[piece.type].value(False) / 6
+                if count >= least and space != capital:
+                    self.kept[piece.uid] = space
+
+    def _strikers(self, target: str) -> list[Piece]:
+        """Units kept at home next to `target` that may strike it: it holds enemy land units
+        that threaten their home, and beating them lifts the threat."""
+        state = self.state
+        board = state.data.board
+        if not any(state.data.types[p.type].domain == "land"
+                   for p in movement.enemies_in(state, target, self.nation)):
+            return []
+        found = []
+        for uid, home in sorted(self.kept.items()):
+            piece, dest = self.reach[uid]
+            if target in dest and target in board.neighbours[home] and "" in dest[target][2]:
+                found.append(piece)
+        found.sort(key=lambda p: (state.data.types[p.type].cost, p.uid))
+        return found
 
     def _targets(self) -> list[tuple[float, str]]:
         state = self.state
@@ -726,6 +1179,8 @@ class CombatPlan:
         seen = {to for piece, dest in self.reach.values() for to in dest}
         found = []
         for space in seen:
+            if space in self.skip:
+                continue
             if space in board.land and not movement.enemy_territory(state, space, self.nation):
                 continue
             if space in board.sea and not movement.enemies_in(state, space, self.nation):
@@ -768,16 +1223,20 @@ class CombatPlan:
         defenders = [p for p in movement.enemies_in(state, space, self.nation)]
         defence = forces(state, defenders, attacking=False)
         gun = gun_chance(state, space, self.nation)
-        odds = self.player.options["odds"]
+        odds = self.odds
         ground = self._free(space, "land" if space in board.land else "sea")
         air = self._free(space, "air")
-        if space in board.land and not ground:
+        if space in board.sea and not self._air_may_hit(defenders, ground):
+            air = []               # aircraft cannot hit submarines without a destroyer (§7.3.4)
+            ground.sort(key=lambda p: not state.data.types[p.type].has("anti_submarine"))
+        strikers = self._strikers(space) if space in board.land and defence else []
+        if space in board.land and not ground and not strikers:
             return
         if not defence:
             self._send([ground[0]], space)          # an empty territory: one unit takes it
             return
         chosen: list[Piece] = []
-        for piece in ground + air:
+        for piece in ground + strikers + air:
             chosen.append(piece)
             if win_chance(forces(state, chosen), defence, gun) >= min(odds + 0.1, 0.97):
                 break
@@ -793,11 +1252,23 @@ class CombatPlan:
         lost, killed = expected_losses(forces(state, chosen), defence)
         if chance * (killed + 2 * worth) < lost * (1.2 - chance):
             return
+        self.risks.append((chance, space))
         self._send(chosen, space)
 
+    def _air_may_hit(self, defenders: list[Piece], ground: list[Piece]) -> bool:
+        """Whether aircraft attacking these defenders at sea have something to hit: not when
+        they are all submarines and no destroyer comes along (§7.3.4)."""
+        types = self.state.data.types
+        fighting = [p for p in defenders if not types[p.type].capacity]
+        if not fighting or not all(types[p.type].has("submerge") for p in fighting):
+            return True
+        return any(types[p.type].has("anti_submarine") for p in ground)
+
     def _send(self, pieces: list[Piece], space: str) -> None:
+        self.attacked.add(space)
         for piece in pieces:
             self.used.add(piece.uid)
+            self.kept.pop(piece.uid, None)
             targets = self.reach[piece.uid][1][space][2]
             target = "" if "" in targets else targets[0]
             self._add((piece.space, piece.type), space, 1, target)
@@ -816,16 +1287,20 @@ class CombatPlan:
         the most valuable coast where together they reach the player's odds."""
         state = self.state
         board = state.data.board
-        odds = self.player.options["odds"]
+        odds = self.odds
         fleets = self._loaded_transports()
         while fleets:
             best = None
             for shore in sorted(board.land):
-                if not movement.enemy_territory(state, shore, self.nation):
+                if not movement.enemy_territory(state, shore, self.nation) \
+                        or shore in self.attacked or shore in self.skip:
                     continue
+                # each transport lands from the zone nearest it, a safe one where it can: it
+                # stays there after the landing (§7.3.6)
                 coming = {uid: zone for uid, (_, _, zones, _) in fleets.items()
                           for zone in [min((z for z in zones if shore in board.shores[z]),
-                                           key=lambda z: (zones[z], z), default=None)]
+                                           key=lambda z: (not self._safe_landing(z), zones[z], z),
+                                           default=None)]
                           if zone is not None}
                 if not coming:
                     continue
@@ -837,18 +1312,22 @@ class CombatPlan:
                 ships = self._bombarding(set(coming.values()), len(troops)) if defence else []
                 if ships:
                     defence = _after_bombardment(state, defence, ships)
+                ships = ships + self._escorts(set(coming.values()), ships)
                 chosen = list(troops)
                 for piece in air:
                     if win_chance(forces(state, chosen), defence, gun) >= odds:
                         break
                     chosen.append(piece)
-                if win_chance(forces(state, chosen), defence, gun) >= odds:
+                chance = win_chance(forces(state, chosen), defence, gun)
+                if chance >= odds and self._worth_landing(shore, chance, chosen, defence, coming,
+                                                          fleets, ships):
                     score = (self._worth(shore), -len(coming), shore)
                     if best is None or score > best[0]:
-                        best = (score, shore, coming, chosen[len(troops):], ships)
+                        best = (score, shore, coming, chosen[len(troops):], ships, chance)
             if best is None:
                 return
-            _, shore, coming, air, ships = best
+            _, shore, coming, air, ships, chance = best
+            self.risks.append((chance, shore))
             for ship, zone in ships:
                 self.used.add(ship.uid)
                 if ship.space != zone:
@@ -863,7 +1342,7 @@ class CombatPlan:
                     if via is None:                            # boards where the transport is
                         self._add((piece.space, piece.type), transport.space, 1, "board")
                     else:                                      # taken aboard on the way
-                        self.player.loads[via].append((piece.space, piece.type))
+                        self.loads[via].append((piece.space, piece.type))
                 if via is not None:
                     self._add((transport.space, transport.type), via, 1, "")
                     self.moves[(via, transport.type)].append((zone, 1, shore))
@@ -871,11 +1350,69 @@ class CombatPlan:
                     self._add((transport.space, transport.type), zone, 1, shore)
             self._send(air, shore)
 
+    def _escorts(self, zones: set[str], ships: list[tuple[Piece, str]]) -> list[tuple[Piece, str]]:
+        """Idle warships sent to the landing zones the enemy could strike, where the
+        transports stay after the landing (§7.3.6), until each zone is safe; none to a zone
+        they cannot make safe."""
+        state = self.state
+        if self.warships is None:
+            self.warships = [(uid, piece, dest) for uid, (piece, dest) in sorted(self.reach.items())
+                             if state.data.types[piece.type].domain == "sea"
+                             and not state.data.types[piece.type].capacity
+                             and not state.data.types[piece.type].has("submerge")]
+        taken = {ship.uid for ship, _ in ships}
+        found: list[tuple[Piece, str]] = []
+        for zone in sorted(zones):
+            joining = [ship for ship, z in ships if z == zone]
+            if self._safe_landing(zone, joining):
+                continue
+            extra: list[Piece] = []
+            for uid, piece, dest in self.warships:
+                if uid in self.used or uid in taken or (piece.space != zone and zone not in dest):
+                    continue
+                extra.append(piece)
+                if self._safe_landing(zone, joining + extra):
+                    found += [(ship, zone) for ship in extra]
+                    taken.update(ship.uid for ship in extra)
+                    break
+        return found
+
+    def _worth_landing(self, shore: str, chance: float, chosen: list[Piece], defence,
+                       coming: dict[int, str], fleets, ships) -> bool:
+        """Whether a landing is worth its expected losses, counting the transports left in
+        zones the enemy can strike even with the ships that stay there too: at half their
+        cost, since the enemy sinks them only when it has nothing better to strike."""
+        state = self.state
+        lost, killed = expected_losses(forces(state, chosen), defence)
+        escort: dict[str, list[Piece]] = defaultdict(list)
+        for ship, zone in ships:
+            escort[zone].append(ship)
+        exposed = sum(state.data.types[fleets[uid][0].type].cost for uid, zone in coming.items()
+                      if not self._safe_landing(zone, escort[zone]))
+        return chance * (killed + 2 * self._worth(shore)) >= lost * (1.2 - chance) + exposed / 2
+
+    def _safe_landing(self, zone: str, joining: Sequence[Piece] = ()) -> bool:
+        """Whether transports landing troops from `zone` (where they stay, §7.3.6) are safe
+        there: with the side's ships that stay (not those sent to attack elsewhere) and the
+        ships `joining` them."""
+        state = self.state
+        danger = self.player.survey.sea_danger(zone)
+        if not danger:
+            return True
+        staying = [p for p in state.pieces[zone] if state.side(p.owner) == self.side
+                   and not state.data.types[p.type].capacity and p.uid not in self.used
+                   and p not in joining]
+        defence = forces(state, staying + list(joining), attacking=False)
+        return bool(defence) and win_chance(danger, defence) < SAFE_ODDS
+
     def _bombarding(self, zones: set[str], most: int) -> list[tuple[Piece, str]]:
         """Idle battleships and cruisers that can join the transports in their landing zones
-        and bombard the shore (§5.5.2.2), at most one per landing unit: each with its zone."""
+        and bombard the shore (§5.5.2.2), at most one per landing unit: each with its zone;
+        none in a zone with enemy ships, where a sea battle comes first and no ship of it
+        bombards."""
         state = self.state
         found: list[tuple[Piece, str]] = []
+        zones = {z for z in zones if not movement.enemies_in(state, z, self.nation)}
         if self.gunships is None:
             self.gunships = [(uid, piece, dest) for uid, (piece, dest) in sorted(self.reach.items())
                              if state.profiles(self.nation)[piece.type].offshore_bombardment]
@@ -977,6 +1514,7 @@ class NoncombatPlan:
         self.player, self.state, self.nation = player, state, state.seat
         self.survey = player.survey
         self.moves: dict[tuple[str, str], list[tuple[str, int, str]]] = defaultdict(list)
+        self.reached: dict[tuple, dict] = {}
 
     def plan(self):
         state = self.state
@@ -995,11 +1533,16 @@ class NoncombatPlan:
             for piece in pieces:
                 if piece.owner == self.nation and state.movable(piece):
                     groups[(space, piece.type, state.group_tag(piece))].append(piece)
-        self.garrison = self._garrison()
+        self.garrison = self._garrison(groups)
         boarding: dict[str, int] = defaultdict(int)        # sea zone -> room taken
         for (space, type_, _tag), group in sorted(groups.items()):
             if state.data.types[type_].domain == "land":
                 self._march(space, type_, group, boarding)
+        self.fleet = {key: group for key, group in groups.items()
+                      if state.data.types[key[1]].domain == "sea"
+                      and not state.data.types[key[1]].capacity
+                      and not state.data.types[key[1]].has("submerge")}
+        self.escorting: dict[tuple, str] = {}              # warship group -> zone it guards
         convoy = self._transports(groups, boarding)
         self._warships(groups, convoy)
         return dict(self.moves)
@@ -1052,36 +1595,89 @@ class NoncombatPlan:
         if board.coasts.get(space):
             self.player.stranded.update(p.uid for p in group)
 
-    def _garrison(self) -> dict[tuple[str, str], int]:
-        """(capital, land type) -> how many stay to hold the capital against what could strike
-        it next turn, the best defenders first; the rest may leave for the front."""
-        state = self.state
+    def _garrison(self, groups) -> dict[tuple[str, str], int]:
+        """(territory, land type) -> how many stay to hold it, the best defenders first; the
+        rest may leave for the front. The capital keeps what it needs against what could strike
+        it next turn; a victory city any enemy could enter keeps as much, and one at least;
+        one empty is held again by the nearest unit that can reach it."""
+        state, survey = self.state, self.survey
+        board = state.data.board
         capital = state.data.nations[self.nation].capital
-        if capital is None or self.need.get(capital, 0) <= 0:
-            return {}
-        danger = 1.5 * (self.survey.threat_to(capital) + sum(
-            state.profiles(p.owner)[p.type].value(False) / 6 for p in state.pieces[capital]
-            if state.side(p.owner) == state.side(self.nation))) + 1
-        defenders = sorted((p for p in state.pieces[capital] if p.owner == self.nation
-                            and state.data.types[p.type].domain == "land"),
-                           key=lambda p: (-state.profiles(p.owner)[p.type].value(False),
-                                          state.data.types[p.type].cost))
         kept: dict[tuple[str, str], int] = defaultdict(int)
-        held = 0.0
-        for piece in defenders:
-            if held >= danger:
-                break
-            kept[(capital, piece.type)] += 1
-            held += state.profiles(piece.owner)[piece.type].value(False) / 6
+        side = state.side(self.nation)
+        for space in sorted(board.land):
+            if state.control.get(space) != self.nation:
+                continue
+            attack = float(survey.attack[board.number[space]])
+            if space == capital and self.need.get(capital, 0) > 0:
+                danger = 1.5 * attack + 1
+            elif space in board.victory_cities and attack > 0:
+                danger = attack if survey.threat_to(space) > 0 else 0.0
+            else:
+                continue
+            held = sum(state.profiles(p.owner)[p.type].value(False) / 6
+                       for p in state.pieces[space] if state.side(p.owner) == side
+                       and p.owner != self.nation)
+            defenders = sorted((p for p in state.pieces[space] if p.owner == self.nation
+                                and state.data.types[p.type].domain == "land"),
+                               key=lambda p: (-state.profiles(p.owner)[p.type].value(False),
+                                              state.data.types[p.type].cost))
+            staying = 0
+            for piece in defenders:
+                if held >= danger and staying:
+                    break
+                kept[(space, piece.type)] += 1
+                staying += 1
+                held += state.profiles(piece.owner)[piece.type].value(False) / 6
+            if not staying and not any(state.side(p.owner) == side
+                                       and state.data.types[p.type].domain == "land"
+                                       for p in state.pieces[space]):
+                self._hold_again(space, groups, kept)
         return kept
+
+    def _reach(self, key: tuple, group: list[Piece]) -> dict:
+        """Where a group may go, worked out once a phase."""
+        found = self.reached.get(key)
+        if found is None:
+            found = self.reached[key] = self.state.group_destinations(group)
+        return found
+
+    def _hold_again(self, city: str, groups, kept) -> None:
+        """The cheapest land unit that can reach an empty victory city moves in (not one that
+        holds a city itself)."""
+        state = self.state
+        best = None
+        for (space, type_, _tag), group in sorted(groups.items()):
+            kind = state.data.types[type_]
+            if kind.domain != "land" or kind.has("noncombat_move_only") or space == city \
+                    or len(group) <= kept.get((space, type_), 0):
+                continue
+            if city not in self._reach((space, type_, _tag), group):
+                continue
+            score = (kind.cost, self.survey.front(space) <= 1, space, type_)
+            if best is None or score < best:
+                best = score
+        if best is not None:
+            _, _, space, type_ = best
+            self.moves[(space, type_)].append((city, 1, ""))
+            kept[(space, type_)] += 1         # the group's other units march as planned
 
     def _transports(self, groups, boarding) -> dict[str, str]:
         """Loaded transports carry their troops toward the enemy and put them ashore next to
-        it; empty ones go back to the nation's factories. Returns zone -> where it sails."""
+        it; empty ones go back to the nation's factories; none ends its move where the enemy
+        could sink it (`_shelter`). Returns zone -> where it sails."""
         state, survey = self.state, self.survey
         board = state.data.board
         factories = {z for f, piece in state.factories.items()
                      if state.control.get(f) == self.nation for z in board.coasts.get(f, ())}
+        # first the transports that may not move (they landed troops) and the new ones to be
+        # placed: warships guard them where they can
+        for zone in sorted({p.space for found in state.pieces.values() for p in found
+                            if p.owner == self.nation and state.data.types[p.type].capacity
+                            and p.space in board.sea and not state.movable(p)}):
+            self._escort(zone)
+        if self.player.convoy is not None and state.pool[self.nation].get("transport"):
+            self._escort(self.player.convoy)
         sailing = {}
         for (space, type_, _tag), group in sorted(groups.items()):
             kind = state.data.types[type_]
@@ -1091,38 +1687,86 @@ class NoncombatPlan:
                 or boarding.get(space, 0) > 0
             reach = movement.sea_reach(state, space, self.nation,
                                        state.movement(self.nation, type_), False, False)
+            zone, count, target = space, len(group), ""
             if loaded:
                 best = None
-                for zone, distance in reach.items():
-                    for shore in board.shores[zone]:
+                for to, distance in reach.items():
+                    for shore in board.shores[to]:
                         if movement.friendly_territory(state, shore, self.nation):
-                            score = (survey.front(shore), distance, zone, shore)
+                            score = (survey.front(shore), distance, to, shore)
                             if best is None or score < best:
                                 best = score
-                if best is None:
-                    continue
-                front, _, zone, shore = best
-                here = min((survey.front(s) for s in board.shores[space]), default=FAR)
-                if front <= 1 or front < here - 1:
-                    self.moves[(space, type_)].append((zone, len(group), shore if front <= 1 else ""))
-                    sailing[space] = zone
-                    continue
-                invasion = self._invasion_zone(reach)
-                if invasion is not None and invasion != space:
-                    self.moves[(space, type_)].append((invasion, len(group), ""))
-                    sailing[space] = invasion
+                if best is not None:
+                    front, _, to, shore = best
+                    here = min((survey.front(s) for s in board.shores[space]), default=FAR)
+                    if front <= 1 or front < here - 1:
+                        zone, target = to, shore if front <= 1 else ""
+                    elif (invasion := self._invasion_zone(reach)) is not None:
+                        zone = invasion
             elif (waiting := self._waiting(reach, space)) is not None:
-                self.moves[(space, type_)].append((waiting, 1, ""))
-                sailing[space] = waiting
+                zone, count = waiting, 1
             elif (muster := self._muster(reach, space, len(group))) is not None:
-                self.moves[(space, type_)].append((muster, len(group), ""))
-                sailing[space] = muster
+                zone = muster
             elif factories and space not in factories:
-                home = min(reach, key=lambda z: (min(board.distance(z, f) for f in factories), z))
-                if home != space:
-                    self.moves[(space, type_)].append((home, len(group), ""))
-                    sailing[space] = home
+                zone = min(reach, key=lambda z: (min(board.distance(z, f) for f in factories), z))
+            zone, target = self._shelter(space, reach, zone, target)
+            if zone != space or target:
+                self.moves[(space, type_)].append((zone, count, target))
+                sailing[space] = zone
         return sailing
+
+    def _shelter(self, space: str, reach: dict[str, int], zone: str, target: str) -> tuple[str, str]:
+        """Where a transport bound for `zone` ends its move: there, if it is safe, with the
+        nation's warships that can join it as escort; else the safe zone within reach
+        nearest it (putting its troops ashore there only on the same shore), else the least
+        dangerous one."""
+        state, survey = self.state, self.survey
+        board = state.data.board
+        if self._escort(zone):
+            return zone, target
+        sea = sea_distances(board)
+        options = [z for z in reach if not movement.hostile_sea(state, z, self.nation)]
+        if not options:
+            return zone, target
+        safe = [z for z in options if self._escort(z, claim=False)]
+        if safe:
+            chosen = min(safe, key=lambda z: (sea[zone].get(z, FAR), reach[z], z))
+            self._escort(chosen)
+        else:
+            chosen = min(options, key=lambda z: (win_chance(survey.sea_danger(z),
+                                                            self._defence(z)), reach[z], z))
+        return chosen, target if target in board.shores[chosen] else ""
+
+    def _defence(self, zone: str, extra: list | tuple = ()) -> list[tuple[Fighter, float]]:
+        """The side's defence in a sea zone after this move: the nation's warships that stay
+        or are sent there, its allies' ships, and `extra` groups."""
+        state = self.state
+        staying = [p for p in state.pieces[zone] if state.side(p.owner) == state.side(self.nation)
+                   and not state.data.types[p.type].capacity
+                   and not any(p in group for group in self.fleet.values())]
+        for key, group in self.fleet.items():
+            if self.escorting.get(key) == zone or key in extra:
+                staying += group
+        return forces(state, staying, attacking=False)
+
+    def _escort(self, zone: str, claim: bool = True) -> bool:
+        """Whether transports are safe in `zone` after this move; the nation's free warships
+        that can reach it are counted, and sent there (`claim`) when they are needed."""
+        survey = self.survey
+        danger = survey.sea_danger(zone)
+        if not danger:
+            return True
+        if self._defence(zone) and win_chance(danger, self._defence(zone)) < SAFE_ODDS:
+            return True
+        free = [key for key, group in self.fleet.items() if key not in self.escorting
+                and (key[0] == zone or zone in self._reach(key, group))]
+        defence = self._defence(zone, free)
+        if not defence or win_chance(danger, defence) >= SAFE_ODDS:
+            return False
+        if claim:
+            for key in free:
+                self.escorting[key] = zone
+        return True
 
     def _waiting(self, reach: dict[str, int], here: str) -> str | None:
         """The nearest other zone within reach, short of the transport's full move, by which
@@ -1193,6 +1837,11 @@ class NoncombatPlan:
         for (space, type_, _tag), group in sorted(groups.items()):
             kind = state.data.types[type_]
             if kind.domain != "sea" or kind.capacity or kind.has("submerge"):
+                continue
+            guarded = self.escorting.get((space, type_, _tag))
+            if guarded is not None:
+                if guarded != space:
+                    self.moves[(space, type_)].append((guarded, len(group), ""))
                 continue
             destinations = state.group_destinations(group)
             escort = [zone for zone in convoy.values() if zone in destinations]

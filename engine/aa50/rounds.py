@@ -123,9 +123,12 @@ def _supported(side: SideModel, own: np.ndarray) -> dict[int, tuple[np.ndarray, 
         capacity = own[:, supporter] if support.per_unit == 1 else own[:, supporter] * support.per_unit
         for k in np.flatnonzero(side.capable):
             if side.kinds[k].type in support.types:
-                lifted = np.minimum(capacity, own[:, k])
+                # units another kind of supporter lifted already (artillery that came ashore
+                # and artillery that did not are two kinds) are not lifted twice
                 previous = found.get(int(k))
-                found[int(k)] = (lifted if previous is None else previous[0] + lifted, support.bonus)
+                already = 0 if previous is None else previous[0]
+                lifted = np.minimum(capacity, own[:, k] - already)
+                found[int(k)] = (lifted + already, support.bonus)
                 capacity = capacity - lifted
     return found
 

@@ -1,0 +1,189 @@
+"""The AA50 heuristic player in positions where it used to throw the game away: transports
+left alone where the enemy sinks them, money left unspent, troops loaded in the combat move
+sent against hopeless odds, aircraft sent against submarines they cannot hit, Japan idle
+against China, and victory cities left empty.
+
+Positions are set up on real games of the bundled scenarios as in test_aa50_game.py.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_aa50_game import clear, new_game, put, recount, until
+from test_aa50_heuristic import play_phase
+
+from engine.aa50.heuristic import sea_distances
+from engine.players import make_player
+from engine.system import load_system
+from sandtable.scenario import load_scenario
+
+from helpers import REPO
+
+SCENARIOS = REPO / "scenarios"
+
+
+@pytest.fixture(scope="module")
+def system42():
+    return load_system(load_scenario(SCENARIOS / "aa50-1942"))
+
+
+def play_turn(game, system, nation):
+    """The heuristic plays `nation`'s whole turn from here; returns its actions."""
+    player = make_player("heuristic", system, game.side(nation), np.random.default_rng(1))
+    actions = []
+    while game.current_player == nation:
+        actions.append(player.choose(game))
+        game.apply(actions[-1])
+    return actions
+
+
+def lone_and_in_reach(game, side):
+    """The side's transports with no warship of the side beside them in a zone that an enemy
+    warship (within its move by sea) or aircraft (within its move less one, to land again)
+    could strike next turn."""
+    board, types = game.data.board, game.data.types
+    sea = sea_distances(board)
+    strikers = [(space, p) for space, found in game.pieces.items() for p in found
+                if game.side(p.owner) != side and types[p.type].domain in ("sea", "air")
+                and not types[p.type].capacity]
+    found = []
+    for zone in sorted(board.sea):
+        transports = [p for p in game.pieces[zone] if game.side(p.owner) == side
+                      and types[p.type].capacity]
+        escorted = any(game.side(p.owner) == side and types[p.type].domain in ("sea", "air")
+                       and not types[p.type].capacity for p in game.pieces[zone])
+        if not transports or escorted:
+            continue
+        for space, piece in strikers:
+            reach = game.movement(piece.owner, piece.type)
+            if types[piece.type].domain == "air":
+                near = board.distance(space, zone) <= reach - 1
+            else:
+                near = sea[space].get(zone, 99) <= reach
+            if near:
+                found += transports
+                break
+    return found
+
+
+# -- transports ------------------------------------------------------------------------------------
+def test_japan_places_no_transport_where_a_bomber_sinks_it(system42):
+    """1942, round 1: Japan bought four transports and placed them alone off Tokyo (sz-62), in
+    reach of the American bomber that sank them; now every Japanese transport ends the turn
+    beside a warship or out of every Allied ship's and aircraft's reach."""
+    game = new_game(system42)
+    play_turn(game, system42, "japan")
+    japanese = [p for found in game.pieces.values() for p in found
+                if p.owner == "japan" and p.type == "transport"]
+    assert japanese
+    assert lone_and_in_reach(game, "axis") == []
+
+
+def test_an_empty_transport_leaves_a_zone_the_enemy_can_strike(system42):
+    """An empty German transport alone in the Bay of Biscay (sz-13), next to British fighters and
+    bombers, sails in the noncombat move to the Baltic (sz-5), where the German fleet is,
+    instead of waiting there to be sunk."""
+    game = until(new_game(system42), "germany", "noncombat-move")
+    (transport,) = put(game, "sz-13", "germany", "transport")
+    play_phase(game, system42, "axis")
+    assert transport.space != "sz-13"
+    assert transport not in lone_and_in_reach(game, "axis")
+
+
+# -- money -----------------------------------------------------------------------------------------
+def test_a_rich_britain_spends_its_money_and_buys_a_factory(system42):
+    """The United Kingdom with 144 IPCs and one factory of 8 used to buy more units than its
+    factory could place (they waited in the pool, turn after turn) and keep most of the
+    money; now it buys no more than the factory places, the best units for the money, and a
+    second factory with what is left, placed in a territory worth 2 or more it held since the
+    turn began."""
+    game = until(new_game(system42), "united-kingdom", "purchase")
+    game.money["united-kingdom"] = 144
+    room = sum(game.data.board.value[s] for s, f in game.factories.items()
+               if game.control[s] == "united-kingdom")
+    assert room == 8
+    bought = play_phase(game, system42, "allies")
+    units = sum(a[2] for a in bought if a[0] == "buy" and a[1] != "factory")
+    assert units == room and ("buy", "factory", 1) in bought
+    assert game.money["united-kingdom"] < 144 // 3
+    until(game, "united-kingdom", "mobilize")
+    before = set(game.factories)
+    play_phase(game, system42, "allies")
+    assert sum(game.pool["united-kingdom"].values()) == 0
+    (site,) = set(game.factories) - before
+    assert game.control[site] == "united-kingdom" and game.data.board.value[site] >= 2
+
+
+# -- forced assaults -------------------------------------------------------------------------------
+def test_troops_that_must_land_go_where_the_odds_are_best(system42):
+    """Three German transports east of Suez (sz-15) with troops taken aboard this turn, which
+    must land (§5.4.8); Egypt beside them is empty, and the German tank in Libya takes it
+    first. The transports' plan to land there falls through: they used to go to the most
+    valuable shore still in reach, the Caucasus and its 30 Soviet infantry; now to the one
+    where the odds are best, Gibraltar and its one British infantry."""
+    game = until(new_game(system42), "germany", "combat-move")
+    clear(game, "sz-15", "sz-14", "sz-16", "sz-13", "egypt", "trans-jordan", "caucasus",
+          "gibraltar", "libya")
+    put(game, "libya", "germany", "armour")
+    put(game, "caucasus", "soviet-union", "infantry", 30)
+    put(game, "trans-jordan", "united-kingdom", "infantry", 30)
+    put(game, "gibraltar", "united-kingdom", "infantry")
+    transports = []
+    for _ in range(3):
+        (transport,) = put(game, "sz-15", "germany", "transport")
+        transports.append(transport)
+        for type_ in ("infantry", "artillery"):
+            cargo = game.new_piece("germany", type_, "sz-15", aboard=transport)
+            cargo.loaded_now = cargo.done = True
+        transport.loaded_now = True
+    recount(game)
+    play_phase(game, system42, "axis")
+    assert game.control["egypt"] == "germany"
+    assert {p.target for p in transports} == {"gibraltar"}
+
+
+# -- aircraft and submarines -----------------------------------------------------------------------
+def test_no_aircraft_attack_a_lone_submarine_without_a_destroyer(system42):
+    """§7.3.4: aircraft cannot hit a submarine unless a destroyer of theirs is in the battle.
+    1942, round 1: Soviet aircraft used to fly against the lone German submarines off Britain
+    (sz-7, sz-8); now no aircraft flies to a zone where only submarines wait without a
+    destroyer going too."""
+    nation, zones = "soviet-union", ("sz-7", "sz-8")
+    game = until(new_game(system42), nation, "combat-move")
+    for zone in zones:
+        assert all(game.data.types[p.type].has("submerge")
+                   for p in game.pieces[zone] if game.side(p.owner) != game.side(nation))
+    play_phase(game, system42, game.side(nation))
+    types = game.data.types
+    for zone in zones:
+        attackers = [p for p in game.pieces[zone] if p.owner == nation]
+        assert not any(types[p.type].domain == "air" for p in attackers) or \
+            any(types[p.type].has("anti_submarine") for p in attackers)
+
+
+# -- Japan and China, victory cities ----------------------------------------------------------------
+def test_japan_attacks_china_in_round_one_and_holds_hong_kong(system42):
+    """1942, round 1: Japan used to keep every army in China at home against the Chinese
+    infantry next door, and marched Kwangtung's (Hong Kong's) garrison away; now it attacks
+    Chinese territories and Kwangtung keeps a defender."""
+    game = new_game(system42)
+    china = game.data.china.territories
+    actions = play_turn(game, system42, "japan")
+    assert [a for a in actions if a[0] == "fight" and a[1] in china] or any(
+        b[2] == "japan" and b[1] in china for b in game.chronicle.battles)
+    assert [p for p in game.pieces["kwangtung"] if p.owner == "japan"
+            and game.data.types[p.type].domain == "land"]
+
+
+def test_germany_leaves_no_victory_city_empty_within_reach_of_a_landing(system42):
+    """Paris (France) with British troops waiting by a transport across the Channel (sz-7):
+    Germany's noncombat move used to march France's army east and leave it empty; now one
+    defender stays."""
+    game = until(new_game(system42), "germany", "noncombat-move")
+    clear(game, "sz-7", "france")
+    put(game, "france", "germany", "infantry", 2)
+    put(game, "france", "germany", "armour", 1)
+    put(game, "sz-7", "united-kingdom", "transport")
+    play_phase(game, system42, "axis")
+    assert [p for p in game.pieces["france"] if p.owner == "germany"
+            and game.data.types[p.type].domain == "land"]
