@@ -7,6 +7,7 @@ inside impulses (a replay), and on heuristic games at every checkpoint of a turn
 """
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +15,7 @@ import pytest
 
 from engine import load_system
 from engine.game import ReplayClone
-from engine.gj69.damage import READY
+from engine.gj69.damage import READY, USED
 from engine.players import make_player
 from sandtable.scenario import load_scenario
 from tests.helpers import check_clones, observed
@@ -151,10 +152,18 @@ def test_the_standing_rises_with_what_wins_15_0(gj69):
         game.forces.set_control("manila", "japan")
     # Manila's 3 VP change sides (§15.0(2)) and the Allies lose its VP of 8 turn ends (§16.1(3))
     assert margin(take_manila) == pytest.approx(start + 2 * 3 + 8)
-    # 8 Japanese infantry (attack 3) in Malay against 8 British (attack 2): Japan is given
-    # 24/40 of Malay's 1 VP, the Allies keep 16/40
+    # 8 Japanese infantry in Malay: 4 hits an attack (attack 3, §11.1) against the 32 points
+    # that drive 8 ready British infantry out (durability 2, twice, §11.31), which recover
+    # (§12), 8 turns left: log-odds -7 + 16 * 4 / 32 - 2.4 + 8 that Japan takes Malay's 1 VP
+    taken = 1 / (1 + math.exp(-(-7 + 16 * 4 / 32 - 2.4 + 8)))
     assert margin(lambda game: game.forces.add("malay", "ija-25a-infantry", READY, 8)) \
-        == pytest.approx(start + 2 * 24 / 40)
+        == pytest.approx(start + 2 * taken)
+    # with the British infantry turned over and cut off, the odds rise
+    def cut_off(game):
+        game.forces.add("malay", "ija-25a-infantry", READY, 8)
+        game.forces.turn("malay", "uk-infantry", USED, 8)
+        game.forces.set_control("indian-ocean", "japan")
+    assert margin(cut_off) > margin(lambda game: game.forces.add("malay", "ija-25a-infantry", READY, 8))
     # an Allied oil field turned over is destroyed on 5 or 6 at each of the 8 turn ends (§4.0(4)①)
     assert margin(lambda game: setattr(game.oil["brunei"], "exposed_by", "allies")) \
         == pytest.approx(start + 1.8 * (1 - (2 / 3) ** 8))
@@ -173,3 +182,89 @@ def test_the_standing_of_a_finished_game_is_its_result(gj69):
     winner = game.result().winner
     assert winner is not None
     assert game.standing(winner) == 1.0 and game.standing(game.enemy(winner)) == 0.0
+
+
+# -- the heuristic's plans, and the search ---------------------------------------------------------
+def first_impulse(gj69, seed: int = 1):
+    game = gj69.new_game({}, np.random.default_rng(seed))
+    for card in ["j01", "j03", "j05", "j07", "j13", "j14", "j15", "a01", "a07", "a08", "a09", "a11"]:
+        game.apply(("take", card))
+    return game
+
+
+def test_plans_are_the_impulses_own_choice_first_6_1(gj69):
+    """At an impulse the heuristic proposes its own choice first, then other kinds of action
+    (a normal action, an air operation, card actions) and passing, all legal and distinct;
+    elsewhere, and for the other side, none."""
+    game = first_impulse(gj69)
+    japan = make_player("heuristic", gj69, "japan", np.random.default_rng(1))
+    plans = japan.plans(game)
+    own = make_player("heuristic", gj69, "japan", np.random.default_rng(1)).choose(game)
+    assert plans[0].content.action == own
+    actions = [plan.content.action for plan in plans]
+    assert ("pass",) in actions[:4] and all(game.is_legal(a) for a in actions)
+    assert len({(p.content.action, p.content.group and (p.content.group[0], p.content.group[2]))
+                for p in plans}) == len(plans)
+    assert {a[0] for a in actions[:4]} == {"play", "normal", "air", "pass"}
+    assert make_player("heuristic", gj69, "allies", np.random.default_rng(1)).plans(game) == []
+    game.apply(own)
+    assert japan.plans(game) == []                   # the groups carry the impulse out
+
+
+def test_a_plan_followed_is_played_with_its_group_6_2(gj69):
+    """`follow` makes the next decisions carry the plan out: its impulse action, then its
+    group's area, units and action; a fork remembers a plan it was given."""
+    game = first_impulse(gj69)
+    japan = make_player("heuristic", gj69, "japan", np.random.default_rng(1))
+    plan = next(p for p in japan.plans(game) if p.content.action[0] == "normal")
+    area, units, action = plan.content.group
+    twin = japan.fork(np.random.default_rng(2))
+    twin.follow(game, plan)
+    assert twin.choose(game) == plan.content.action
+    game.apply(plan.content.action)
+    assert twin.choose(game) == ("area", area)
+    game.apply(("area", area))
+    added = {}
+    while game.step == "group-units":
+        choice = twin.choose(game)
+        if choice[0] == "add":
+            added[choice[1:]] = added.get(choice[1:], 0) + 1
+        game.apply(choice)
+    assert sum(added.values()) <= sum(units.values())
+    if game.step == "action":
+        assert twin.choose(game) == action
+
+
+def test_search_plays_japan_and_the_allies_the_same_for_the_same_seed(gj69):
+    """A search player's look-aheads are seeded by its own generator: the same seed plays the
+    same game; it searched impulses and played look-ahead games."""
+    def play(seed: int):
+        game = gj69.new_game({"last-turn": "7", "shorter-game": True}, np.random.default_rng(seed), 2)
+        players = {"japan": make_player("search:budget=2", gj69, "japan", np.random.default_rng(seed)),
+                   "allies": make_player("search:budget=2", gj69, "allies", np.random.default_rng(seed + 1))}
+        moves = []
+        while not game.is_terminal():
+            moves.append(players[game.current_player].choose(game))
+            game.apply(moves[-1])
+        return moves, players
+    first, players = play(4)
+    second, _ = play(4)
+    assert first == second
+    assert all(p.searched > 3 and p.lookaheads >= 2 * p.searched for p in players.values())
+
+
+def test_playtest_games_with_a_searching_side_end_to_end(tmp_path):
+    """`sandtable playtest games ... --players japan=search` plays and reports."""
+    import json
+    import subprocess
+    import sys
+    root = Path(__file__).parent.parent
+    done = subprocess.run([sys.executable, "-m", "sandtable", "playtest", "games", str(SCENARIO),
+                           "--games", "1", "--workers", "1", "--players", "japan=search:budget=1",
+                           "--option", "last-turn=7", "--json"],
+                          capture_output=True, text=True, cwd=root)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["meta"]["players"] == {"japan": "search:budget=1", "allies": "heuristic"}
+    assert (report["finished"], report["failed"], report["errors"]) == (1, 0, [])
+    assert report["length"]["median"] == 7

@@ -48,7 +48,7 @@ AIR_SLOT = Order.air().slots[0]
 RESERVE = 2.0        # what a reaction card in hand is worth
 SPECIAL = 0.6        # a card that leaves the game after use, kept for its own action
 PLAIN = 0.15         # any other card, played face down
-PLAN_WIDTH = 4       # plans a search weighs by default (engine/players/search.py): passing is among them
+PLAN_WIDTH = 4       # plans a search weighs by default (engine/players/search.py)
 
 
 @dataclass(frozen=True)
@@ -61,8 +61,9 @@ class Choice:
     group: tuple | None = None
 
     @property
-    def kind(self) -> tuple:
-        return self.action[:2] if self.action[0] == "play" else self.action[:1]
+    def kind(self) -> str:
+        """pass, normal, air or play (§6.1)."""
+        return self.action[0]
 
     @property
     def label(self) -> str:
@@ -75,7 +76,7 @@ class Choice:
 class HeuristicPlayer(Worth, Player):
     name = "heuristic"
     search_horizon = 1           # a look-ahead plays to the end of the turn
-    search_budget = 6            # look-ahead games per impulse (a search game under 2 s)
+    search_budget = 2            # look-ahead games per impulse (a search game near 2 s)
     settings = [
         Setting("reactions", True, "bool", "answer enemy attacks and entries with reaction cards (§10)"),
         Setting("air-attacks", True, "bool", "make air attacks (§9.1)"),
@@ -353,9 +354,9 @@ class HeuristicPlayer(Worth, Player):
 
     # -- what a search asks of the player --------------------------------------------------------
     def plans(self, state) -> list[Plan]:
-        """At an impulse: its own choice first, then the best of the other kinds of action (a
-        normal action, an air operation, each card), and passing; elsewhere none (the impulse's
-        groups carry out the plan chosen)."""
+        """At an impulse: its own choice first, then the best of each other kind of action (a
+        normal action, an air operation, a card action), passing, and the rest best first;
+        elsewhere none (the impulse's groups carry out the plan chosen)."""
         if state.step != "impulse" or state.current_player != self.side:
             return []
         self.new_position(state)
@@ -366,8 +367,7 @@ class HeuristicPlayer(Worth, Player):
             if choice.kind not in kinds and choice.action != ("pass",):
                 chosen.append(choice)
                 kinds.add(choice.kind)
-        rest = [c for c in choices[1:] if c not in chosen and c.action != ("pass",)]
-        chosen += rest
+        chosen += [c for c in choices[1:] if c not in chosen and c.action != ("pass",)]
         passing = next((c for c in choices if c.action == ("pass",)), None)
         if passing is not None and passing is not own:
             chosen.insert(min(len(chosen), PLAN_WIDTH - 1), passing)
@@ -378,6 +378,7 @@ class HeuristicPlayer(Worth, Player):
 
     def fork(self, rng) -> HeuristicPlayer:
         twin = type(self)(self.system, self.side, self.options, rng)
+        twin.following = self.following
         # what damage does is the same in every game of these units: the look-ahead keeps it
         twin._damages_of, twin._damages = getattr(self, "_damages_of", None), getattr(self, "_damages", {})
         twin._results_of, twin._results = getattr(self, "_results_of", None), getattr(self, "_results", {})

@@ -43,14 +43,11 @@ class Worth:
     def new_position(self, state) -> None:
         """Forget what was worked out once the position has changed."""
         oil = tuple((a, m.exposed_by, m.destroyed) for a, m in sorted(state.oil.items()))
-        hands = tuple(tuple(deck.hand) for deck in state.decks.values())
-        epoch = (id(state), state.forces.version, state.turn, state.phase, oil, hands)
+        hands = self._hand_terms(state)           # what the hands allow: attacks twice, submarines
+        epoch = (id(state), state.forces.version, state.turn, oil, hands)
         if epoch != getattr(self, "_memo_key", None):
             self._memo_key, self._memo = epoch, {}
-            # a move's worth depends on what the hands allow (attacks twice, submarines)
-            era = (id(state), id(state.forces), state.turn, oil,
-                   tuple(self.next_strikes(state, side) for side in state.sides),
-                   tuple(self._submarines(state, side) is None for side in state.sides))
+            era = (id(state), id(state.forces), state.turn, oil, hands)
             if era != getattr(self, "_era", None):
                 self._era, self._kept_views, self._kept_moves = era, {}, {}
 
@@ -393,17 +390,30 @@ class Worth:
         part = worth * count / max(count, sum(at.own_land.values()))
         return part if target == land else -part
 
+    def _hand_terms(self, state) -> tuple:
+        """For each side, whether its hand lets a group act again, and the enemy's submarine
+        attacks it may still meet this turn (their card in the enemy's hand, or in its deck
+        while hands are chosen)."""
+        ops = getattr(self, "_card_ops", None)
+        if ops is None or getattr(self, "_card_ops_of", None) is not state.system:
+            ops = self._card_ops = {card: {e.get("op"): e for p in info.plays for e in p.effects}
+                                    for card, info in state.system.cards.items()}
+            self._card_ops_of = state.system
+        choosing = state.phase in ("place-units", "choose-cards")
+        terms = []
+        for side in state.sides:
+            deck = state.decks[side]
+            enemy = state.decks[state.enemy(side)]
+            twice = any("act_again" in ops[c] for c in deck.hand)
+            subs = next((ops[c]["submarine_attack"] for c in sorted(set(enemy.hand) | (
+                set(enemy.pile) if choosing else set())) if "submarine_attack" in ops[c]), None)
+            terms.append((twice, None if subs is None else tuple(sorted(subs.items()))))
+        return tuple(terms)
+
     def next_strikes(self, state, side: str) -> int:
         """Attacks a group can add up in one action: 2 when the hand holds a card that lets a
         group act again (Blitzkrieg, Hinode, Oxygen Torpedoes: §18.1), else 1."""
-        key = ("strikes", side)
-        found = self._memo.get(key)
-        if found is None:
-            cards = state.system.cards
-            found = self._memo[key] = 2 if any(
-                e.get("op") == "act_again" for c in set(state.decks[side].hand)
-                for p in cards[c].plays for e in p.effects) else 1
-        return found
+        return 2 if self._memo_key[-1][state.sides.index(side)][0] else 1
 
     def share(self, state, ours: dict, theirs: dict) -> float:
         """Our part of the land units' attack in an area where both sides stand."""
@@ -555,15 +565,8 @@ class Worth:
     def _submarines(self, state, side: str) -> dict | None:
         """The enemy's submarine attacks (§19 Submarines) when it may still play them this turn:
         the card in its hand, or in its deck while hands are still to be chosen."""
-        key = ("submarines", side)
-        found = self._memo.get(key, _MISSING)
-        if found is _MISSING:
-            deck = state.decks[state.enemy(side)]
-            cards = set(deck.hand) | (set(deck.pile) if state.phase in ("place-units", "choose-cards")
-                                      else set())
-            found = self._memo[key] = next((e for c in sorted(cards) for p in state.system.cards[c].plays
-                                            for e in p.effects if e.get("op") == "submarine_attack"), None)
-        return found
+        found = self._memo_key[-1][state.sides.index(side)][1]
+        return None if found is None else dict(found)
 
     def submarine_risk(self, state, side: str, sea: str, destroyers: int) -> float:
         """The chance that one enemy submarine attack sinks a unit of `side` in the sea area
