@@ -123,7 +123,8 @@ def test_what_the_heuristic_keeps_never_changes_a_choice(gj69):
     """The heuristic keeps views, move worths and options from earlier positions while nothing
     they depend on has changed: at every decision of whole games, a new player that has kept
     nothing chooses the same (choosing a group's units and its action follow the plan made
-    when its area was chosen, so a new player has none there)."""
+    when its area was chosen, and acting again follows the kind of action it took, so a new
+    player has none there)."""
     decisions = 0
     for seed in range(2):
         game = gj69.new_game({}, np.random.default_rng(seed), None)
@@ -132,7 +133,7 @@ def test_what_the_heuristic_keeps_never_changes_a_choice(gj69):
         while not game.is_terminal():
             side = game.current_player
             choice = players[side].choose(game)
-            if game.step not in ("group-units", "action"):
+            if game.step not in ("group-units", "action", "again"):
                 fresh = make_player("heuristic", gj69, side, np.random.default_rng(seed))
                 assert fresh.choose(game) == choice, (seed, game.turn, game.step)
                 decisions += 1

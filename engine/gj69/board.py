@@ -7,6 +7,7 @@ area (§14), and the pools (§2.2.3).
 """
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -16,6 +17,9 @@ from .damage import READY, USED
 from .units import UnitProfile
 
 FACES = (READY, USED)
+# Versions of every Forces of the process come from one counter, so that a version names one
+# content even across copies (caches keyed by it stay right in a game's clones, engine/gj69/clone.py).
+_VERSIONS = itertools.count(1)
 
 
 @dataclass(frozen=True)
@@ -123,7 +127,7 @@ class Forces:
     pools: dict[str, dict[str, int]]
     sides: dict[str, str]
     removed: dict[str, int] = field(default_factory=dict)   # out of the game (§19 I Shall Return)
-    version: int = 0                                        # counts changes, for caches
+    version: int = 0                                        # its last change's, for caches
     changed: dict[str, int] = field(default_factory=dict)   # area -> version of its last change
     _occupied: dict = field(default_factory=dict, repr=False)
     _stacks: dict = field(default_factory=dict, repr=False)
@@ -131,8 +135,11 @@ class Forces:
     _occupants: dict = field(default_factory=dict, repr=False)   # side -> its areas, once asked
 
     def copy(self) -> Forces:
+        """The same forces, sharing nothing that changes; the version and the areas' stamps are
+        kept, as they name the same content."""
         return Forces({a: dict(u) for a, u in self.units.items()}, dict(self.control),
-                      {p: dict(u) for p, u in self.pools.items()}, self.sides, dict(self.removed))
+                      {p: dict(u) for p, u in self.pools.items()}, self.sides, dict(self.removed),
+                      self.version, dict(self.changed))
 
     # -- changes -------------------------------------------------------------------------------
     def add(self, area: str, unit: str, face: str, n: int = 1) -> None:
@@ -173,13 +180,13 @@ class Forces:
     def _touch(self, area: str) -> None:
         """The units of the area are about to change: a new version, and what was kept of
         the area goes."""
-        self.version += 1
+        self.version = next(_VERSIONS)
         self.changed[area] = self.version
         self._stacks.pop(area, None)
         self._counts.pop(area, None)
 
     def set_control(self, area: str, side: str) -> None:
-        self.version += 1
+        self.version = next(_VERSIONS)
         self.changed[area] = self.version
         self.control[area] = side
 

@@ -22,21 +22,23 @@ import numpy as np
 
 from ..game import Action
 from .cards import Order, Play
+from .clone import Checkpoint, Checkpoints
 from .core import Decision, Steps
 from .damage import READY, USED
 from .groups import GroupActions
 from .operations import OPERATIONS
 from .scoring import Scoring
 from .settings import Rules
+from .standing import Standing
 
 IMPULSE_LIMIT = 200     # impulses in one turn: a guard, far above what the cards allow (see docs)
 AIR_SLOT = Order.air().slots[0]
 NORMAL_SLOT = Order.normal().slots[0]
 
 
-class GJ69Game(GroupActions, Scoring):
-    """One game: the turn (here), the group actions (groups.py) and the end-of-turn scoring
-    (scoring.py), on the state of core.py."""
+class GJ69Game(Checkpoints, GroupActions, Scoring, Standing):
+    """One game: the turn (here), the group actions (groups.py), the end-of-turn scoring
+    (scoring.py), clones (clone.py) and the standing (standing.py), on the state of core.py."""
 
     def __init__(self, system, rules: Rules, rng: np.random.Generator, max_rounds: int | None):
         super().__init__(system, rules, rng, max_rounds)
@@ -44,14 +46,20 @@ class GJ69Game(GroupActions, Scoring):
         self._advance(None)
 
     # -- the turn (§4.0) -----------------------------------------------------------------------
-    def _game(self) -> Steps:
+    def _game(self, resume: Checkpoint | None = None) -> Steps:
+        """The game from its start, or from a checkpoint (clone.py): the hands or the impulses
+        of the turn, taken up where the checkpoint says."""
         while True:
-            self._phase = "place-units"
-            yield from self._place_units()
-            self._phase = "choose-cards"
-            yield from self._choose_hands()
+            if resume is None:
+                self._phase = "place-units"
+                yield from self._place_units()
+            if resume is None or resume[0] == "hands":
+                self._phase = "choose-cards"
+                yield from self._choose_hands(resume)
+                resume = None
             self._phase = "impulses"
-            yield from self._impulses()
+            yield from self._impulses(resume)
+            resume = None
             self._phase = "end-of-turn"
             self._end_of_turn()
             if self.turn >= self.last_turn:
@@ -80,9 +88,11 @@ class GJ69Game(GroupActions, Scoring):
                 self.forces.add(act[2], unit, change.get("face", READY))
                 self.counters[unit] = self.counters.get(unit, 0) + 1
 
-    def _choose_hands(self) -> Steps:
-        """§5.1: each side takes its hand from its deck, Japan 7 cards and the Allies 5."""
-        for side in self.sides:
+    def _choose_hands(self, resume: Checkpoint | None = None) -> Steps:
+        """§5.1: each side takes its hand from its deck, Japan 7 cards and the Allies 5 (from
+        the checkpoint's side on, with the cards it has taken)."""
+        first = self.sides.index(resume[1]) if resume else 0
+        for side in self.sides[first:]:
             deck = self.decks[side]
             if self.rules.hands == "draw":
                 order = self.rng.permutation(len(deck.pile))
@@ -96,18 +106,20 @@ class GJ69Game(GroupActions, Scoring):
                     deck.hand += deck.pile
                     deck.pile = []
                     break
+                self.checkpoint = ("hands", side)
                 act = yield from self.ask(side, "choose-cards",
                                           [("take", c) for c in sorted(set(deck.pile))])
                 deck.pile.remove(act[1])
                 deck.hand.append(act[1])
             deck.hand.sort()
 
-    def _impulses(self) -> Steps:
-        """§4.0(2)-(3): impulses in turn, the first player first, until both pass in a row."""
-        side = self.sides[0]
-        passes, impulses = 0, 0
+    def _impulses(self, resume: Checkpoint | None = None) -> Steps:
+        """§4.0(2)-(3): impulses in turn, the first player first, until both pass in a row (or
+        from the checkpoint's impulse on)."""
+        side, passes, impulses = resume[1:] if resume else (self.sides[0], 0, 0)
         needed = int(self.system.rules.get("passes_to_end_turn") or 2)
         while passes < needed and impulses < IMPULSE_LIMIT:
+            self.checkpoint = ("impulse", side, passes, impulses)
             passed = (yield from self._impulse(side)) if self._can_act(side) else True
             passes = passes + 1 if passed else 0
             yield from self._end_of_impulse(side)

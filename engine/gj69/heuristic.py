@@ -1,9 +1,19 @@
 """The GJ69 heuristic player: greedy, one impulse at a time, with the cards used for what they
 are good at.
 
-At each impulse it scores what it could do (a normal action with its least useful card, an air
-operation, each card action) by its worth in VP (worth.py), and takes the best, or passes when
-nothing is worth `pass-below`.
+At each impulse it scores what it could do (a normal action with its least useful card for each
+of the best groups, an air operation for each of the best air groups, each card action) by its
+worth in VP (worth.py), and takes the best, or passes when nothing is worth `pass-below`; when
+the enemy has just passed, passing would end the turn with the hand unused (§4.0(3)), so it
+passes only when nothing is worth anything. Only groups that can take the action they are formed
+for are formed: a group that could only hold would be turned over for nothing (§6.2).
+
+Its plans are operations of more than one impulse where that pays: troops at sea whose landing
+enemy ships block (§7.1(2), §7.3(1), §7.5(3)) are kept at sea while the fleet is struck, by air
+and by ships, and land once the sea is clear; a group moves into an enemy area to attack it
+there next, twice with the damage added when a card in hand allows (§18.1); damage on units that
+cannot recover (§12) counts for more; destroyers stay with what the enemy's submarines could
+sink.
 
 It keeps its reaction cards (Ambush, Force Z) for the enemy's impulse and plays one when the
 enemy attacks or enters an area where its units would strike first (§10); it never discards
@@ -14,14 +24,21 @@ Divine Soldiers to drop paratroops into an empty enemy area, Supply when many un
 YES or NO against MacArthur, Submarines against the seas where they can succeed, Oil Field
 Demolition where Japan threatens an oil field, the reinforcement cards when units are in the
 pools, I Shall Return when MacArthur is about to be caught.
+
+For a search (engine/players/search.py) it proposes, at each of its impulses, its own choice and
+the best of the other kinds of impulse (`plans`), follows the one chosen (`follow`), and plays
+each look-ahead to the end of the turn.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..game import Action
 from ..options import Setting
-from ..players.base import Player
+from ..players.base import Plan, Player
 from .cards import AIR, ATTACK, MOVE, TRANSPORT, Order, Slot
 from .damage import READY, USED
+from .groups import KIND_OF
 from .worth import Worth
 
 _TRANSPORT = frozenset({TRANSPORT})
@@ -31,10 +48,35 @@ AIR_SLOT = Order.air().slots[0]
 RESERVE = 2.0        # what a reaction card in hand is worth
 SPECIAL = 0.6        # a card that leaves the game after use, kept for its own action
 PLAIN = 0.15         # any other card, played face down
+PLAN_WIDTH = 4       # plans a search weighs by default (engine/players/search.py)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """An impulse the player weighs: its action, the area, units and action of its first group
+    when they are chosen with it, and what it is worth in VP."""
+
+    worth: float
+    action: Action
+    group: tuple | None = None
+
+    @property
+    def kind(self) -> str:
+        """pass, normal, air or play (§6.1)."""
+        return self.action[0]
+
+    @property
+    def label(self) -> str:
+        text = " ".join(str(part) for part in self.action if part)
+        if self.group is not None:
+            text += f": {self.group[0]} " + " ".join(map(str, self.group[2]))
+        return text
 
 
 class HeuristicPlayer(Worth, Player):
     name = "heuristic"
+    search_horizon = 1           # a look-ahead plays to the end of the turn
+    search_budget = 2            # look-ahead games per impulse (a search game near 2 s)
     settings = [
         Setting("reactions", True, "bool", "answer enemy attacks and entries with reaction cards (§10)"),
         Setting("air-attacks", True, "bool", "make air attacks (§9.1)"),
@@ -48,12 +90,21 @@ class HeuristicPlayer(Worth, Player):
     def __init__(self, system, side, options, rng):
         super().__init__(system, side, options, rng)
         self.plan: tuple | None = None          # (area, units, action) of the group being formed
+        self.intent: tuple | None = None        # the same, chosen with the impulse for its first group
+        self.following: Choice | None = None    # the impulse a search chose, for the next decision
+        self._added: dict = {}                  # units added to the group being formed
+        self._formed_at: str | None = None      # the area it was formed in
+        self._acted: str | None = None          # the kind of action it took (move, attack, air)
         self._memo: dict = {}
 
     # -- dispatch --------------------------------------------------------------------------------
     def choose(self, state) -> Action:
         self.new_position(state)
         actions = state.legal_actions()
+        following, self.following = self.following, None
+        if following is not None and state.step == "impulse" and state.is_legal(following.action):
+            self.plan, self.intent = None, following.group
+            return following.action
         handler = getattr(self, "_" + state.step.replace("-", "_"), None)
         choice = handler(state, actions) if handler else None
         if choice is None or not state.is_legal(choice):
@@ -117,8 +168,15 @@ class HeuristicPlayer(Worth, Player):
                     targets = {(u, f): n for u, f, n in state.forces.stacks(area, enemy)}
                     capture = self.area_worth(state, area) if land and \
                         state.forces.control.get(area) != side else 0.0
-                    worth = self.attack_worth(state, firing, targets, "normal", land,
-                                              order.set_attack if order else (), slot.strikes, capture)
+                    set_attack = order.set_attack if order else ()
+                    # a card that lets the group act again lets it attack twice, the damage
+                    # added (§18.1)
+                    twice = bool(order and order.again_groups)
+                    worth = self.attack_worth(state, firing, targets, "normal", land, set_attack,
+                                              2 if twice else slot.strikes, capture, combined=twice,
+                                              lasting=self.lasting(state, side, area))
+                    worth += self.relief(state, side, area, targets, self.hits(
+                        state, firing, "normal", area, set_attack, 2 if twice else slot.strikes), False)
                     found.append((worth, area, firing, ("attack",)))
             elif kind == AIR and self.options.get("air_attacks", True):
                 flying = {k: n for k, n in eligible.items() if state.profiles[k[0]].flies}
@@ -136,11 +194,17 @@ class HeuristicPlayer(Worth, Player):
         key = ("air-attacks", side, area, tuple(sorted(flying.items())))
         for action in self._cached(state, key, lambda: state.air_attacks(
                 Group(side, area, dict(flying), AIR_SLOT))):
-            target = action[1]
-            worth = self.attack_worth(state, flying, state.air_targets(side, target), "air",
-                                      state.board.areas[target].land)
-            found.append((worth * 0.9, area, flying, action))
+            found.append((self._air_worth(state, side, flying, action[1]) * 0.9, area, flying, action))
         return found
+
+    def _air_worth(self, state, side: str, flying: dict, target: str) -> float:
+        """An air attack: the damage, and at sea the ships it sinks that threatened own troops
+        there (the first step of an operation: strike the fleet, then land, §7.1(2), §7.5(3))."""
+        targets = state.air_targets(side, target)
+        land = state.board.areas[target].land
+        worth = self.attack_worth(state, flying, targets, "air", land,
+                                  lasting=self.lasting(state, side, target))
+        return worth + self.relief(state, side, target, targets, self.hits(state, flying, "air", target), True)
 
     def _move_options(self, state, side, area, eligible, slot):
         found = []
@@ -217,28 +281,108 @@ class HeuristicPlayer(Worth, Player):
 
     # -- the impulse -------------------------------------------------------------------------------
     def _impulse(self, state, actions):
+        chosen = self.impulse_choices(state)[0]
+        self.plan, self.intent = None, chosen.group
+        return chosen.action
+
+    def impulse_choices(self, state) -> list[Choice]:
+        """What the side could do with this impulse, best first: passing, a normal action with
+        its least useful card for each of the best groups, an air operation for each of the
+        best air groups, each card action (§6.1). Only groups that can take the action they
+        are chosen for count (a group that could only hold would turn over for nothing)."""
+        key = ("impulse-choices", state.current_player)
+        found = self._memo.get(key)
+        if found is not None:
+            return found
         side = state.current_player
-        best: float = self.options.get("pass_below", 0.25)
-        choice: tuple = ("pass",)
+        actions = state.legal_actions()
+        found = [Choice(self._pass_worth(state, side), ("pass",))]
         normal = [a for a in actions if a[0] == "normal"]
         if normal:
             card = min((a[1] for a in normal), key=lambda c: (self.card_keep(state, side, c), c))
-            options = self.group_options(state, side, NORMAL_SLOT,
-                                         frozenset({MOVE, ATTACK}), None)
-            if options and options[0][0] - self.card_keep(state, side, card) > best:
-                best, choice = options[0][0] - self.card_keep(state, side, card), ("normal", card)
+            keep = self.card_keep(state, side, card)
+            for worth, area, units, action in self.feasible(state, side, NORMAL_SLOT,
+                                                            frozenset({MOVE, ATTACK}), None, 3):
+                found.append(Choice(worth - keep, ("normal", card), (area, units, action)))
         if ("air",) in actions:
-            options = self.group_options(state, side, AIR_SLOT, _AIR, None)
-            if options and options[0][0] > best:
-                best, choice = options[0][0], ("air",)
+            for worth, area, units, action in self.feasible(state, side, AIR_SLOT, _AIR, None, 2):
+                found.append(Choice(worth, ("air",), (area, units, action)))
         for action in actions:
             if action[0] == "play":
                 worth = self.play_worth(state, side, action[1], action[2]) \
                     - self.card_keep(state, side, action[1])
-                if worth > best:
-                    best, choice = worth, action
-        self.plan = None
-        return choice
+                found.append(Choice(worth, action))
+        found.sort(key=lambda c: -c.worth)          # stable: passing first among equals
+        self._memo[key] = found
+        return found
+
+    def _pass_worth(self, state, side: str) -> float:
+        """Passing keeps the cards for later in the turn, unless the enemy has just passed:
+        then it ends the turn (§4.0(3)) and the cards in hand go back unused (§4.0(4)③)."""
+        checkpoint = getattr(state, "checkpoint", None)
+        if checkpoint and checkpoint[0] == "impulse" and checkpoint[2] and state.decks[side].hand:
+            return 0.0
+        return self.options.get("pass_below", 0.25)
+
+    def feasible(self, state, side: str, slot: Slot, kinds, order: Order | None, limit: int,
+                 reserved=None, where: str | None = None) -> list[tuple[float, str, dict, Action]]:
+        """The best `limit` group options of distinct areas and actions (in one area, `where`)
+        whose group can take the action (moves are scored before they are checked, §7)."""
+        found, seen, looked = [], set(), 0
+        for option in self.group_options(state, side, slot, kinds, order, reserved):
+            worth, area, units, action = option
+            if (area, action) in seen or where is not None and area != where:
+                continue
+            looked += 1
+            if looked > 4 * limit:
+                break
+            if action[0] != "move" or self._can_move(state, side, area, units, slot, action[1]):
+                seen.add((area, action))
+                found.append(option)
+                if len(found) >= limit:
+                    break
+        return found
+
+    def _can_move(self, state, side: str, area: str, units: dict, slot: Slot, target: str) -> bool:
+        """Whether the group may move there (the other actions are listed only where they may
+        be taken): one step checked alone, a fleet's longer moves against its destinations."""
+        from .groups import Group
+        mover = state.mover(Group(side, area, units, slot))
+        if target in state.board.adjacent[area]:
+            return state.movement.step_cost(state.forces, mover, area, target) is not None
+        return target in state.movement.destinations(state.forces, mover, area)
+
+    # -- what a search asks of the player --------------------------------------------------------
+    def plans(self, state) -> list[Plan]:
+        """At an impulse: its own choice first, then the best of each other kind of action (a
+        normal action, an air operation, a card action), passing, and the rest best first;
+        elsewhere none (the impulse's groups carry out the plan chosen)."""
+        if state.step != "impulse" or state.current_player != self.side:
+            return []
+        self.new_position(state)
+        choices = self.impulse_choices(state)
+        own = choices[0]
+        chosen, kinds = [own], {own.kind}
+        for choice in choices[1:]:
+            if choice.kind not in kinds and choice.action != ("pass",):
+                chosen.append(choice)
+                kinds.add(choice.kind)
+        chosen += [c for c in choices[1:] if c not in chosen and c.action != ("pass",)]
+        passing = next((c for c in choices if c.action == ("pass",)), None)
+        if passing is not None and passing is not own:
+            chosen.insert(min(len(chosen), PLAN_WIDTH - 1), passing)
+        return [Plan(choice.label, choice) for choice in chosen]
+
+    def follow(self, state, plan: Plan) -> None:
+        self.following = plan.content
+
+    def fork(self, rng) -> HeuristicPlayer:
+        twin = type(self)(self.system, self.side, self.options, rng)
+        twin.following = self.following
+        # what damage does is the same in every game of these units: the look-ahead keeps it
+        twin._damages_of, twin._damages = getattr(self, "_damages_of", None), getattr(self, "_damages", {})
+        twin._results_of, twin._results = getattr(self, "_results_of", None), getattr(self, "_results", {})
+        return twin
 
     def card_keep(self, state, side: str, card: str) -> float:
         info = state.system.cards[card]
@@ -356,9 +500,13 @@ class HeuristicPlayer(Worth, Player):
     # -- forming and moving the group ---------------------------------------------------------
     def _group_area(self, state, actions):
         side = state.current_player
-        options = self.group_options(state, side, state.slot, state.slot_kinds, state.order,
-                                     state.reserved)
-        for worth, area, units, action in options:
+        self._added, self._acted = {}, None
+        intent, self.intent = self.intent, None
+        if intent is not None and ("area", intent[0]) in actions:
+            self.plan = intent
+            return ("area", intent[0])
+        for worth, area, units, action in self.feasible(state, side, state.slot, state.slot_kinds,
+                                                        state.order, 1, state.reserved):
             if ("area", area) in actions and (worth > 0.05 or ("end",) not in actions):
                 self.plan = (area, units, action)
                 return ("area", area)
@@ -368,16 +516,34 @@ class HeuristicPlayer(Worth, Player):
         return None
 
     def _group_units(self, state, actions):
+        if self.plan is None and state.group is not None:
+            # the game chose the area itself, the only one with units for the slot
+            found = self.feasible(state, state.current_player, state.slot, state.slot_kinds,
+                                  state.order, 1, state.reserved, state.group.area)
+            if found:
+                self.plan = found[0][1:]
+                self._added, self._acted = {}, None
         if self.plan is None:
             return None
         _, units, _ = self.plan
-        chosen = state.group.units if state.group else {}
+        self._formed_at = state.group.area if state.group is not None else None
+        if not self._added and ("done",) in actions:
+            # the game took the first unit itself, the only kind the area had (§6.2)
+            adds = [a[1:] for a in actions if a[0] == "add"]
+            if len(adds) == 1:
+                self._added[adds[0]] = 1
         for (unit, face), n in sorted(units.items()):
-            if chosen.get((unit, face), 0) < n and ("add", unit, face) in actions:
+            if self._added.get((unit, face), 0) < n and ("add", unit, face) in actions:
+                self._added[unit, face] = self._added.get((unit, face), 0) + 1
                 return ("add", unit, face)
         return ("done",) if ("done",) in actions else None
 
     def _action(self, state, actions):
+        choice = self._choose_action(state, actions)
+        self._acted = KIND_OF.get(choice[0]) if choice else None
+        return choice
+
+    def _choose_action(self, state, actions):
         if self.plan is not None and self.plan[2] in actions:
             choice = self.plan[2]
             self.plan = None
@@ -398,13 +564,15 @@ class HeuristicPlayer(Worth, Player):
         if action[0] in ("attack", "attack-twice"):
             targets = {(u, f): n for u, f, n in state.forces.stacks(area, state.enemy(side))}
             twice = action[0] == "attack-twice"      # damage added before allocation (§18.1)
-            return self.attack_worth(state, group.units, targets, "normal",
-                                     state.board.areas[area].land,
+            land = state.board.areas[area].land
+            capture = self.area_worth(state, area) if land and state.forces.control.get(area) != side \
+                else 0.0
+            return self.attack_worth(state, group.units, targets, "normal", land,
                                      state.order.set_attack if state.order else (),
-                                     2 if twice else group.slot.strikes, combined=twice)
+                                     2 if twice else group.slot.strikes, capture, combined=twice,
+                                     lasting=self.lasting(state, side, area))
         if action[0] == "air-attack":
-            return self.attack_worth(state, group.units, state.air_targets(side, action[1]), "air",
-                                     state.board.areas[action[1]].land)
+            return self._air_worth(state, side, group.units, action[1])
         if action[0] in ("move", "transport", "air-move"):
             return self.move_worth(state, side, area, action[1], group.units)
         return 0.0
@@ -412,6 +580,13 @@ class HeuristicPlayer(Worth, Player):
     def _again(self, state, actions):
         group = state.group
         kinds = group.slot.kinds if group.kind is None else frozenset({group.kind})
+        if group.kind is None and state.order is not None and state.order.again_same_kind:
+            # the second action is of the first's kind (§19): the one chosen, or, when the
+            # game took the only one there was, what the group's place says it was
+            last = self._acted or (next(iter(group.slot.kinds & {AIR}), None) if all(
+                state.profiles[u].flies for u, _ in group.units) else MOVE if group.area != self._formed_at
+                else ATTACK)
+            kinds = kinds & {last}
         ready = {k: n for k, n in group.units.items() if k[1] == READY}
         from .groups import Group
         probe = Group(group.side, group.area, ready, group.slot)
@@ -574,7 +749,7 @@ def _terms(kind: str, slot: Slot, order: Order | None) -> tuple:
                 slot.enter_sea, slot.domain, slot.used_may_act)
     if kind == ATTACK:
         return (slot.domain, slot.used_may_act, slot.strikes,
-                tuple(map(str, order.set_attack)) if order else ())
+                tuple(map(str, order.set_attack)) if order else (), bool(order and order.again_groups))
     return (slot.max_units, slot.domain, slot.used_may_act)
 
 

@@ -18,6 +18,12 @@ from dataclasses import dataclass
 from .damage import ELIMINATED, READY, RETREATS, TURNED, USED, Piece, allocate, ladder, result_of
 
 _MISSING = object()
+CONTEST = 0.3           # of an enemy area's worth, for standing in it with all the attack there
+AIR_THREAT = 0.8        # VP an enemy air unit's hit costs (a unit at sea, an air unit on the ground)
+TURN, LASTING = 0.1, 0.5  # a unit turned over, and one that cannot recover before the next attack
+LANDING = 0.3           # of a land area's stake, for putting troops at sea ashore there
+OPERATION_TROOPS = 3    # land units at sea that make a landing an operation
+SUBMARINE_ATTACKS = 1.5  # of the 3 attacks of the enemy's Submarines, those one sea area may draw
 # (the targets' profiles, targets, points, land, attacker allocates) -> results, shared by the
 # games of a process: keyed by the profiles too, as a variant's units of the same names may
 # have other values (a comparison plays parent and variant in one process)
@@ -32,14 +38,16 @@ class Worth:
     _kept_views: dict           # (side, area) -> (its neighbourhood's change stamps, view)
     _kept_moves: dict           # a group's key -> target -> (view there, view here, worth)
     _damages: dict              # targets -> (points, land, attacker allocates) -> worth, left
+    _results: dict              # (targets, points, land, attacker allocates) -> each result
 
     def new_position(self, state) -> None:
         """Forget what was worked out once the position has changed."""
         oil = tuple((a, m.exposed_by, m.destroyed) for a, m in sorted(state.oil.items()))
-        epoch = (id(state), state.forces.version, state.turn, oil)     # an oil field's worth too
+        hands = self._hand_terms(state)           # what the hands allow: attacks twice, submarines
+        epoch = (id(state), state.forces.version, state.turn, oil, hands)
         if epoch != getattr(self, "_memo_key", None):
             self._memo_key, self._memo = epoch, {}
-            era = (id(state), id(state.forces), state.turn, oil)
+            era = (id(state), id(state.forces), state.turn, oil, hands)
             if era != getattr(self, "_era", None):
                 self._era, self._kept_views, self._kept_moves = era, {}, {}
 
@@ -69,8 +77,13 @@ class Worth:
         if marker is not None and not marker.destroyed:
             worth += marker.value if marker.exposed_by else 1.8
         if info.fortress:
-            worth += max(0, state.last_turn - state.turn) + 1
+            worth += self._fortress_worth(state, area)
         return worth
+
+    @staticmethod
+    def _fortress_worth(state, area: str) -> float:
+        """The VP a fortress area pays its holder at the end of each turn left (§16.1(3))."""
+        return max(0, state.last_turn - state.turn) + 1
 
     def unit_worth(self, state, unit: str) -> float:
         """What eliminating a unit is worth to its enemy: VP (§15.0(1)②, §16.2(3)) and strength."""
@@ -78,23 +91,26 @@ class Worth:
         return profile.worth + 0.3 + 0.08 * (profile.attack + (profile.air_power or 0))
 
     def damage_worth(self, state, targets: dict, hits: float, land: bool, attacker_allocates: bool,
-                     capture: float = 0.0) -> float:
+                     capture: float = 0.0, lasting: bool = False) -> float:
         """Expected worth of `hits` damage points on the targets ((type, face) -> count), with
         the allocation of the rules (damage.allocate: the owner spreads the points to do least
         harm, the attacker in an air attack concentrates them, §11.2, §11.4); `capture` is added
-        when no target is left in the area."""
+        when no target is left in the area; `lasting`: the targets cannot recover (§12), so a
+        unit turned over stays easier to drive out."""
         if hits <= 0 or not targets:
             return 0.0
         low = int(hits)
         share = hits - low
         held = tuple(sorted(targets.items()))
-        worth = (1 - share) * self._damage_at(state, held, low, land, attacker_allocates, capture)
+        worth = (1 - share) * self._damage_at(state, held, low, land, attacker_allocates, capture, lasting)
         if share:
-            worth += share * self._damage_at(state, held, low + 1, land, attacker_allocates, capture)
+            worth += share * self._damage_at(state, held, low + 1, land, attacker_allocates, capture,
+                                             lasting)
         return worth
 
     def attack_worth(self, state, firing: dict, targets: dict, mode: str, land: bool, set_attack=(),
-                     strikes: int = 1, capture: float = 0.0, combined: bool = False) -> float:
+                     strikes: int = 1, capture: float = 0.0, combined: bool = False,
+                     lasting: bool = False) -> float:
         """What an attack of the `firing` units ((type, face) -> count) on the targets is worth:
         estimated from the expected hits, or, with `judge=calculator`, over the exact
         distribution of its ends."""
@@ -102,7 +118,7 @@ class Worth:
             return self._calculated(state, firing, targets, mode, land, set_attack, strikes,
                                     capture, combined)
         hits = self.hits(state, firing, mode, "", set_attack, strikes)
-        return self.damage_worth(state, targets, hits, land, mode == "air", capture)
+        return self.damage_worth(state, targets, hits, land, mode == "air", capture, lasting)
 
     def _calculated(self, state, firing, targets, mode, land, set_attack, strikes, capture,
                     combined) -> float:
@@ -132,7 +148,8 @@ class Worth:
             worth += float(chance) * (value + (0.0 if left else capture))
         return worth
 
-    def _damage_at(self, state, targets: tuple, points, land, attacker_allocates, capture) -> float:
+    def _damage_at(self, state, targets: tuple, points, land, attacker_allocates, capture,
+                   lasting: bool = False) -> float:
         """`targets`: ((type, face), count) pairs, sorted."""
         if getattr(self, "_damages_of", None) is not state.profiles:     # a game's own units
             self._damages_of, self._damages = state.profiles, {}
@@ -143,32 +160,97 @@ class Worth:
         if found is None:
             found = known[points, land, attacker_allocates] = self._damage_of(
                 state, (targets, points, land, attacker_allocates))
-        worth, left = found
-        return worth + (capture if not left else 0.0)
+        worth, left, turned = found
+        return worth + (capture if not left else 0.0) + (LASTING - TURN) * turned * lasting
 
-    def _damage_of(self, state, key: tuple) -> tuple[float, int]:
-        """The worth of the damage without a capture, and how many targets are left."""
-        targets = key[0]
-        shared = (tuple(state.profiles[u] for (u, _), _ in targets), key)
-        results = _ALLOCATIONS.get(shared)
-        if results is None:
-            targets, points, land, attacker_allocates = key
-            pieces = [Piece(state.profiles[u], f, True) for (u, f), n in targets for _ in range(n)]
-            given = allocate(pieces, points, land, not attacker_allocates)
-            results = [(p.profile.id, result_of(ladder(p, land), g)) for p, g in zip(pieces, given, strict=True)]
-            if len(_ALLOCATIONS) > 20_000:
-                _ALLOCATIONS.clear()
-            _ALLOCATIONS[shared] = results
-        worth, left = 0.0, 0
-        for unit, result in results:
+    def _damage_of(self, state, key: tuple) -> tuple[float, int, int]:
+        """The worth of the damage without a capture, how many targets are left and how many
+        of them are turned over."""
+        worth, left, turned = 0.0, 0, 0
+        for unit, result in self.results(state, key):
             if result == ELIMINATED:
                 worth += self.unit_worth(state, unit)
             elif result == RETREATS:
                 worth += 0.3
             else:
-                worth += 0.1 if result == TURNED else 0.0
+                worth += TURN if result == TURNED else 0.0
+                turned += result == TURNED
                 left += 1
-        return worth, left
+        return worth, left, turned
+
+    def lasting(self, state, side: str, area: str) -> bool:
+        """Whether the enemy's units in the area stay turned over at the end of the turn: no
+        line of communication there (§12, §13) and no supply leader (§16.2(1))."""
+        key = ("lasting", side, area)
+        found = self._memo.get(key)
+        if found is None:
+            enemy = state.enemy(side)
+            leader = state.rules.leader()
+            found = self._memo[key] = area not in state.supplied(enemy) and not (
+                leader and area in state.forces.where(leader["type"]))
+        return found
+
+    def results(self, state, key: tuple) -> list[tuple[str, str | None]]:
+        """(unit, result) of each target for `key` = (targets, points, land, attacker
+        allocates), targets as sorted ((type, face), count) pairs: the rules' allocation."""
+        if getattr(self, "_results_of", None) is not state.profiles:     # a game's own units
+            self._results_of, self._results = state.profiles, {}
+        found = self._results.get(key)
+        if found is None:
+            found = self._results[key] = self._allocation(state, key)
+        return found
+
+    @staticmethod
+    def _allocation(state, key: tuple) -> list[tuple[str, str | None]]:
+        shared = (tuple(state.profiles[u] for (u, _), _ in key[0]), key)
+        found = _ALLOCATIONS.get(shared)
+        if found is None:
+            targets, points, land, attacker_allocates = key
+            pieces = [Piece(state.profiles[u], f, True) for (u, f), n in targets for _ in range(n)]
+            given = allocate(pieces, points, land, not attacker_allocates)
+            found = [(p.profile.id, result_of(ladder(p, land), g)) for p, g in zip(pieces, given, strict=True)]
+            if len(_ALLOCATIONS) > 20_000:
+                _ALLOCATIONS.clear()
+            _ALLOCATIONS[shared] = found
+        return found
+
+    def relief(self, state, side: str, area: str, targets: dict, hits: float,
+               attacker_allocates: bool) -> float:
+        """What an attack saves own units from: the ready enemy air units and carriers it
+        eliminates or turns over cannot strike this turn (§6.2, §9), and the enemy ships it
+        sinks in a sea area cannot sink own land units at sea there (one for each hit,
+        §11.31(2))."""
+        if hits <= 0:
+            return 0.0
+        profiles = state.profiles
+        land = state.board.areas[area].land
+        troops = 0 if land else state.forces.count(area, side, profiles, "land")
+        held = tuple(sorted(targets.items()))
+        pieces = [key for key, n in held for _ in range(n)]
+        low = int(hits)
+        worth = 0.0
+        for points, weight in ((low, 1 - (hits - low)), (low + 1, hits - low)):
+            if weight <= 0:
+                continue
+            sunk = 0.0
+            for (unit, face), (_, result) in zip(pieces, self.results(state, (held, points, land, attacker_allocates)),
+                                                 strict=True):
+                profile = profiles[unit]
+                if profile.flies and face == READY and result in (ELIMINATED, TURNED):
+                    worth += weight * AIR_THREAT * (profile.air_power or 0) / 6
+                if result == ELIMINATED and profile.domain == "sea":
+                    sunk += profile.attack / 6
+            worth += weight * min(troops, sunk)
+        operation = None if land else self.operation(state, side, area)
+        if operation is not None and operation[2]:
+            # the first step of the operation: each unit gone brings the landing nearer
+            gone = 0.0
+            for points, weight in ((low, 1 - (hits - low)), (low + 1, hits - low)):
+                if weight > 0:
+                    gone += weight * sum(result == ELIMINATED for _, result in
+                                         self.results(state, (held, points, land, attacker_allocates)))
+            worth += operation[1] * gone / len(pieces)
+        return worth
 
     def hits(self, state, units: dict, mode: str, area: str, set_attack=(), strikes: int = 1) -> float:
         if mode == "normal" and not set_attack:
@@ -257,9 +339,14 @@ class Worth:
                 for key, n in units.items():
                     if profiles[key[0]].domain == "land":
                         ours[key] = ours.get(key, 0) + n
-                hits = self.hits(state, ours, "normal", target)
+                # the attack they can make there next: twice, with the damage added, when a
+                # card in hand lets a group act again (§18.1)
+                hits = self.hits(state, ours, "normal", target, strikes=self.next_strikes(state, side))
                 worth = 0.6 * self.damage_worth(state, to.enemies, hits, True, False,
-                                                to.worth if to.theirs else 0.0)
+                                                to.worth if to.theirs else 0.0,
+                                                self.lasting(state, side, target))
+                if to.theirs:            # standing in the area with the stronger force
+                    worth += CONTEST * to.worth * self.share(state, ours, to.enemies)
             elif to.theirs:
                 worth = to.worth + 0.3
             else:
@@ -267,20 +354,73 @@ class Worth:
                 if to.worth and to.threat:
                     worth += 0.4 * to.worth / (1 + sum(to.own_land.values()))
             if not at.land:
-                worth += at.exposure * count
+                worth += _shared(at.exposure, count, sum(at.own_land.values()))
+                worth += self._landing_move(at, target, count)
         else:
             if "sea" in domains and to.enemy_ships:
                 ships = {k: n for k, n in units.items() if profiles[k[0]].domain == "sea"}
                 hits = self.hits(state, ships, "normal", target)
                 worth = 0.5 * self.damage_worth(state, to.enemy_ships, hits, False, False)
             if count:
-                worth += 0.4 * to.landings - to.exposure * count
+                worth += 0.4 * to.landings - _shared(to.exposure, count, sum(to.own_land.values()) + count)
                 if not at.land:
-                    worth += at.exposure * count - 0.4 * at.landings
+                    worth += _shared(at.exposure, count, sum(at.own_land.values())) - 0.4 * at.landings
+                    worth += self._landing_move(at, target, count)
         if at.land and not at.theirs and at.threat \
                 and sum(at.own_land.values()) <= count:
             worth -= at.worth
+        if at.land and at.theirs and not at.enemies and sum(at.own_land.values()) <= count:
+            worth -= at.worth + 0.3     # an empty enemy area entered is taken only if units stay (§14.0(2))
+        if not (at.land and to.land):
+            worth += self.submarine_change(state, side, origin, target, units)
+        if at.land and at.theirs and at.enemies and count:     # giving up a contested enemy area
+            left = {k: n - units.get(k, 0) for k, n in at.own_land.items() if n > units.get(k, 0)}
+            worth -= CONTEST * at.worth * (self.share(state, at.own_land, at.enemies)
+                                           - self.share(state, left, at.enemies))
         return worth
+
+    @staticmethod
+    def _landing_move(at: _View, target: str, count: int) -> float:
+        """Troops leaving a sea area with a landing to make: their part of its worth, gained
+        when they land there and lost when they go elsewhere (the landing is the second step
+        of the operation; the first, striking what blocks it, is worth it too: `relief`)."""
+        if at.operation is None or not count:
+            return 0.0
+        land, worth, _ = at.operation
+        part = worth * count / max(count, sum(at.own_land.values()))
+        return part if target == land else -part
+
+    def _hand_terms(self, state) -> tuple:
+        """For each side, whether its hand lets a group act again, and the enemy's submarine
+        attacks it may still meet this turn (their card in the enemy's hand, or in its deck
+        while hands are chosen)."""
+        ops = getattr(self, "_card_ops", None)
+        if ops is None or getattr(self, "_card_ops_of", None) is not state.system:
+            ops = self._card_ops = {card: {e.get("op"): e for p in info.plays for e in p.effects}
+                                    for card, info in state.system.cards.items()}
+            self._card_ops_of = state.system
+        choosing = state.phase in ("place-units", "choose-cards")
+        terms = []
+        for side in state.sides:
+            deck = state.decks[side]
+            enemy = state.decks[state.enemy(side)]
+            twice = any("act_again" in ops[c] for c in deck.hand)
+            subs = next((ops[c]["submarine_attack"] for c in sorted(set(enemy.hand) | (
+                set(enemy.pile) if choosing else set())) if "submarine_attack" in ops[c]), None)
+            terms.append((twice, None if subs is None else tuple(sorted(subs.items()))))
+        return tuple(terms)
+
+    def next_strikes(self, state, side: str) -> int:
+        """Attacks a group can add up in one action: 2 when the hand holds a card that lets a
+        group act again (Blitzkrieg, Hinode, Oxygen Torpedoes: §18.1), else 1."""
+        return 2 if self._memo_key[-1][state.sides.index(side)][0] else 1
+
+    def share(self, state, ours: dict, theirs: dict) -> float:
+        """Our part of the land units' attack in an area where both sides stand."""
+        profiles = state.profiles
+        mine = sum(n * profiles[u].attack for (u, _), n in ours.items() if profiles[u].domain == "land")
+        other = sum(n * profiles[u].attack for (u, _), n in theirs.items() if profiles[u].domain == "land")
+        return mine / (mine + other) if mine + other else 0.0
 
     def _view(self, state, side: str, area: str) -> _View:
         views = self._memo.get(("views", side))
@@ -317,7 +457,66 @@ class Worth:
                      own_land, self._front(state, side, area) if land else 0.0,
                      self._threat(state, side, area) if land else False,
                      0.0 if land else self._landings(state, side, area, 2),
-                     0.0 if land else self._exposure(state, side, area))
+                     0.0 if land else self._exposure(state, side, area),
+                     None if land else self.operation(state, side, area))
+
+    def operation(self, state, side: str, sea: str) -> tuple | None:
+        """The landing the side's troops at sea there are for (an operation of two steps): the
+        enemy land area next to it where putting them ashore is worth most, what it is worth
+        (a share of the area and of the fortress areas it opens, §16.1(1), as their attack
+        bears on the defenders'), and whether enemy units in the sea area block it: leaving an
+        area with enemy units costs 1 more movement, more than land units have across a sea
+        border (§7.1(2), §7.3(1)①), and a sea transport cannot both start and end among enemy
+        units (§7.5(3)). A blocked landing counts only while the side can strike the sea area
+        (ready air units in range, ships there)."""
+        key = ("operation", side, sea)
+        found = self._memo.get(key, _MISSING)
+        if found is not _MISSING:
+            return found
+        found = None
+        profiles, forces = state.profiles, state.forces
+        troops = {(u, f): n for u, f, n in forces.stacks(sea, side) if profiles[u].domain == "land"}
+        enemy = state.enemy(side)
+        if sum(troops.values()) >= OPERATION_TROOPS:
+            blocked = forces.has(sea, enemy)
+            if not blocked or self._strikable(state, side, sea):
+                best = 0.0
+                for land in state.board.land_next_to[sea]:
+                    if forces.control.get(land) == side or not state.movement.may_enter(land, side, ()) \
+                            or state.movement.fortress_blocks(sea, land, side, forces.control):
+                        continue
+                    enemies = {(u, f): n for u, f, n in forces.stacks(land, enemy)}
+                    if enemies:
+                        ours = dict(troops)
+                        for u, f, n in forces.stacks(land, side):
+                            ours[u, f] = ours.get((u, f), 0) + n
+                        worth = LANDING * self._stake(state, land) * self.share(state, ours, enemies)
+                    else:
+                        worth = self.area_worth(state, land) + 0.3
+                    if worth > best:
+                        best, found = worth, (land, worth, blocked)
+        self._memo[key] = found
+        return found
+
+    def _stake(self, state, area: str) -> float:
+        """An area's worth and that of the fortress areas entered from it (§16.1(1))."""
+        fortresses = state.movement.fortress_areas
+        return self.area_worth(state, area) + sum(
+            self.area_worth(state, other) for other in state.board.land_next_to[area]
+            if other in fortresses and area not in fortresses)
+
+    def _strikable(self, state, side: str, sea: str) -> bool:
+        """Whether the side has ships in the sea area, or ready air units or carriers in range."""
+        profiles, forces = state.profiles, state.forces
+        if forces.count(sea, side, profiles, "sea"):
+            return True
+        for area in forces.occupied(side):
+            flying = [u for u, f, _ in forces.stacks(area, side) if f == READY and profiles[u].flies]
+            if flying and sea in state.movement.air_range(
+                    area, min(profiles[u].movement for u in flying),
+                    any(profiles[u].domain == "sea" for u in flying)):
+                return True
+        return False
 
     def _landings(self, state, side: str, sea: str, count: int) -> float:
         """What land units in a sea area can take next: the best enemy land area next to it,
@@ -332,26 +531,80 @@ class Worth:
             default=0.0))
 
     def _exposure(self, state, side: str, sea: str) -> float:
-        """Expected hits the enemy's air units (within their movement) and ships (there or next
-        to it) could put on the units in a sea area, at most 1."""
+        """Expected hits the enemy's ready air units and carriers (within their air range,
+        §9.1(3)) and half those of its ships (there or next to it) could put this turn on
+        land units at sea there: each hit sends one of them to the pool (§11.31(2)), whatever
+        their number, so it is shared among the units there."""
         return self._cached(state, ("exposure", side), lambda: self._exposures(state, side)).get(sea, 0.0)
 
     def _exposures(self, state, side: str) -> dict[str, float]:
         enemy = state.enemy(side)
+        board, movement = state.board, state.movement
         hits: dict[str, float] = {}
         for area in sorted(state.forces.occupied(enemy)):     # sorted: the same sums everywhere
-            for unit, _, n in state.forces.stacks(area, enemy):
+            air = sea = 0.0
+            carriers = False
+            for unit, face, n in state.forces.stacks(area, enemy):
                 profile = state.profiles[unit]
-                if profile.flies:
-                    reach = profile.movement if profile.domain == "air" else 1
-                    value = n * (profile.air_power or 0) / 6
-                elif profile.domain == "sea":
-                    reach, value = 1, 0.5 * n * profile.attack / 6
-                else:
-                    continue
-                for other in state.board.seas_within(area, reach):
-                    hits[other] = hits.get(other, 0.0) + value
-        return {sea: min(1.0, 0.5 * value) for sea, value in hits.items()}
+                if profile.flies and face == READY:
+                    air += n * (profile.air_power or 0) / 6
+                    carriers = carriers or profile.domain == "sea"
+                if profile.domain == "sea" and face == READY:
+                    sea += 0.5 * n * profile.attack / 6
+            if air and (carriers or not board.areas[area].land or state.forces.control.get(area) == enemy):
+                reach = min(state.profiles[u].movement for u, f, _ in state.forces.stacks(area, enemy)
+                            if state.profiles[u].flies and f == READY)
+                for other in movement.air_range(area, reach, carriers):
+                    if not board.areas[other].land:
+                        hits[other] = hits.get(other, 0.0) + air
+            if sea:
+                for other in board.seas_within(area, 1):
+                    hits[other] = hits.get(other, 0.0) + sea
+        return {sea: 0.5 * value for sea, value in hits.items()}
+
+    def _submarines(self, state, side: str) -> dict | None:
+        """The enemy's submarine attacks (§19 Submarines) when it may still play them this turn:
+        the card in its hand, or in its deck while hands are still to be chosen."""
+        found = self._memo_key[-1][state.sides.index(side)][1]
+        return None if found is None else dict(found)
+
+    def submarine_risk(self, state, side: str, sea: str, destroyers: int) -> float:
+        """The chance that one enemy submarine attack sinks a unit of `side` in the sea area
+        with this many of its destroyers there (§19: less 2 under its control marker, less 2
+        per destroyer)."""
+        effect = self._submarines(state, side)
+        if effect is None:
+            return 0.0
+        shift = int(effect["enemy_control_modifier"]) if state.forces.control.get(sea) == side else 0
+        shift += int(effect["per_enemy_destroyer_modifier"]) * destroyers
+        return max(0, min(6, 7 - (int(effect["succeeds_at_least"]) - shift))) / 6
+
+    @staticmethod
+    def _destroyers(state, side: str, sea: str) -> int:
+        return sum(n for u, _, n in state.forces.stacks(sea, side) if state.profiles[u].unit_class == "dd")
+
+    def submarine_change(self, state, side: str, origin: str, target: str, units: dict) -> float:
+        """What a move saves in units lost to the enemy's submarine attacks (§19 Submarines): each
+        success sinks one unit of a sea area where `side` has units, whatever their number, less
+        likely with more of its destroyers there; the move changes the areas with units and
+        the destroyers in them."""
+        if self._submarines(state, side) is None:
+            return 0.0
+        profiles = state.profiles
+        moving = sum(units.values())
+        escorts = sum(n for (u, _), n in units.items() if profiles[u].unit_class == "dd")
+        saved = 0.0
+        if not state.board.areas[origin].land:
+            here = self._destroyers(state, side, origin)
+            saved += SUBMARINE_ATTACKS * self.submarine_risk(state, side, origin, here)
+            if state.forces.count(origin, side, profiles) > moving:
+                saved -= SUBMARINE_ATTACKS * self.submarine_risk(state, side, origin, here - escorts)
+        if not state.board.areas[target].land:
+            there = self._destroyers(state, side, target)
+            if state.forces.has(target, side):
+                saved += SUBMARINE_ATTACKS * self.submarine_risk(state, side, target, there)
+            saved -= SUBMARINE_ATTACKS * self.submarine_risk(state, side, target, there + escorts)
+        return saved
 
     def _air_reach(self, state, side: str, area: str) -> float:
         """Enemy units an air unit in `area` could strike (those at sea count double)."""
@@ -405,6 +658,11 @@ class Worth:
         return found
 
 
+def _shared(hits: float, count: int, troops: int) -> float:
+    """The part of `hits` on the land units at sea that falls on `count` of `troops`."""
+    return min(count, hits * count / troops) if troops else 0.0
+
+
 @dataclass(frozen=True)
 class _View:
     """One area as a move sees it, for one side."""
@@ -419,3 +677,4 @@ class _View:
     threat: bool
     landings: float
     exposure: float
+    operation: tuple | None = None   # (land area, worth, blocked) of the troops at sea's landing
