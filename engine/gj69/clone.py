@@ -19,7 +19,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..game import Chronicle, ReplayClone, as_action
+from ..game import ReplayClone, as_action
 from .cards import Deck
 
 # ("hands", side): the side is choosing its hand; ("impulse", side, passes, impulses): the side's
@@ -84,12 +84,6 @@ def _generator(rng: np.random.Generator) -> np.random.Generator:
     return np.random.Generator(bits)
 
 
-def _chronicle(chronicle: Chronicle) -> Chronicle:
-    return Chronicle({name: {who: list(values) for who, values in series.items()}
-                      for name, series in chronicle.series.items()},
-                     list(chronicle.captures), list(chronicle.battles), list(chronicle.payouts))
-
-
 def _copied(value):
     if isinstance(value, _PLAIN):
         return value
@@ -104,7 +98,7 @@ _COPIERS = {
     "oil": lambda oil: {area: replace(marker) for area, marker in oil.items()},
     "decks": lambda decks: {side: Deck(list(d.pile), d.hand_size, list(d.hand), list(d.played),
                                        list(d.gone)) for side, d in decks.items()},
-    "chronicle": _chronicle,
+    "chronicle": lambda chronicle: chronicle.copy(),
     "_actions": list,
     "_applied": list,
     "_held_since_holiday": lambda held: {area: set(sides) for area, sides in held.items()},

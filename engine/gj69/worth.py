@@ -514,7 +514,8 @@ class Worth:
             flying = [u for u, f, _ in forces.stacks(area, side) if f == READY and profiles[u].flies]
             if flying and sea in state.movement.air_range(
                     area, min(profiles[u].movement for u in flying),
-                    any(profiles[u].domain == "sea" for u in flying)):
+                    any(profiles[u].domain == "sea" for u in flying), side,
+                    frozenset(profiles[u].owner for u in flying)):
                 return True
         return False
 
@@ -552,9 +553,10 @@ class Worth:
                 if profile.domain == "sea" and face == READY:
                     sea += 0.5 * n * profile.attack / 6
             if air and (carriers or not board.areas[area].land or state.forces.control.get(area) == enemy):
-                reach = min(state.profiles[u].movement for u, f, _ in state.forces.stacks(area, enemy)
-                            if state.profiles[u].flies and f == READY)
-                for other in movement.air_range(area, reach, carriers):
+                flying = [u for u, f, _ in state.forces.stacks(area, enemy) if state.profiles[u].flies and f == READY]
+                reach = min(state.profiles[u].movement for u in flying)
+                owners = frozenset(state.profiles[u].owner for u in flying)
+                for other in movement.air_range(area, reach, carriers, enemy, owners):
                     if not board.areas[other].land:
                         hits[other] = hits.get(other, 0.0) + air
             if sea:
