@@ -35,6 +35,8 @@ class Setting:
     name: as typed, in kebab case (`escape-after`); `key` is the name the code uses.
     kind: "bool", "int", "float", "text" or "counts" (`type:n,type:n`, e.g. damage per ship).
     optional: None is a value too (typed as `none`).
+    minimum, maximum: the range a number must be in (both included), where a value outside
+    would make no sense or stop the game (a margin of 0 divides by zero, 1e300 overflows).
     """
 
     name: str
@@ -44,6 +46,8 @@ class Setting:
     choices: tuple[str, ...] = ()
     optional: bool = False
     key: str = ""
+    minimum: float | None = None
+    maximum: float | None = None
 
     def __post_init__(self):
         if not self.key:
@@ -55,7 +59,14 @@ class Setting:
             "bool": "true|false", "int": "N", "float": "X", "counts": "TYPE:N,...",
         }.get(self.kind, "TEXT")
         default = "none" if self.default is None else _show(self.default)
-        return f"{self.name}={values} (default {default}){': ' + self.help if self.help else ''}"
+        span = f"{self._range()}; " if self._range() else ""
+        return f"{self.name}={values} ({span}default {default}){': ' + self.help if self.help else ''}"
+
+    def _range(self) -> str:
+        low, high = (None if v is None else _show(v) for v in (self.minimum, self.maximum))
+        if low is not None and high is not None:
+            return f"{low} to {high}"
+        return f"at least {low}" if low is not None else f"at most {high}" if high is not None else ""
 
     def parse(self, text: str) -> Any:
         """The typed value of `text`, or SettingError saying what this setting takes."""
@@ -66,6 +77,10 @@ class Setting:
             value = _PARSERS[self.kind](raw)
         except (ValueError, KeyError):
             raise SettingError(f"{self.name}={text!r}: expected {self._expected()}") from None
+        if self.kind in ("int", "float") and value is not None and (
+                (self.minimum is not None and value < self.minimum)
+                or (self.maximum is not None and value > self.maximum)):
+            raise SettingError(f"{self.name}={text!r}: expected {self._expected()}, {self._range()}")
         if self.choices and value not in self.choices:
             close = difflib.get_close_matches(str(value), self.choices, n=1, cutoff=0.5)
             hint = f"; did you mean {close[0]}?" if close else ""
