@@ -166,6 +166,10 @@ def test_plans_are_offered_at_the_start_of_the_sides_movement_only(was):
     assert plans[1].label == "bold (margin 0.85)"
     assert len({p.content for p in plans}) == len(plans)         # no plan twice
     assert allies.plans(state) == []
+    hidden = was.new_game({"hidden_allied_movement": True}, np.random.default_rng(4))
+    while hidden.current_player != "axis":
+        hidden.apply(allies.choose(hidden))
+    assert hidden.hidden_from("axis") and player.plans(hidden) == []     # §18.2: face down
     chosen = plans[1]
     player.follow(state, chosen)
     taken = []

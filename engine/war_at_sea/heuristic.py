@@ -131,10 +131,11 @@ class WaSHeuristic(Player):
     def plans(self, state) -> list[Plan]:
         """At the start of the side's movement (§6): the task-force plan of its own margin,
         then those of PLAN_MARGINS and its own with the convoys kept in port (§13), each
-        that plans differently from those before it."""
+        that plans differently from those before it. None where the enemy's ships are face
+        down (§18.2): a look-ahead would play on what the side may not see."""
         request = state.request
         if (request is None or request.step != "movement" or request.restart is None
-                or request.side != self.side):
+                or request.side != self.side or state.hidden_from(self.side)):
             return []
         found, seen = [], set()
         options: list[tuple[str, float, bool | None]] = [
