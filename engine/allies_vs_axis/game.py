@@ -31,10 +31,9 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
-import numpy as np
-
 from validators.conditions import Position, evaluate
 
+from ..clones import copy_chronicle, copy_generator
 from ..game import Action, Chronicle, GameResult, GameState, IllegalAction, ensure_legal
 from ..system import EngineError
 from . import cards as card_rules
@@ -192,13 +191,8 @@ class AvAGame(GameState):
         twin.free_treaty, twin.recruited = dict(self.free_treaty), dict(self.recruited)
         twin.hand = {side: list(cards) for side, cards in self.hand.items()}
         twin.decks = {deck_id: deck.copy() for deck_id, deck in self.decks.items()}
-        twin.chronicle = Chronicle(
-            {name: {who: list(values) for who, values in series.items()}
-             for name, series in self.chronicle.series.items()},
-            list(self.chronicle.captures), list(self.chronicle.battles),
-            list(self.chronicle.payouts))
-        twin.rng = np.random.Generator(getattr(np.random, self.rng.bit_generator.state["bit_generator"])())
-        twin.rng.bit_generator.state = self.rng.bit_generator.state
+        twin.chronicle = copy_chronicle(self.chronicle)
+        twin.rng = copy_generator(self.rng)
         twin._legal = None
         return twin
 

@@ -36,6 +36,7 @@ import numpy as np
 
 from validators.conditions import Position, evaluate
 
+from ..clones import copy_chronicle, copy_generator, generator_at
 from ..game import Action, Chronicle, GameResult, GameState, ensure_legal
 from .combat import Battle, BattleEnd, Decision, Dice
 from .rules import Variant
@@ -91,23 +92,6 @@ class Request:
                                          # is, asks this same request first (`WaSGame.clone`)
 
 
-def _copy_chronicle(chronicle: Chronicle) -> Chronicle:
-    return Chronicle({name: {who: list(values) for who, values in series.items()}
-                      for name, series in chronicle.series.items()},
-                     list(chronicle.captures), list(chronicle.battles), list(chronicle.payouts))
-
-
-def _generator_at(state: Mapping[str, Any]) -> np.random.Generator:
-    """A generator of the kind `state` names, in that state."""
-    generator = np.random.Generator(getattr(np.random, state["bit_generator"])())
-    generator.bit_generator.state = state
-    return generator
-
-
-def _copy_generator(rng: np.random.Generator) -> np.random.Generator:
-    return _generator_at(rng.bit_generator.state)
-
-
 def _fixed(options: Iterable[Action]) -> tuple[Callable[[], list[Action]], Callable[[Action], bool]]:
     """The two callables of a request whose options are known when it is made."""
     listed = list(options)
@@ -118,7 +102,7 @@ def _fixed(options: Iterable[Action]) -> tuple[Callable[[], list[Action]], Calla
 STAGES = ("setup", "reinforcements", "allied-movement", "axis-movement", "submarines",
           "allied-air", "axis-air", "combat", "convoys", "sea-control", "refuel", "axis-return",
           "allied-return", "scoring")
-# What a clone copies (`WaSGame._copy`); everything else a game holds is never changed once the
+# What a clone copies (`WaSGame._copy_at`); everything else a game holds is never changed once the
 # game is set up, or is a number or a text, and is shared. tests/test_war_at_sea_search.py
 # checks that a clone shares nothing else that can change.
 COPIED = frozenset({"vessels", "uboats_at", "markers", "control", "air", "no_control", "points",
@@ -268,8 +252,8 @@ class WaSGame(GameState):
     def clone(self) -> WaSGame:
         """A copy of the game. At a request that begins its stage (`Request.restart`: the
         movements, the U-boats, the air-strike markers, the setup, where a search weighs its
-        plans) the data is copied and the stage begun again on the copy: some tens of
-        microseconds. Elsewhere the turn's generator is in the middle of something a copy
+        plans) the data is copied and the stage begun again on the copy: under a fifth of a
+        millisecond. Elsewhere the turn's generator is in the middle of something a copy
         cannot reach, and the game is played again from its start (a few milliseconds, the
         way engine/game.py's ReplayClone does it)."""
         if self.request is not None and self.request.restart is not None:
@@ -293,8 +277,8 @@ class WaSGame(GameState):
         twin.points, twin.lost = dict(self.points), dict(self.lost)
         twin.delivered, twin._numbers = dict(self.delivered), dict(self._numbers)
         twin.log, twin._applied = list(self.log), list(self._applied)
-        twin.chronicle = _copy_chronicle(self.chronicle)
-        twin.rng = _copy_generator(self.rng)
+        twin.chronicle = copy_chronicle(self.chronicle)
+        twin.rng = copy_generator(self.rng)
         twin.dice = self.dice.copy(twin.rng)
         twin._touched, twin._checked, twin._legal = [], None, None
         twin._flow = twin._play(stage)
@@ -305,7 +289,7 @@ class WaSGame(GameState):
         """A new game started as this one was, every action played again, the chance reset
         wherever this game's was."""
         variant, state, max_rounds = self._start
-        twin = WaSGame(self.system, variant, _generator_at(state), max_rounds)
+        twin = WaSGame(self.system, variant, generator_at(state), max_rounds)
         for entry in self._applied:
             if isinstance(entry, _Reseed):
                 twin._restore(entry)
