@@ -150,7 +150,7 @@ SECTIONS = {"clones": clones, "standing": standing, "search": search}
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sections", nargs="*", choices=[*SECTIONS, []], default=[])
-    parser.add_argument("--games", type=int, default=200, help="games per study (200)")
+    parser.add_argument("--games", type=int, default=100, help="games per study (100)")
     parser.add_argument("--workers", type=int, default=available_cores())
     parser.add_argument("--clone-games", type=int, default=10)
     parser.add_argument("--standing-games", type=int, default=1800)
