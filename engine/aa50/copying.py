@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-import numpy as np
-
+from ..clones import copy_generator
 from ..game import GameResult
 from .forces import Piece
 
@@ -35,8 +34,7 @@ def copy_game(game: AA50Game) -> AA50Game:
         setattr(twin, name, getattr(game, name))
     twin._group_cache = (-1, None)
     twin._destination_cache = (-1, None, None)
-    twin.rng = np.random.Generator(type(game.rng.bit_generator)())
-    twin.rng.bit_generator.state = game.rng.bit_generator.state
+    twin.rng = copy_generator(game.rng)
     twin.options = dict(game.options)
     twin.chronicle = game.chronicle.copy()
     twin.control = dict(game.control)

@@ -33,16 +33,23 @@ from functools import lru_cache
 
 from validators.conditions import Position, evaluate
 
+from ..clones import copy_generator
 from ..game import Action, Chronicle, GameResult, GameState, IllegalAction, ensure_legal
 from ..system import EngineError
 from . import cards as card_rules
 from .board import FORTUNE, OWNABLE, SECRET, SPECIAL, STRATEGY, TERRITORY, Board, Square
 from .cards import Deck
+from .standing import chance_to_win
 
 JAIL, SPIN, MOVE, ACT, RECRUIT, OVER = "jail", "spin", "strategic-move", "act", "recruit", "over"
 ENDS_A_STEP = {"spin": (SPIN,), "done": (ACT,), "end": (RECRUIT,), "stay": (JAIL, MOVE)}
 SAFETY_ROUNDS = 1000        # a game with no round limit and no turn limit still ends
 MAX_CHAIN = 16              # landings one turn may chain through cards that move the pawn
+# What a clone copies (`AvAGame.clone`); everything else a game holds is never changed once the
+# game has begun, or is a number or a text, and is shared.
+COPIED = frozenset({"owner", "defenders", "_defence", "_penalty", "pawn", "money", "reserve",
+                    "counters", "jailed", "skip", "free_treaty", "hand", "decks", "recruited",
+                    "chronicle", "rng", "_legal"})
 
 
 @lru_cache(maxsize=4096)
@@ -167,6 +174,33 @@ class AvAGame(GameState):
         side = self.current_player
         getattr(self, "_do_" + action[0].replace("-", "_"))(side, *action[1:])
         self._settle()
+
+    # -- copies --------------------------------------------------------------------------------
+    def clone(self) -> AvAGame:
+        """A copy of the game: its data is plain (who owns what, money, armies, cards), so it is
+        copied, and the board, the formulas and the cards themselves are shared. COPIED says
+        what is copied; tests/test_allies_vs_axis_search.py checks nothing else can change."""
+        twin = object.__new__(AvAGame)
+        twin.__dict__.update(self.__dict__)
+        twin.owner, twin.pawn, twin.money = dict(self.owner), dict(self.pawn), dict(self.money)
+        twin.defenders = {space: dict(army) for space, army in self.defenders.items()}
+        twin._defence, twin._penalty = dict(self._defence), dict(self._penalty)
+        twin.reserve = {side: dict(units) for side, units in self.reserve.items()}
+        twin.counters = {side: dict(counts) for side, counts in self.counters.items()}
+        twin.jailed, twin.skip = dict(self.jailed), dict(self.skip)
+        twin.free_treaty, twin.recruited = dict(self.free_treaty), dict(self.recruited)
+        twin.hand = {side: list(cards) for side, cards in self.hand.items()}
+        twin.decks = {deck_id: deck.copy() for deck_id, deck in self.decks.items()}
+        twin.chronicle = self.chronicle.copy()
+        twin.rng = copy_generator(self.rng)
+        twin._legal = None
+        return twin
+
+    def standing(self, side: str) -> float:
+        """The side's chance to win from here (engine/allies_vs_axis/standing.py)."""
+        if self.is_terminal():
+            return super().standing(side)
+        return chance_to_win(self, side)
 
     # -- the board -----------------------------------------------------------------------------
     @property

@@ -17,7 +17,7 @@ import math
 from validators.conditions import evaluate
 
 from ..options import Setting
-from ..players.base import Player
+from ..players.base import Plan, Player
 from .board import FORTUNE, OWNABLE, SECRET, SPECIAL, STRATEGY, TERRITORY
 from .game import army_pairs
 
@@ -29,6 +29,10 @@ FEW = 3                     # territories left when each may be the one whose lo
 KEEP_MARGIN = 2             # armies kept in hand: this many times the largest penalty
 FIRST_WEAKEST = 12          # weakest units (infantry) in hand before stronger ones are bought
 RICH = 1000                 # $M beyond which the weakest units are bought anyway
+# The shares of the spare armies a search weighs moving into an owned territory landed on,
+# besides the player's own (defend-share, all of them into the main territory).
+DEFEND_SHARES = (0.0, 0.3, 1.0)
+DEFEND_SHARES_MAIN = (0.5, 0.0)
 
 
 class AvAHeuristic(Player):
@@ -44,13 +48,24 @@ class AvAHeuristic(Player):
                 ("game", "calculator")),
     ]
 
+    search_horizon = 3
+    search_budget = 8
+
     def __init__(self, system, side, options, rng):
         super().__init__(system, side, options, rng)
         self._plan: tuple | None = None       # (game, landing, defend actions still to take)
         self._critical_for: tuple | None = None       # (game, turn, territories)
         self._named_for: tuple | None = None          # (victory conditions, side -> spaces)
+        self._followed: tuple | None = None   # (step, actions still to take) of a plan followed
 
     def choose(self, state):
+        if self._followed is not None:
+            step, todo = self._followed
+            while todo and step == _step(state):
+                action = todo.pop(0)
+                if state.is_legal(action):
+                    return action
+            self._followed = None
         phase = state.phase
         if phase == "spin":
             return ("spin",)
@@ -67,6 +82,103 @@ class AvAHeuristic(Player):
         if phase == "act":
             return self._act(state, legal)
         return legal[-1]
+
+    # -- what a search weighs --------------------------------------------------------------
+    def plans(self, state) -> list[Plan]:
+        """The side's choices of a turn, each as a few plans, its own first: where to land
+        (a strategic move or none), whether and how to take the square landed on (a treaty,
+        the cheapest invasion, or leave it), how much of the armies in hand to move into an
+        owned territory landed on (a share of them), and how much money to keep back when
+        recruiting (as much as it would, nothing, or a strategic move's price more)."""
+        if state.current_player != self.side:
+            return []
+        phase = state.phase
+        found: list[Plan] = []
+        if phase == "strategic-move" and self.options["strategic_moves"]:
+            found = self._move_plans(state)
+        elif phase == "act":
+            found = self._act_plans(state)
+        elif phase == "recruit" and not any(state.recruited.values()):
+            found = self._recruit_plans(state)
+        unique, seen = [], set()
+        for plan in found:
+            if plan.content[1] not in seen:
+                seen.add(plan.content[1])
+                unique.append(plan)
+        return unique if len(unique) > 1 else []
+
+    def follow(self, state, plan: Plan) -> None:
+        kind, actions = plan.content
+        if kind == "defend":                    # the heuristic's own plan for this landing
+            side = state.current_player
+            self._plan = (state, (state.round, side, state.square.id), list(actions))
+        else:
+            self._followed = (_step(state), list(actions))
+
+    def _move_plans(self, state) -> list[Plan]:
+        legal = state.legal_actions()
+        own = self._strategic_move(state, legal)
+        side, ring = state.current_player, len(state.board.squares)
+        used = state.counters[side].get("strategic_moves", 0)
+
+        def value(action) -> float:
+            if action == ("stay",):
+                return self._landing_value(state, side, state.pawn[side], state.money[side])
+            steps = state.board.moves[action[1]]
+            cost = state.formulas.strategic_move_cost(steps, used)
+            return (self._landing_value(state, side, (state.pawn[side] + steps) % ring,
+                                        state.money[side] - cost) - float(cost))
+        others = sorted((a for a in legal if a != own), key=lambda a: (-value(a), a))
+        return [Plan(" ".join(map(str, a)), ("move", (a,))) for a in [own, *others]]
+
+    def _act_plans(self, state) -> list[Plan]:
+        legal = state.legal_actions()
+        side, square = state.current_player, state.square
+        if any(a[0] == "play" and self._worth_playing(state, side, a[1]) for a in legal):
+            return []                           # the card first; what follows is weighed then
+        heads = {a[0] for a in legal}
+        if "invade" in heads or "treaty" in heads:
+            own = self._take(state, side, square, legal) or ("done",)
+            found = [Plan("own: " + own[0], ("take", (own,)))]
+            if ("treaty",) in legal and self.options["treaties"]:
+                found.append(Plan("treaty", ("take", (("treaty",),))))
+            invasions = [a for a in legal if a[0] == "invade"]
+            if invasions:
+                cheapest = min(invasions, key=lambda a: sum(state.board.cost[u] * n
+                                                            for u, n in army_pairs(a)))
+                found.append(Plan("cheapest invasion", ("take", (cheapest,))))
+            found.append(Plan("leave it", ("take", (("done",),))))
+            return found
+        landing = (state.round, side, square.id)
+        if "defend" in heads and not (self._plan is not None and self._plan[0] is state
+                                      and self._plan[1] == landing):
+            main = state.board.main_territory.get(side) == square.id
+            own = 1.0 if main else self.options["defend_share"]
+            shares = [own] + [x for x in (DEFEND_SHARES_MAIN if main else DEFEND_SHARES) if x != own]
+            return [Plan(f"defend with {share:.0%}",
+                         ("defend", tuple(self._defence_plan(state, side, square, share))))
+                    for share in shares]
+        return []
+
+    def _recruit_plans(self, state) -> list[Plan]:
+        """The recruiting of the turn with other sums kept back, each played out on a copy of
+        the game by the heuristic's own rule."""
+        side = state.current_player
+        own = self._money_to_keep(state, side)
+        used = state.counters[side].get("strategic_moves", 0)
+        saving = own + float(state.formulas.strategic_move_cost(1, used))
+        found = []
+        for keep in (own, 0.0, saving):                # its own, spend all, save
+            copy = state.clone()
+            actions = []
+            while copy.phase == "recruit" and copy.current_player == side:
+                action = self._recruit(copy, keep)
+                actions.append(action)
+                if action == ("end",):
+                    break
+                copy.apply(action)
+            found.append(Plan(f"recruit, keep $M {keep:.0f}", ("recruit", tuple(actions))))
+        return found
 
     # -- values ----------------------------------------------------------------------------
     def _worth(self, state, square) -> float:
@@ -223,9 +335,10 @@ class AvAHeuristic(Player):
                 return action
         return None
 
-    def _defence_plan(self, state, side, square) -> list:
+    def _defence_plan(self, state, side, square, share: float | None = None) -> list:
         """What to move into this territory: the spare armies in hand (beyond what pays the
-        largest penalty, weakest units kept first), a share of them, all in the main one."""
+        largest penalty, weakest units kept first), a share of them (`share`, else the
+        player's own), all in the main one."""
         reserve = state.reserve[side]
         keep_power = KEEP_MARGIN * self._keep(state, side) + 1
         kept = {}
@@ -236,7 +349,9 @@ class AvAHeuristic(Player):
             count = min(reserve[unit], math.ceil(keep_power / power)) if power else 0
             kept[unit] = count
             keep_power -= count * power
-        share = 1.0 if state.board.main_territory.get(side) == square.id else self.options["defend_share"]
+        if share is None:
+            share = 1.0 if state.board.main_territory.get(side) == square.id \
+                else self.options["defend_share"]
         plan = []
         for unit in state.board.units:
             count = int((reserve[unit] - kept.get(unit, 0)) * share)
@@ -277,14 +392,14 @@ class AvAHeuristic(Player):
             self._critical_for = (state, turn, found)
         return self._critical_for[2]
 
-    def _recruit(self, state):
+    def _recruit(self, state, keep: float | None = None):
         """Weakest units first while there are few in hand (they pay penalties and support the
         stronger ones), then the most power for the money (a free unit first), battleships
-        (which need a seaport) last. A unit that costs nothing is recruited up to its cap, as
-        the rules let it be."""
+        (which need a seaport) last; `keep` (else what it always keeps) stays unspent. A unit
+        that costs nothing is recruited up to its cap, as the rules let it be."""
         side = state.current_player
         board = state.board
-        budget = state.money[side] - self._money_to_keep(state, side)
+        budget = state.money[side] - (self._money_to_keep(state, side) if keep is None else keep)
         power = state.formulas.power_of
         weakest = min(board.units, key=lambda u: (power(u), board.cost[u]))
         others = sorted((u for u in board.units if u != weakest),
@@ -302,6 +417,12 @@ class AvAHeuristic(Player):
             if count > 0:
                 return ("recruit", unit, int(count))
         return ("end",)
+
+
+def _step(state) -> tuple:
+    """Where a followed plan applies: this phase of this turn, on this square."""
+    side = state.side_to_play
+    return (state.round, side, state.phase, state.pawn[side])
 
 
 def _named_spaces(conditions) -> set[str]:

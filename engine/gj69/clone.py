@@ -19,6 +19,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..clones import copy_generator
 from ..game import ReplayClone, as_action
 from .cards import Deck
 
@@ -78,12 +79,6 @@ def _options(rules) -> dict:
     return {**rules.options, "last-turn": str(rules.last_turn), "hands": rules.hands}
 
 
-def _generator(rng: np.random.Generator) -> np.random.Generator:
-    bits = type(rng.bit_generator)(0)
-    bits.state = rng.bit_generator.state
-    return np.random.Generator(bits)
-
-
 def _copied(value):
     if isinstance(value, _PLAIN):
         return value
@@ -93,7 +88,7 @@ def _copied(value):
 
 
 _COPIERS = {
-    "rng": _generator,
+    "rng": copy_generator,
     "forces": lambda forces: forces.copy(),
     "oil": lambda oil: {area: replace(marker) for area, marker in oil.items()},
     "decks": lambda decks: {side: Deck(list(d.pile), d.hand_size, list(d.hand), list(d.played),

@@ -111,6 +111,18 @@ class Dice:
             self._faces = self.rng.integers(1, 7, size=self.batch).tolist()
         return self._faces.pop()
 
+    def drop(self) -> None:
+        """Forget the dice drawn ahead: the next come from the generator as it is now (after
+        its state was reset, as a search re-draws a game's chance)."""
+        self._faces = []
+
+    def copy(self, rng: np.random.Generator) -> Dice:
+        """The same dice to come, drawn ahead from this one's generator and then from `rng`
+        (a copy of it)."""
+        twin = Dice(rng, self.batch)
+        twin._faces = list(self._faces)
+        return twin
+
 
 class Battle:
     def __init__(self, rules: CombatRules, ships: dict[str, list[Ship]], air_markers: dict[str, int],

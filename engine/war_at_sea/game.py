@@ -28,17 +28,20 @@ Actions (tuples):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from validators.conditions import Position, evaluate
 
+from ..clones import copy_generator, generator_at
 from ..game import Action, Chronicle, GameResult, GameState, ensure_legal
 from .combat import Battle, BattleEnd, Decision, Dice
 from .rules import Variant
 from .ships import Ship
+from .standing import chance_to_win
 
 END = ("end",)
 # how long each kind of action is (the module docstring lists them)
@@ -85,6 +88,8 @@ class Request:
     decision: Decision | None = None     # in a surface battle: what combat.py asks
     where: str | None = None             # the space it is about
     moves: dict[str, dict[str, bool]] | None = None   # movement: ship -> where -> speed roll
+    restart: int | None = None           # the stage that, begun again on the game's data as it
+                                         # is, asks this same request first (`WaSGame.clone`)
 
 
 def _fixed(options: Iterable[Action]) -> tuple[Callable[[], list[Action]], Callable[[Action], bool]]:
@@ -93,9 +98,30 @@ def _fixed(options: Iterable[Action]) -> tuple[Callable[[], list[Action]], Calla
     return (lambda: list(listed)), (lambda action: action in listed)
 
 
+# The stages of the game (§4.3, §5): the setup, then those of every turn, in order.
+STAGES = ("setup", "reinforcements", "allied-movement", "axis-movement", "submarines",
+          "allied-air", "axis-air", "combat", "convoys", "sea-control", "refuel", "axis-return",
+          "allied-return", "scoring")
+# What a clone copies (`WaSGame._copy_at`); everything else a game holds is never changed once the
+# game is set up, or is a number or a text, and is shared. tests/test_war_at_sea_search.py
+# checks that a clone shares nothing else that can change.
+COPIED = frozenset({"vessels", "uboats_at", "markers", "control", "air", "no_control", "points",
+                    "lost", "delivered", "log", "chronicle", "rng", "dice", "_numbers",
+                    "_touched", "_applied", "_legal", "_flow", "request"})
+
+
+@dataclass(frozen=True)
+class _Reseed:
+    """Where a game's chance was drawn anew (`reseed`), in the actions a clone replays."""
+
+    state: Mapping[str, Any]
+
+
 class WaSGame(GameState):
     def __init__(self, system, variant: Variant, rng: np.random.Generator,
                  max_rounds: int | None = None):
+        self._start = (variant, rng.bit_generator.state, max_rounds)
+        self._applied: list = []                # every action, and every reseed, since the start
         self.system = system
         self.board = system.board
         self.variant = variant
@@ -151,6 +177,7 @@ class WaSGame(GameState):
         self._checked: int | None = None
         self._space_order = {s: i for i, s in enumerate(self.board.index.spaces)}
         self._entering = {e.get("nation") for e in self.entry}
+        self._stage = 0                         # the stage being played (STAGES)
         self._place_setup()
         self._flow = self._play()
         self.request: Request | None = next(self._flow)
@@ -204,6 +231,7 @@ class WaSGame(GameState):
 
     def apply(self, action: Action) -> None:
         action = ensure_legal(self, action)
+        self._applied.append(action)
         self._legal = None
         try:
             self.request = self._flow.send(action)
@@ -219,6 +247,70 @@ class WaSGame(GameState):
             return self._result
         return GameResult(None, "in-progress", self._round,
                           scores={self.positive: self.track, self.other(self.positive): -self.track})
+
+    # -- copies --------------------------------------------------------------------------------
+    def clone(self) -> WaSGame:
+        """A copy of the game. At a request that begins its stage (`Request.restart`: the
+        movements, the U-boats, the air-strike markers, the setup, where a search weighs its
+        plans) the data is copied and the stage begun again on the copy: under a fifth of a
+        millisecond. Elsewhere the turn's generator is in the middle of something a copy
+        cannot reach, and the game is played again from its start (a few milliseconds, the
+        way engine/game.py's ReplayClone does it)."""
+        if self.request is not None and self.request.restart is not None:
+            return self._copy_at(self.request.restart)
+        return self._replayed()
+
+    def _copy_at(self, stage: int) -> WaSGame:
+        """The game's data, with nothing that can change shared (COPIED says what is copied),
+        played on from the start of `stage`."""
+        twin = object.__new__(WaSGame)
+        twin.__dict__.update(self.__dict__)
+        vessels = {}
+        for name, vessel in self.vessels.items():
+            copied = object.__new__(Vessel)
+            copied.__dict__.update(vessel.__dict__)
+            vessels[name] = copied
+        twin.vessels = vessels
+        twin.uboats_at = Counter(self.uboats_at)
+        twin.markers, twin.control = dict(self.markers), dict(self.control)
+        twin.air, twin.no_control = dict(self.air), set(self.no_control)
+        twin.points, twin.lost = dict(self.points), dict(self.lost)
+        twin.delivered, twin._numbers = dict(self.delivered), dict(self._numbers)
+        twin.log, twin._applied = list(self.log), list(self._applied)
+        twin.chronicle = self.chronicle.copy()
+        twin.rng = copy_generator(self.rng)
+        twin.dice = self.dice.copy(twin.rng)
+        twin._touched, twin._checked, twin._legal = [], None, None
+        twin._flow = twin._play(stage)
+        twin.request = next(twin._flow)
+        return twin
+
+    def _replayed(self) -> WaSGame:
+        """A new game started as this one was, every action played again, the chance reset
+        wherever this game's was."""
+        variant, state, max_rounds = self._start
+        twin = WaSGame(self.system, variant, generator_at(state), max_rounds)
+        for entry in self._applied:
+            if isinstance(entry, _Reseed):
+                twin._restore(entry)
+            else:
+                twin.apply(entry)
+        return twin
+
+    def reseed(self, seed) -> None:
+        """Draw the rest of the game's chance anew, the dice drawn ahead included."""
+        self._restore(_Reseed(np.random.default_rng(seed).bit_generator.state))
+
+    def _restore(self, reseed: _Reseed) -> None:
+        self.rng.bit_generator.state = reseed.state
+        self.dice.drop()
+        self._applied.append(reseed)
+
+    def standing(self, side: str) -> float:
+        """The side's chance to win from here (engine/war_at_sea/standing.py)."""
+        if self.is_terminal():
+            return super().standing(side)
+        return chance_to_win(self, side)
 
     # -- setting up ------------------------------------------------------------------------------
     def _place_setup(self) -> None:
@@ -269,27 +361,46 @@ class WaSGame(GameState):
         return self.uboats_home + sum(self.uboats_at.values())
 
     # -- the game ------------------------------------------------------------------------------
-    def _play(self) -> Generator[Request, Action, None]:
-        yield from self._setup()
+    def _play(self, start: int = 0) -> Generator[Request, Action, None]:
+        """The game from stage `start` of the current turn on. Nothing a stage keeps in its
+        local variables outlives it, so a stage begun again on a copy of the data plays on as
+        the original does (`clone`)."""
         while True:
-            self._begin_turn()
-            for side in (self.allies, self.axis):
-                yield from self._movement(side)
-            self.markers = {}                        # §6.3: removed after the Axis moved
-            yield from self._submarines()
-            for side in (self.allies, self.axis):
-                yield from self._air_marker(side)
-            yield from self._combat()
-            yield from self._convoys()
-            self._sea_control()
-            yield from self._refuel()
-            for side in (self.axis, self.allies):     # §5.7: the Axis first
-                yield from self._return(side)
-            self._score()
+            for stage in range(start, len(STAGES)):
+                self._stage = stage
+                yield from self._play_stage(STAGES[stage])
             if self._round >= self.last:
                 self._finish()
                 return
             self._round += 1
+            start = 1
+
+    def _play_stage(self, stage: str) -> Generator[Request, Action, None]:
+        allies, axis = self.allies, self.axis
+        if stage == "setup":
+            yield from self._setup()
+        elif stage == "reinforcements":
+            self._begin_turn()
+        elif stage in ("allied-movement", "axis-movement"):
+            yield from self._movement(allies if stage == "allied-movement" else axis)
+            if stage == "axis-movement":
+                self.markers = {}                    # §6.3: removed after the Axis moved
+        elif stage == "submarines":
+            yield from self._submarines()
+        elif stage in ("allied-air", "axis-air"):
+            yield from self._air_marker(allies if stage == "allied-air" else axis)
+        elif stage == "combat":
+            yield from self._combat()
+        elif stage == "convoys":
+            yield from self._convoys()
+        elif stage == "sea-control":
+            self._sea_control()
+        elif stage == "refuel":
+            yield from self._refuel()
+        elif stage in ("axis-return", "allied-return"):   # §5.7: the Axis first
+            yield from self._return(axis if stage == "axis-return" else allies)
+        else:
+            self._score()
 
     # §4.3 -----------------------------------------------------------------------------------------
     def _setup(self) -> Generator[Request, Action, None]:
@@ -300,11 +411,14 @@ class WaSGame(GameState):
                    for v in self.vessels.values() if v.nation in choices and v.at in choices[v.nation]}
         side = next((self.board.side_of_nation(n) for n in choices), self.allies)
         self._step = "setup"
+        restart: int | None = self._stage
         while movable:
             action = yield Request(
                 side, "setup",
                 lambda: [("base", n, p) for n, ps in movable.items() for p in ps] + [END],
-                lambda a: a == END or (a[0] == "base" and a[2] in movable.get(a[1], ())))
+                lambda a: a == END or (a[0] == "base" and a[2] in movable.get(a[1], ())),
+                restart=restart)
+            restart = None
             if action == END:
                 return
             self.vessels[action[1]].at = action[2]
@@ -392,8 +506,10 @@ class WaSGame(GameState):
                 return not must & moves.keys()
             return action[0] == "move" and action[2] in moves.get(action[1], ())
 
+        restart: int | None = self._stage
         while moves:
-            action = yield Request(side, "movement", options, check, moves=moves)
+            action = yield Request(side, "movement", options, check, moves=moves, restart=restart)
+            restart = None
             if action == END:
                 break
             vessel = self.vessels[action[1]]
@@ -550,10 +666,13 @@ class WaSGame(GameState):
         areas = [a for a in self.board.sea_areas
                  if a in self.system.allowed_spaces(self.types[self.uboat_type].nation,
                                                     self.types[self.uboat_type].cls)]
+        restart: int | None = self._stage
         while self.uboats_home:
             action = yield Request(self.axis, "submarines",
                                    lambda: [("deploy", a) for a in areas] + [END],
-                                   lambda a: a == END or (a[0] == "deploy" and a[1] in areas))
+                                   lambda a: a == END or (a[0] == "deploy" and a[1] in areas),
+                                   restart=restart)
+            restart = None
             if action == END:
                 return
             self.uboats_home -= 1
@@ -567,7 +686,8 @@ class WaSGame(GameState):
         if not spaces:
             return
         action = yield Request(side, "air", lambda: [("air", s) for s in spaces] + [END],
-                               lambda a: a == END or (a[0] == "air" and a[1] in spaces))
+                               lambda a: a == END or (a[0] == "air" and a[1] in spaces),
+                               restart=self._stage)
         if action != END:
             self.air[side] = action[1]
 

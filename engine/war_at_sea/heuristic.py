@@ -20,7 +20,7 @@ from math import comb
 from typing import ClassVar
 
 from ..options import Setting
-from ..players.base import Player
+from ..players.base import Plan, Player
 from .combat import Decision
 from .policy import group_by
 
@@ -82,11 +82,24 @@ def uboat_worth(boats: int, dice: int, deny: float, prey: float) -> float:
     return deny * survive + prey * boats - 0.15 * min(boats, dice / 6)
 
 
+# The margin each side plays by default, by when it moves (§5.2): measured, the margin whose
+# worst share of decided games against every margin of the other side is best (its maximin;
+# benchmarks/war_at_sea_players.py margins, the figures in docs/playtest.md). Both sides come
+# out at 1.15; they are kept apart since a scenario of its own may part them.
+MARGINS = {"first": 1.15, "second": 1.15}
+# The task-force plans a search weighs at each movement besides the player's own, in the order
+# it weighs them (engine/players/search.py takes the first few): a bolder and a warier margin,
+# the convoys kept in port, then margins nearer the player's own.
+PLAN_MARGINS = (("bold", 0.85), ("wary", 1.6), ("even", 1.0), ("cautious", 1.3))
+
+
 class WaSHeuristic(Player):
     name = "heuristic"
     settings: ClassVar[list[Setting]] = [
-        Setting("margin", 1.3, "float", "how much stronger a task force must be than the enemy "
-                "it may meet (strength: dice x toughness)", minimum=0.1, maximum=10),
+        Setting("margin", None, "float", "how much stronger a task force must be than the enemy "
+                "it may meet (strength: dice x toughness); by default the side's own, "
+                f"{MARGINS['first']} moving first (the Allies), {MARGINS['second']} second",
+                optional=True, minimum=0.1, maximum=10),
         Setting("escape-below", 0.7, "float", "escape a battle when the side's strength there "
                 "falls below this share of the enemy's (§11)", minimum=0, maximum=10),
         Setting("convoys", True, "bool", "sail the convoys (§13); false keeps them in port"),
@@ -97,11 +110,16 @@ class WaSHeuristic(Player):
                 ("strength", "calculator")),
     ]
 
+    search_horizon = 1
+    search_budget = 24
+
     def __init__(self, system, side, options, rng):
         super().__init__(system, side, options, rng)
+        chosen = self.options["margin"]
+        self.margin = MARGINS["first" if system.board.order[0] == side else "second"] \
+            if chosen is None else chosen
         self.plan: list[tuple] = []
         self.plan_for: tuple | None = None
-        self.pursuit: dict[int, int] = {}
 
     # -- dispatch ------------------------------------------------------------------------------
     def choose(self, state):
@@ -109,10 +127,40 @@ class WaSHeuristic(Player):
         handler = getattr(self, "_" + request.step.replace("-", "_"))
         return handler(state, request)
 
+    # -- what a search weighs ------------------------------------------------------------------
+    def plans(self, state) -> list[Plan]:
+        """At the start of the side's movement (§6): the task-force plan of its own margin,
+        then those of PLAN_MARGINS and its own with the convoys kept in port (§13), each
+        that plans differently from those before it. None where the enemy's ships are face
+        down (§18.2): a look-ahead would play on what the side may not see."""
+        request = state.request
+        if (request is None or request.step != "movement" or request.restart is None
+                or request.side != self.side or state.hidden_from(self.side)):
+            return []
+        found, seen = [], set()
+        options: list[tuple[str, float, bool | None]] = [
+            (f"{label} (margin {margin})", margin, None)
+            for label, margin in (("own", self.margin), *PLAN_MARGINS)]
+        options.insert(3, ("own, convoys in port", self.margin, False))
+        for label, margin, sail in options:
+            moves = tuple(self.plan_moves(state, request.moves, margin, sail))
+            if moves not in seen:
+                seen.add(moves)
+                found.append(Plan(label, moves))
+        return found
+
+    def follow(self, state, plan: Plan) -> None:
+        self.plan_for, self.plan = self._key(state, state.request), list(plan.content)
+
+    # -- plans made once a step ----------------------------------------------------------------
+    @staticmethod
+    def _key(state, request) -> tuple:
+        return (state.round, request.step, request.side, id(request.moves))
+
     def _planned(self, state, request, make) -> tuple:
         """The next action of a plan made once for this step of this turn (a step met again in
         the turn, as a second battle's withdrawals, is planned again)."""
-        key = (state.round, request.step, request.side, id(request.moves))
+        key = self._key(state, request)
         if self.plan_for != key:
             self.plan_for, self.plan = key, make()
         for attempt in range(2):
@@ -207,11 +255,11 @@ class WaSHeuristic(Player):
                                key=lambda s: -sum(ship_values(s)))
                 force, chosen = Force(), []
                 for ship in ships[:len(ships) // 2]:
-                    if force.strength >= threat * self.options["margin"] ** 2:
+                    if force.strength >= threat * self.margin ** 2:
                         break
                     force.add(ship)
                     chosen.append(ship)
-                if force.strength >= threat * self.options["margin"] ** 2:
+                if force.strength >= threat * self.margin ** 2:
                     plan += [("base", s.name, port) for s in chosen]
             return plan
         return self._planned(state, request, make)
@@ -220,11 +268,16 @@ class WaSHeuristic(Player):
     def _movement(self, state, request):
         return self._planned(state, request, lambda: self.plan_moves(state, request.moves))
 
-    def plan_moves(self, state, moves: dict[str, dict[str, bool]]) -> list[tuple]:
+    def plan_moves(self, state, moves: dict[str, dict[str, bool]],
+                   margin: float | None = None, sail: bool | None = None) -> list[tuple]:
         """Moving first, spread over every area in proportion to what the enemy could bring
-        there; moving second, strike only where the force wins by the margin, and take empty
-        areas with the least ship that can."""
-        board, margin = state.board, self.options["margin"] ** 2
+        there; moving second, strike only where the force wins by the margin (the player's
+        own unless given), and take empty areas with the least ship that can. Convoys sail
+        as the `convoys` setting says unless told by `sail` (a convoy at sea sails on,
+        §13.2)."""
+        if sail is None:
+            sail = self.options["convoys"]
+        board, margin = state.board, (self.margin if margin is None else margin) ** 2
         first = self.side == state.allies
         threats = self.enemy_forces(state, moving_first=first)
         values = self.area_values(state)
@@ -242,7 +295,7 @@ class WaSHeuristic(Player):
         convoys = {}
         for name, dests in moves.items():
             ship = state.vessels[name]
-            if ship.type.is_convoy and dests and (ship.staying or self.options["convoys"]) \
+            if ship.type.is_convoy and dests and (ship.staying or sail) \
                     and next(iter(dests)) not in convoys:
                 convoys[next(iter(dests))] = name
         chosen: dict[str, list] = {a: [] for a in board.sea_areas}
@@ -436,7 +489,7 @@ class WaSHeuristic(Player):
 
     def pursue(self, decision: Decision, minimum: int):
         """Go after the group it can catch that our fast-enough ships beat by the most."""
-        ship, best, ratio = decision.ship, decision.options[0], self.options["margin"] ** 2
+        ship, best, ratio = decision.ship, decision.options[0], self.margin ** 2
         for action in decision.options[1:]:
             group = decision.groups[action[2] - 1]
             speed = decision.speeds[action[2] - 1]
@@ -464,7 +517,7 @@ class WaSHeuristic(Player):
             reach = state.reach(other)
             if nxt in reach or other.at == nxt:
                 (cover if other.side == self.side else threat).add(other)
-        return stay if cover.strength >= threat.strength * self.options["margin"] ** 2 * 2 else deliver
+        return stay if cover.strength >= threat.strength * self.margin ** 2 * 2 else deliver
 
     def _refuel(self, state, request):
         need = (state.refuelling.get("success_at_most") or {}).get(str(state.round), 0)
