@@ -310,19 +310,17 @@ def render_text(report: dict, names: dict[str, str] | None = None, top: int = 8)
         shown = list(range(1, rounds + 1))
         if len(shown) > 12:
             shown = shown[:6] + shown[-6:]
-        header = "".join(f"{r:>6}" for r in shown)
-        if len(shown) < rounds:                # the middle rounds are left out: say so
-            header = "".join(f"{r:>6}" for r in shown[:6]) + f"{'…':>6}" + \
-                "".join(f"{r:>6}" for r in shown[6:])
-        lines.append(f"  {'round':<16}" + header)
-        for who, rows in by_who.items():
-            if not any(row["median"] for row in rows):
-                continue                       # a nation that never has any (China's income)
-            by_round = {row["round"]: row["median"] for row in rows}
-            lines.append(f"  {names.get(who, who)[:16]:<16}" + _row(shown, rounds, by_round, "g"))
+        medians = {who: {row["round"]: row["median"] for row in rows} for who, rows in by_who.items()}
         # the medians are of the games still running in each round: say how many those are
         running = {row["round"]: row["games"] for rows in by_who.values() for row in rows}
-        lines.append(f"  {'games running':<16}" + _row(shown, rounds, running, "d"))
+        width = max([6, *(1 + len(f"{v:g}") for found in medians.values() for v in found.values()),
+                     *(1 + len(str(v)) for v in running.values())])   # columns never run together
+        lines.append(f"  {'round':<16}" + _row(shown, rounds, {r: r for r in shown}, "d", width, "…"))
+        for who, by_round in medians.items():
+            if not any(by_round.values()):
+                continue                       # a nation that never has any (China's income)
+            lines.append(f"  {names.get(who, who)[:16]:<16}" + _row(shown, rounds, by_round, "g", width))
+        lines.append(f"  {'games running':<16}" + _row(shown, rounds, running, "d", width))
     if report["captures"]:
         lines += ["", "where the fighting was (changes of hands per game)"]
         for space, found in list(report["captures"].items())[:top]:
@@ -357,10 +355,12 @@ def render_text(report: dict, names: dict[str, str] | None = None, top: int = 8)
     return "\n".join(lines)
 
 
-def _row(shown: list[int], rounds: int, by_round: dict, form: str) -> str:
-    cells = [f"{by_round[r]:>6{form}}" if r in by_round else f"{'':>6}" for r in shown]
+def _row(shown: list[int], rounds: int, by_round: dict, form: str, width: int = 6, gap: str = "") -> str:
+    """One row of a by-round table, `width` characters a column; `gap` marks the middle rounds
+    left out of a long game."""
+    cells = [f"{by_round[r]:>{width}{form}}" if r in by_round else " " * width for r in shown]
     if len(shown) < rounds:
-        cells.insert(6, f"{'':>6}")
+        cells.insert(6, f"{gap:>{width}}")
     return "".join(cells)
 
 

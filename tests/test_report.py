@@ -112,6 +112,15 @@ def test_who_first_took_a_space_how_many_games_each_round_stands_on_and_length_b
     assert "median by winner: axis 2, allies 5" in text
 
 
+def test_columns_by_round_widen_for_long_figures():
+    """An army of 1266 beside one of 1366.5 read as "12661366.5" in six-character columns: every
+    column takes the widest figure, plus a space."""
+    records = [record(i, None, "round-limit", 2, {}, {"germany": [1266 + 201 * i, 1366 + 201 * i]})
+               for i in range(2)]
+    text = render_text(summarise(records, META))
+    assert "  round                 1      2\n  germany          1366.5 1466.5\n" in text
+
+
 def test_blunders_are_counted_per_side_and_game():
     blunders = [[1, "lost-unfought", "axis", 3], [1, "unspent", "allies", 0],
                 [2, "unspent", "allies", 20], [2, "lost-unfought", "axis", 1]]
