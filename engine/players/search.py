@@ -35,15 +35,18 @@ class SearchPlayer(Player):
     name = "search"
     description = "the heuristic improved by looking ahead: plays out its plans, follows the best"
     settings = [
+        # The ranges keep a typing slip from playing for days: a thousand look-aheads a decision
+        # already make an AA50 game last about an hour.
         Setting("budget", None, "int", "look-ahead games per decision, shared among the plans "
                 "(default: the heuristic's own, set by what the system's games cost)",
-                optional=True),
-        Setting("width", 4, "int", "the most plans weighed at one decision"),
+                optional=True, minimum=1, maximum=1000),
+        Setting("width", 4, "int", "the most plans weighed at one decision", minimum=1, maximum=16),
         Setting("horizon", None, "int", "rounds each look-ahead plays before the position is "
                 "judged (default: the heuristic's own, to the end where games are short)",
-                optional=True),
+                optional=True, minimum=1, maximum=50),
         Setting("seconds", None, "float", "also stop a decision's search after this long "
-                "(the choices then depend on the machine's speed)", optional=True),
+                "(the choices then depend on the machine's speed)", optional=True,
+                minimum=0.001, maximum=3600),
     ]
 
     def __init__(self, system, side, options, rng):
