@@ -59,3 +59,19 @@ def test_a_capital_left_without_land_units_at_the_end_of_a_turn(system41):
     recount(game)
     until(game, "soviet-union", "purchase")
     assert blunders(game, "capital-empty") == [("axis", 1)]
+
+
+def test_an_attack_at_hopeless_odds_is_recorded_and_a_sure_one_is_not(system41):
+    """One infantry against six (the quick estimate's chance is about nil) is below the odds
+    (engine/game.py BELOW_ODDS); six tanks against one infantry are not."""
+    game = until(new_game(system41), "germany", "combat-move")
+    assert game.control["east-poland"] == "soviet-union" and game.control["belorussia"] == "soviet-union"
+    clear(game, "poland", "east-poland", "baltic-states", "belorussia")
+    put(game, "poland", "germany", "infantry")
+    put(game, "east-poland", "soviet-union", "infantry", 6)
+    put(game, "baltic-states", "germany", "armour", 6)
+    put(game, "belorussia", "soviet-union", "infantry")
+    move(game, "baltic-states", "armour", "belorussia", 6)
+    move(game, "poland", "infantry", "east-poland")
+    until(game, "germany", "noncombat-move")
+    assert blunders(game, "below-odds") == [("axis", 1)]

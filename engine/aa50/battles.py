@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import TYPE_CHECKING
 
+from ..game import BELOW_ODDS
 from ..system import ATTACKER_WINS, DEFENDER_WINS, BattlePosition, Contingent, Policy
-from . import bombing, carriers
+from . import bombing, carriers, estimate
 from .forces import Piece
 from .movement import enemies_in, hostile_sea
 from .position import AA50Position
@@ -127,6 +128,8 @@ def fight(game: AA50Game, space: str, retreat_at: int) -> None:
     if not fighting and not gun:
         _conclude(game, space, attackers, won=True)
         return
+    if fighting and estimate.attack_chance(game, nation, space, attackers, fighting) < BELOW_ODDS:
+        game.chronicle.blunder(game.round, "below-odds", game.side_of(nation))
     bombard = _bombardment(game, space, landed) if landed else None
     position = AA50Position(
         space, (Contingent(nation, dict(Counter(p.type for p in attackers))),),

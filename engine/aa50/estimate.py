@@ -11,8 +11,12 @@ chance to win is a logistic function of Lanchester's square-law ratio
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .forces import Piece
 
 # Fitted on exact odds of random land and sea battles of 2 to 12 units a side
 # (tests/test_aa50_estimate.py refits and compares).
@@ -89,3 +93,42 @@ def _take(side: list, hits: float) -> None:
         taken = min(entry[1], hits)
         entry[1] -= taken
         hits -= taken
+
+
+# -- a game's pieces as the estimate sees them ------------------------------------------------------
+def fighter_of(state, piece_type: str, nation: str, attacking: bool,
+               supported: float = 0.0) -> Fighter:
+    profile = state.profiles(nation)[piece_type]
+    return Fighter(profile.value(attacking), profile.dice(attacking),
+                   2 if profile.two_hits else 1, profile.cost, profile.is_air, supported)
+
+
+def forces(state, pieces: list[Piece], nation_of=None, attacking=True) -> list[tuple[Fighter, float]]:
+    counts: dict[tuple[str, str], int] = defaultdict(int)
+    for piece in pieces:
+        kind = state.data.types[piece.type]
+        if kind.domain in ("structure",) or kind.has("capturable"):
+            continue
+        counts[(piece.owner, piece.type)] += 1
+    infantry = sum(n for (_, t), n in counts.items() if t == "infantry")
+    artillery = sum(n for (_, t), n in counts.items() if t == "artillery")
+    found: list[tuple[Fighter, float]] = []
+    for (owner, type_), n in counts.items():
+        support = min(infantry, artillery) / infantry if attacking and type_ == "infantry" \
+            and infantry else 0.0
+        found.append((fighter_of(state, type_, owner, attacking, support), n))
+    return found
+
+
+def gun_chance(state, space: str, nation: str) -> float:
+    best = 0
+    for piece in state.pieces[space]:
+        if state.side(piece.owner) != state.side(nation):
+            best = max(best, state.profiles(piece.owner)[piece.type].anti_aircraft)
+    return best / 6 if space in state.data.board.land else 0.0
+
+
+def attack_chance(state, nation: str, space: str, attackers: list, defenders: list) -> float:
+    """The estimated chance that `attackers` of `nation` clear `space` of `defenders`."""
+    return win_chance(forces(state, attackers), forces(state, defenders, attacking=False),
+                      gun_chance(state, space, nation))

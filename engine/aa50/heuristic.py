@@ -63,7 +63,7 @@ from ..options import Setting
 from ..players.base import Plan, Player
 from . import movement
 from .economy import MAX_RESEARCH_TOKENS, buyable
-from .estimate import Fighter, expected_losses, win_chance
+from .estimate import Fighter, attack_chance, expected_losses, fighter_of, forces, gun_chance, win_chance
 from .forces import Piece
 
 FAR = 99
@@ -517,44 +517,12 @@ def sea_distances(board) -> dict[str, dict[str, int]]:
     return found
 
 
-def fighter_of(state, piece_type: str, nation: str, attacking: bool,
-               supported: float = 0.0) -> Fighter:
-    profile = state.profiles(nation)[piece_type]
-    return Fighter(profile.value(attacking), profile.dice(attacking),
-                   2 if profile.two_hits else 1, profile.cost, profile.is_air, supported)
-
-
-def forces(state, pieces: list[Piece], nation_of=None, attacking=True) -> list[tuple[Fighter, float]]:
-    counts: dict[tuple[str, str], int] = defaultdict(int)
-    for piece in pieces:
-        kind = state.data.types[piece.type]
-        if kind.domain in ("structure",) or kind.has("capturable"):
-            continue
-        counts[(piece.owner, piece.type)] += 1
-    infantry = sum(n for (_, t), n in counts.items() if t == "infantry")
-    artillery = sum(n for (_, t), n in counts.items() if t == "artillery")
-    found: list[tuple[Fighter, float]] = []
-    for (owner, type_), n in counts.items():
-        support = min(infantry, artillery) / infantry if attacking and type_ == "infantry" \
-            and infantry else 0.0
-        found.append((fighter_of(state, type_, owner, attacking, support), n))
-    return found
-
-
 def sea_defence(state, zone: str, nation: str) -> list[tuple[Fighter, float]]:
     """The side's defenders in a sea zone; transports are not among them: they take hits
     last and cannot hit back (§7.3.6)."""
     side = state.side(nation)
     return forces(state, [p for p in state.pieces[zone] if state.side(p.owner) == side
                           and not state.data.types[p.type].capacity], attacking=False)
-
-
-def gun_chance(state, space: str, nation: str) -> float:
-    best = 0
-    for piece in state.pieces[space]:
-        if state.side(piece.owner) != state.side(nation):
-            best = max(best, state.profiles(piece.owner)[piece.type].anti_aircraft)
-    return best / 6 if space in state.data.board.land else 0.0
 
 
 def _after_bombardment(state, defence: list[tuple[Fighter, float]],
@@ -580,9 +548,7 @@ def _after_bombardment(state, defence: list[tuple[Fighter, float]],
 
 def battle_chance(state, nation: str, space: str) -> float:
     attackers = [p for p in state.pieces[space] if p.owner == nation]
-    defenders = movement.enemies_in(state, space, nation)
-    return win_chance(forces(state, attackers), forces(state, defenders, attacking=False),
-                      gun_chance(state, space, nation))
+    return attack_chance(state, nation, space, attackers, movement.enemies_in(state, space, nation))
 
 
 def calculated_chance(state, nation: str, space: str, attackers: list[Piece],
