@@ -132,16 +132,16 @@ class Chronicle:
 # An attack is made "below the odds" when its estimated chance to win is under this.
 BELOW_ODDS = 0.3
 
-# What the report counts as a player's blunder, kind -> what one counts (the amount): each system
-# records those it can see.
+# What the report counts as a player's blunder, kind -> what one counts (the amount), short enough
+# for a report's row (docs/playtest.md says more of each): each system records those it can see.
 BLUNDERS = {
-    "lost-unfought": "units lost without a fight (in a battle where they could not strike back)",
+    "lost-unfought": "units lost unable to strike back",
     "lost-unfought-value": "what those units cost",
     "unspent": "money left unspent when a turn ends",
-    "below-odds": f"attacks made at an estimated chance to win below {BELOW_ODDS:.0%}",
+    "below-odds": f"attacks at an estimated chance below {BELOW_ODDS:.0%}",
     "capital-empty": "turns ended with the capital undefended",
-    "cards-unused": "cards still in hand when a side passes to end the turn",
-    "idle-turnover": "units turned over (used) without moving or fighting",
+    "cards-unused": "cards in hand when a side passed to end the turn",
+    "idle-turnover": "units turned over without moving or fighting",
 }
 
 

@@ -133,7 +133,8 @@ def test_blunders_are_counted_per_side_and_game():
     assert report["blunders"]["unspent"]["allies"] == {"per_game": 10.0, "games": 0.5}
     assert "capital-empty" not in report["blunders"]
     text = render_text(report)
-    assert "how the players played" in text and "units lost without a fight" in text
+    assert "how the players played" in text
+    assert "  units lost unable to strike back             2.0        0.0\n" in text
 
 
 def test_a_verdict_that_depends_on_the_players_is_no_balance_claim():
