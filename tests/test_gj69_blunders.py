@@ -190,3 +190,22 @@ def test_with_the_sea_clear_the_25th_army_lands_in_malay_7_3_19(gj69):
     players = {side: heuristic(gj69, side) for side in gj69.sides}
     done = moves_of_the_25th_army(game, players)
     assert [(action, left) for action, _, left in done if left] == [(("move", "malay"), 8)]
+
+
+def idle_turnovers(gj69, seed: int, players: str) -> list[tuple]:
+    game = new(gj69, seed)
+    sides = {side: make_player(players, gj69, side, np.random.default_rng([seed, n]))
+             for n, side in enumerate(("japan", "allies"))}
+    while not game.is_terminal():
+        game.apply(sides[game.current_player].choose(game))
+    return [(turn, side, amount) for turn, kind, side, amount in game.chronicle.blunders
+            if kind == "idle-turnover"]
+
+
+def test_units_turned_over_for_nothing_are_counted_and_the_heuristic_turns_none(gj69):
+    """§6.2 ③: a group's units turn to their used face when it is done; a group that could
+    only hold turned them for nothing (engine/game.py BLUNDERS idle-turnover). Random play forms
+    such groups and the chronicle counts their units; the heuristic forms none."""
+    found = [entry for seed in (1, 2) for entry in idle_turnovers(gj69, seed, "random")]
+    assert found and all(side in ("japan", "allies") and amount >= 1 for _, side, amount in found)
+    assert [entry for seed in (1, 2) for entry in idle_turnovers(gj69, seed, "heuristic")] == []

@@ -184,6 +184,10 @@ class GroupActions(GameCore):
                 if left:
                     self.forces.turn(group.area, unit, USED, left)
             group.units = chosen
+        if last is None:    # a group that could only hold: its units turn over for nothing
+            idle = sum(n for (_, face), n in group.units.items() if face == READY)
+            if idle:
+                self.chronicle.blunder(self.turn, "idle-turnover", group.side, idle)
         for (unit, face), n in group.units.items():
             if face != READY:
                 continue
