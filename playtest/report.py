@@ -343,10 +343,10 @@ def render_text(report: dict, names: dict[str, str] | None = None, top: int = 8)
     if report.get("blunders"):
         lines += ["", "how the players played (per game; a sensible player keeps these near 0)"]
         sides = list(report["sides"])
-        label = max(len(BLUNDERS[kind]) for kind in report["blunders"]) + 2
-        lines.append(f"  {'':<{label}}" + "".join(f"{names.get(side, side)[:10]:>11}" for side in sides))
+        label_width = max(len(BLUNDERS[kind]) for kind in report["blunders"]) + 2
+        lines.append(f"  {'':<{label_width}}" + "".join(f"{names.get(side, side)[:10]:>11}" for side in sides))
         for kind, by_side in report["blunders"].items():
-            lines.append(f"  {BLUNDERS[kind]:<{label}}" + "".join(
+            lines.append(f"  {BLUNDERS[kind]:<{label_width}}" + "".join(
                 f"{by_side.get(side, {}).get('per_game', 0.0):>11.1f}" for side in sides))
     if report["errors"]:
         lines += ["", f"{report['failed']} game(s) stopped by a rules error:"]
