@@ -262,7 +262,7 @@ def render_text(report: dict, names: dict[str, str] | None = None, top: int = 8)
     if report.get("robust"):
         lines.append(robust_line(report["robust"], names))
     if meta.get("options"):
-        lines.append("options: " + ", ".join(f"{k.replace('_', '-')}={_plain(v)}"
+        lines.append("options: " + ", ".join(f"{k.replace('_', '-')}={plain_value(v)}"
                                              for k, v in meta["options"].items()))
     lines.append("")
     lines.append(f"{'who wins':<16}{'games':>6} {'share':>7}   95% interval")
@@ -435,7 +435,8 @@ def _lean(a: str, b: str, count: int, total: int, names: dict[str, str], verb: s
             f"{_pct(share).strip()} {among}, 95% {_pct(low).strip()}-{_pct(high).strip()})")
 
 
-def _plain(value) -> str:
+def plain_value(value) -> str:
+    """An option's value as the command line writes it (true, none, 1.5)."""
     if value is None:
         return "none"
     if isinstance(value, bool):

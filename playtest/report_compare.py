@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from .report import _pct, _plain, _verdict
+from .report import _pct, _verdict, plain_value
 
 MINUS = "-"
 
@@ -38,7 +38,7 @@ def _title(comparison: dict, names: dict) -> list[str]:
              + (f"each, the same seed ({new['seed']}) and players ({players})" if same else
                 f"(seed {new['seed']}) against {old['games']} (seed {old['seed']})")]
     if new.get("options"):
-        lines.append("options: " + ", ".join(f"{k.replace('_', '-')}={_plain(v)}"
+        lines.append("options: " + ", ".join(f"{k.replace('_', '-')}={plain_value(v)}"
                                              for k, v in new["options"].items()))
     lines.append(f"shifts tested with {comparison['test']}; * significant at 5%")
     if comparison.get("robust"):

@@ -16,7 +16,7 @@ from engine.game import BLUNDERS
 from sandtable.safewrite import atomic_write_bytes
 
 from .plot_text import draw_text_as_written
-from .report import _verdict, display_names
+from .report import _verdict, display_names, plain_value
 
 SIDE_COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
 
@@ -316,7 +316,7 @@ def _page(report: dict, names: dict[str, str], plots: list[str]) -> str:
                      f"(replay: <code>{esc(str(e['replay']))}</code>)</li>"
                      for e in report["errors"])
     figures = "".join(f'<figure><img src="{esc(p)}" alt="{esc(p)}"></figure>' for p in plots)
-    options = ", ".join(f"{esc(k.replace('_', '-'))}={esc(str(v))}"
+    options = ", ".join(f"{esc(k.replace('_', '-'))}={esc(plain_value(v))}"
                         for k, v in (meta.get("options") or {}).items())
     players = ", ".join(f"{esc(names.get(k, k))}: {esc(v)}"
                         for k, v in (meta.get("players") or {}).items())

@@ -106,7 +106,8 @@ def test_playtest_games_reports_who_wins(capsys, tmp_path):
         assert (tmp_path / "report" / name).stat().st_size > 500
     page = (tmp_path / "report" / "index.html").read_text()
     assert "<h1>Playtest of aa50-1942</h1>" in page and 'src="map.png"' in page
-    assert "<h2>How the players played</h2>" in page and "units lost without a fight" in page
+    assert "<h2>How the players played</h2>" in page and "units lost unable to strike back" in page
+    assert "research=false, national-objectives=false" in page     # as the command line writes them
 
 
 def test_the_same_seed_gives_the_same_report_on_any_number_of_workers(capsys):
