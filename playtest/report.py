@@ -370,10 +370,34 @@ def robust_line(robust: dict, names: dict[str, str]) -> str:
     return f"robust check: {robust['summary']}"
 
 
+def verdict_lean(wins: tuple[int, int], stopped: int, ahead: tuple[int, int],
+                 z: float | None = None) -> int:
+    """Which of two sides the verdict favours: +1 the first, -1 the second, 0 neither (not
+    significant, or a split). It reads the decided games when they are at least as many as those
+    the round limit stopped, otherwise who led at the limit; a lead at the limit that points
+    against the significant winner of the decided games is a split. `z` widens the intervals
+    for a sequential look (playtest/robust.py); by default they are 95%."""
+    decided = wins[0] + wins[1]
+    if decided >= stopped:
+        return _favoured(wins[0], decided, z)
+    led = ahead[0] + ahead[1]
+    leader, winner = _favoured(ahead[0], led, z), _favoured(wins[0], decided, z)
+    return 0 if leader and winner and leader != winner else leader
+
+
+def report_lean(report: dict) -> int:
+    """`verdict_lean` of a report's two sides."""
+    (a, fa), (b, fb) = report["sides"].items()
+    ahead = report.get("ahead_at_limit") or {}
+    return verdict_lean((fa["wins"], fb["wins"]), report["round_limit"]["count"],
+                        (ahead.get(a, 0), ahead.get(b, 0)))
+
+
 def _verdict(report: dict, names: dict[str, str]) -> str:
     """One sentence: is it balanced? From the decided games when most games are decided;
-    otherwise from who led when the round limit stopped them, with the decided ones beside.
-    A verdict that stronger players do not reach (--robust) is no balance claim."""
+    otherwise from who led when the round limit stopped them, with the decided ones beside
+    (the rule is `verdict_lean`'s). A verdict that stronger players do not reach (--robust) is
+    no balance claim."""
     robust = report.get("robust") or {}
     if robust.get("result") == "depends":
         return "verdict: depends on the players, not a balance claim: " + \
@@ -409,12 +433,12 @@ def _verdict(report: dict, names: dict[str, str]) -> str:
     return sentence
 
 
-def _favoured(count: int, total: int) -> int:
-    """+1 when the first side's share is significantly above a half (95% Wilson interval),
-    -1 when significantly below, 0 otherwise."""
+def _favoured(count: int, total: int, z: float | None = None) -> int:
+    """+1 when the first side's share is significantly above a half (a Wilson interval, 95%
+    unless `z` says otherwise), -1 when significantly below, 0 otherwise."""
     if not total:
         return 0
-    low, high = wilson(count, total)
+    low, high = wilson(count, total) if z is None else wilson(count, total, z)
     return 1 if low > 0.5 else -1 if high < 0.5 else 0
 
 

@@ -11,10 +11,12 @@ batch asks whether the stronger players' games already settle the question:
 - the verdict favoured no side: it depends on the players once a side is significantly
   favoured; it holds if none is after every game allowed.
 
-A game counts for the side that won it, or, stopped at the round limit, for the side ahead
-there (as `playtest balance --count adjudicated` does); a level or drawn game counts for
-neither. Looking after every batch is a sequential test: each look uses a Wilson interval at
-the Bonferroni level 5% / (number of looks allowed), so that the chance of a wrong call over all
+The stronger players' games are read by the rule the printed verdict uses (playtest/report.py
+`verdict_lean`): the decided games when they are at least as many as those the round limit
+stopped, otherwise who led at the limit.
+
+Looking after every batch is a sequential test: each look uses a Wilson interval at the
+Bonferroni level 5% / (number of looks allowed), so that the chance of a wrong call over all
 the looks stays under 5% (conservative; Pocock's boundary would stop a little sooner). The
 batches' seeds come from the study's seed, so the check is the same on any number of workers.
 """
@@ -24,10 +26,11 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import TypeVar
 
 from engine.calculator import wilson
 
-from .report import AHEAD_CODES, OUTCOME_CODES, leader_at_limit
+from .report import AHEAD_CODES, OUTCOME_CODES, leader_at_limit, verdict_lean
 
 LEVEL = 0.05
 SEED_OFFSET = 1_000_000          # batch k plays with the seed of "game" 1,000,000 + k
@@ -35,7 +38,8 @@ SEED_OFFSET = 1_000_000          # batch k plays with the seed of "game" 1,000,0
 
 @dataclass(frozen=True)
 class Counted:
-    first: int                   # games counted for the first side
+    """Games counted for each of two sides, and the others: a share tested against a target."""
+    first: int
     second: int
     neither: int
 
@@ -43,19 +47,67 @@ class Counted:
     def counted(self) -> int:
         return self.first + self.second
 
+    def __add__(self, other: Counted) -> Counted:
+        return Counted(self.first + other.first, self.second + other.second,
+                       self.neither + other.neither)
 
-def count_games(results: list[dict], sides: list[str]) -> Counted:
-    """Games won (or led at the round limit) by each of two sides, and the others."""
-    first = second = neither = 0
+    def lean(self, z: float | None = None, target: float = 0.5) -> int:
+        return lean(self, target=target) if z is None else lean(self, z, target)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Two sides' games as a balance verdict reads them: wins, leads at the round limit, the
+    games the limit stopped, and the others (drawn, level, failed)."""
+    wins: tuple[int, int]
+    ahead: tuple[int, int]
+    stopped: int
+    others: int
+
+    @property
+    def first(self) -> int:                  # games won or led at the limit, for the JSON
+        return self.wins[0] + self.ahead[0]
+
+    @property
+    def second(self) -> int:
+        return self.wins[1] + self.ahead[1]
+
+    @property
+    def neither(self) -> int:
+        return self.games - self.first - self.second
+
+    @property
+    def games(self) -> int:
+        return self.wins[0] + self.wins[1] + self.stopped + self.others
+
+    @property
+    def counted(self) -> int:
+        return self.first + self.second
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally((self.wins[0] + other.wins[0], self.wins[1] + other.wins[1]),
+                     (self.ahead[0] + other.ahead[0], self.ahead[1] + other.ahead[1]),
+                     self.stopped + other.stopped, self.others + other.others)
+
+    def lean(self, z: float | None = None, target: float = 0.5) -> int:
+        return verdict_lean(self.wins, self.stopped, self.ahead, z)
+
+
+def count_games(results: list[dict], sides: list[str]) -> Tally:
+    """Two sides' wins and leads at the round limit in game results."""
+    wins, ahead, stopped, others = [0, 0], [0, 0], 0, 0
     for result in results:
-        winner = result.get("winner") or leader_at_limit(result)
-        if winner == sides[0]:
-            first += 1
-        elif winner == sides[1]:
-            second += 1
+        if result.get("winner") in sides:
+            wins[sides.index(result["winner"])] += 1
+            continue
+        if result.get("reason") == "round-limit" and result.get("winner") is None:
+            stopped += 1
+            leader = leader_at_limit(result)
+            if leader in sides:
+                ahead[sides.index(leader)] += 1
         else:
-            neither += 1
-    return Counted(first, second, neither)
+            others += 1
+    return Tally((wins[0], wins[1]), (ahead[0], ahead[1]), stopped, others)
 
 
 def shift_counts(old_codes: str, new_codes: str, index: int) -> Counted:
@@ -101,24 +153,26 @@ def stronger_players(players: dict[str, str], system) -> tuple[dict[str, str], l
     return found, notes
 
 
-def check_robust(original: Counted, play: Callable[[int, int], Counted], sides: list[str],
-                 max_games: int, batch: int, target: float = 0.5,
+Games = TypeVar("Games", Counted, Tally)
+
+
+def check_robust(original: Counted | Tally, play: Callable[[int, int], Games],
+                 sides: list[str], max_games: int, batch: int, target: float = 0.5,
                  verdict: int | None = None) -> dict:
-    """Play batches (`play(batch_number, games)` -> their Counted) until the stronger players'
-    games settle whether the original verdict (its `lean`, or `verdict` when given: 0 for
-    "at the target") holds, or `max_games` are played."""
+    """Play batches (`play(batch_number, games)` -> their Counted or Tally) until the stronger
+    players' games settle whether the original verdict (the `lean` of `original`, or `verdict`
+    when given: 0 for "at the target") holds, or `max_games` are played."""
     looks = max(1, math.ceil(max_games / batch))
     z = NormalDist().inv_cdf(1 - LEVEL / (2 * looks))
-    verdict = lean(original, target=target) if verdict is None else verdict
-    first = second = neither = played = 0
-    result, found, look = "unsettled", 0, 0
+    verdict = original.lean(target=target) if verdict is None else verdict
+    total: Games | None = None
+    played, result, found, look = 0, "unsettled", 0, 0
     for look in range(looks):
         games = min(batch, max_games - played)
         counted = play(look, games)
-        first, second, neither = first + counted.first, second + counted.second, \
-            neither + counted.neither
+        total = counted if total is None else total + counted
         played += games
-        found = lean(Counted(first, second, neither), z, target)
+        found = total.lean(z, target)
         if verdict and found == verdict:
             result = "holds"
         elif found and found != verdict:
@@ -127,12 +181,12 @@ def check_robust(original: Counted, play: Callable[[int, int], Counted], sides: 
             break
     if result == "unsettled" and verdict == 0:
         result = "holds"             # no side favoured by either strength, after every game
-    total = Counted(first, second, neither)
-    low, high = wilson(total.first, total.counted, z)
+    first, second, neither = (total.first, total.second, total.neither) if total else (0, 0, 0)
+    low, high = wilson(first, first + second, z)
     return {"result": result, "games": played, "max_games": max_games, "looks": look + 1,
             "level": LEVEL, "verdict": verdict, "found": found, "target": target,
             "counted": {sides[0]: first, sides[1]: second, "neither": neither},
-            "share": first / total.counted if total.counted else None,
+            "share": first / (first + second) if first + second else None,
             "interval": [low, high]}
 
 
@@ -156,7 +210,8 @@ def describe(check: dict, sides: list[str], players: dict[str, str], stronger: d
         if before:
             return f"the verdict holds with stronger players: {before} is favoured again ({games})"
         return f"the verdict holds with stronger players: no side is favoured in {games}"
-    return (f"not settled: {games} neither confirm nor refute that {before} is favoured; "
+    claim = f"{before} is favoured" if before else "no side is favoured"
+    return (f"not settled: {games} neither confirm nor refute that {claim}; "
             "more games (--robust-games) would")
 
 

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from playtest.ladder import ELO, fit_ratings, game_score
-from playtest.robust import Counted, check_robust, count_games, lean, shift_counts
+from playtest.report import _verdict, summarise
+from playtest.robust import Counted, Tally, check_robust, count_games, lean, shift_counts
 from sandtable.cli import main
 
 from helpers import REPO
@@ -97,7 +98,7 @@ def play_with(first_share: float, seed: int = 3):
 
     def play(look: int, games: int) -> Counted:
         wins = int(rng.binomial(games, first_share))
-        return count_games(results(wins, games - wins), SIDES)
+        return Counted(wins, games - wins, 0)
     return play
 
 
@@ -147,12 +148,48 @@ def test_a_variant_s_shift_is_counted_game_by_game():
     assert shift_counts(old, new, 1) == Counted(1, 2, 4)
 
 
+def stopped_with(allies: int, axis: int) -> dict:
+    return {"winner": None, "reason": "round-limit", "round": 15,
+            "victory_cities": {"allies": allies, "axis": axis}}
+
+
 def test_games_count_for_the_winner_or_the_side_ahead_at_the_limit():
-    stopped = {"winner": None, "reason": "round-limit", "round": 15,
-               "victory_cities": {"allies": 9, "axis": 12}}
-    assert count_games(results(2, 1, 3) + [stopped], SIDES) == Counted(2, 2, 3)
+    tally = count_games(results(2, 1, 3) + [stopped_with(9, 12), stopped_with(10, 10)], SIDES)
+    assert tally == Tally(wins=(2, 1), ahead=(0, 1), stopped=2, others=3)
+    assert (tally.first, tally.second, tally.neither, tally.games) == (2, 2, 4, 8)
     assert lean(Counted(30, 5, 0)) == 1 and lean(Counted(5, 30, 0)) == -1
     assert lean(Counted(10, 10, 5)) == 0 and lean(Counted(0, 0, 9)) == 0
+
+
+def printed_lean(games: list[dict]) -> int:
+    """+1, -1 or 0 as the report's verdict line reads for these game results."""
+    records = [{"index": i, "seed": i, "seconds": 0.0, "chronicle": {},
+                "result": dict(r, round=15)}
+               for i, r in enumerate(games)]
+    line = _verdict(summarise(records, {"sides": SIDES}), {})
+    return 1 if "allies is favoured" in line else -1 if "axis is favoured" in line else 0
+
+
+def test_the_robust_check_starts_from_the_verdict_the_report_prints():
+    """Decided games 14 to 6 for the Allies (not significant) and 19 stopped at the limit, 17 of
+    them with the Allies ahead: the report reads the decided games and favours no side, so the
+    check must not test "the Allies are favoured" (wins and leads pooled would say so)."""
+    games = results(14, 6) + [stopped_with(12, 9)] * 17 + [stopped_with(9, 12)] * 2
+    assert printed_lean(games) == 0 and count_games(games, SIDES).lean() == 0
+    assert lean(Counted(14 + 17, 6 + 2, 0)) == 1            # the pooled reading it replaced
+    check = check_robust(count_games(games, SIDES), fair, SIDES, max_games=20, batch=10)
+    assert check["verdict"] == 0 and check["result"] == "holds"
+
+
+def test_the_robust_reading_agrees_with_the_printed_verdict_on_random_studies():
+    rng = np.random.default_rng(29)
+    for _ in range(300):
+        won, lost, led, trailed, level = (int(n) for n in rng.integers(0, 25, size=5))
+        games = (results(won, lost) + [stopped_with(12, 9)] * led
+                 + [stopped_with(9, 12)] * trailed + [stopped_with(10, 10)] * level)
+        if games:
+            assert count_games(games, SIDES).lean() == printed_lean(games), \
+                (won, lost, led, trailed, level)
 
 
 def test_robust_games_on_the_command_line(capsys):
