@@ -52,6 +52,39 @@ def test_money_left_after_the_purchase_is_recorded(system41):
     assert blunders(game, "unspent") == [("axis", held)]
 
 
+def test_money_short_of_any_unit_is_not_left_idle(system41):
+    """Two IPCs buy nothing (the cheapest unit, infantry, costs 3): no blunder."""
+    game = until(new_game(system41), "germany", "purchase")
+    assert min(game.cost("germany", t) for t, kind in game.data.types.items() if kind.cost) == 3
+    game.money["germany"] = 2
+    game.apply(("end",))
+    assert blunders(game, "unspent") == []
+
+
+def full_factories(game, left: int):
+    """Germany's purchase with its factories' room bought out in infantry and `left` IPCs over."""
+    game = until(game, "germany", "purchase")
+    room = sum(game.data.board.value[s] for s in game.factories if game.control.get(s) == "germany")
+    game.money["germany"] = 3 * room + left
+    game.apply(("buy", "infantry", room))
+    return game
+
+
+@pytest.mark.parametrize("sites", [True, False])
+def test_money_with_no_factory_room_is_idle_only_with_a_site_for_a_factory(system41, sites):
+    """20 IPCs over with the factories full (§5.7.1): they buy a factory (15) where a
+    territory can take one (§7.1.5), so they count; with no such territory they wait, and
+    that is no blunder."""
+    game = full_factories(new_game(system41), 20)
+    assert game.cost("germany", "factory") == 15
+    if not sites:
+        for space in game.data.board.land:
+            if game.control.get(space) == "germany" and game.factory_at(space) is None:
+                game.control[space] = "italy"
+    game.apply(("end",))
+    assert blunders(game, "unspent") == ([("axis", 20)] if sites else [])
+
+
 def test_a_capital_left_without_land_units_at_the_end_of_a_turn(system41):
     game = until(new_game(system41), "germany", "combat-move")
     for piece in [p for p in game.pieces["germany"] if game.data.types[p.type].domain == "land"]:

@@ -164,6 +164,26 @@ def buyable(game: AA50Game, nation: str) -> list[str]:
     return [t for t, kind in game.data.types.items() if kind.cost > 0]
 
 
+def idle_money(game: AA50Game, nation: str) -> int:
+    """The money a nation ends its purchase with, when it could still have bought something
+    to use: a unit its factories have room to mobilize this turn beside what waits to be
+    mobilized (§5.7.1), or a factory with a territory to place it in (§7.1.5); else 0 (a few
+    IPCs short of any unit, or no room left, is not money left idle)."""
+    money = game.money[nation]
+    types = game.data.types
+    waiting = sum(n for t, n in game.pool[nation].items() if types[t].domain != "structure")
+    room = sum(_factories(game, nation).values()) - waiting
+    for type_ in buyable(game, nation):
+        if game.cost(nation, type_) > money:
+            continue
+        if types[type_].has("factory"):
+            if placement_spaces(game, nation, type_):
+                return money
+        elif types[type_].domain != "structure" and room > 0:
+            return money
+    return 0
+
+
 def purchase_actions(game: AA50Game) -> list[tuple]:
     nation = game.seat
     money = game.money[nation]

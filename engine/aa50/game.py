@@ -557,10 +557,10 @@ class AA50Game(GameState):
             self.chronicle.blunder(self._round, "capital-empty", side)
 
     def _enter(self, phase: str) -> None:
-        if self._phase == "purchase" and phase != "purchase" and economy.may_spend(self, self.seat):
-            # what the power left unspent (a blunder the report counts, unless it saves on purpose)
-            self.chronicle.blunder(self._round, "unspent", self.side_of(self.seat),
-                                   self.money[self.seat])
+        if self._phase == "purchase" and phase != "purchase" and economy.may_spend(self, self.seat) \
+                and (idle := economy.idle_money(self, self.seat)):
+            # money that could still have bought a unit to mobilize: a blunder the report counts
+            self.chronicle.blunder(self._round, "unspent", self.side_of(self.seat), idle)
         self._phase = phase
         self.step = ""
         self.decided.clear()

@@ -139,7 +139,7 @@ class HeuristicPlayer(Player):
     # -- what a search asks of it (engine/players/search.py) -----------------------------------
     def plans(self, state) -> list[Plan]:
         """At the start of a purchase: its own, then land-heavy, naval (transports with an
-        escort, warships), air-heavy and saving ones. At the start of a combat move: its own
+        escort, warships) and air-heavy ones. At the start of a combat move: its own
         attacks, then its own without the riskiest attack, a more cautious and a bolder set
         (odds 0.15 higher and lower). Plans that come out the same are offered once; China
         (no purchase, a few infantry) has none to weigh. A search weighs the first few."""
@@ -825,10 +825,10 @@ MOST_ESCORTS = 3
 class Purchase:
     """A turn's purchase (see the module's docstring). `style` gives the other purchases a
     search weighs: "land" (no ships), "naval" (transports with an escort, and warships),
-    "air" (fighters first), "save" (what a threatened capital needs, and half of the rest);
-    "own" is the player's own."""
+    "air" (fighters first); "own" is the player's own. Every style spends what the factories'
+    room allows: money kept back for no plan of its own is money lost to the war."""
 
-    STYLES = ("own", "land", "naval", "air", "save")
+    STYLES = ("own", "land", "naval", "air")
 
     def __init__(self, player: HeuristicPlayer, state, style: str = "own"):
         self.player, self.state, self.nation, self.style = player, state, state.seat, style
@@ -852,8 +852,6 @@ class Purchase:
         threat = self.player.survey.threat_to(capital) if capital else 0.0
         if threat > 0:
             self.buy("infantry", math.ceil(threat / (2 / 6)))
-        saved = self.money // 2 if style == "save" else 0
-        self.money -= saved
         naval = self.player.options["naval"] and style != "land"
         if naval and self.sea_room > 0 and (naval_power(state, nation, self.player.survey)
                                             or style == "naval"):
@@ -873,8 +871,7 @@ class Purchase:
                 if self.room <= 0:
                     break
                 self.buy(type_, share)
-        if style != "save":
-            self._spend_the_rest()
+        self._spend_the_rest()
         return repairs + [("buy", t, n) for t, n in self.bought.items() if n > 0] + [("end",)]
 
     def buy(self, type_: str, wanted: int) -> int:
