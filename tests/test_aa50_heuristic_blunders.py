@@ -90,6 +90,38 @@ def test_an_empty_transport_leaves_a_zone_the_enemy_can_strike(system42):
     assert transport not in lone_and_in_reach(game, "axis")
 
 
+def attacked(game, plan) -> set[str]:
+    """The territories and zones a combat-move plan attacks: a landing's target, and spaces
+    moved into that hold the enemy or are its territory (not a ship's move to join others)."""
+    found = set()
+    side = game.side(game.seat)
+    for (_space, _type), entries in plan.content["moves"].items():
+        for to, _count, target in entries:
+            if target and target != "board":
+                found.add(target)
+            elif not target and (any(game.side(p.owner) != side for p in game.pieces[to])
+                                 or (to in game.control and game.side(game.control[to]) != side)):
+                found.add(to)
+    return found
+
+
+def test_a_search_weighs_the_attacks_without_a_landing_that_leaves_its_transport_exposed(system42):
+    """1942, round 1: Japan's own attacks land troops in Alaska from sz-64, where the transport
+    must stay after the landing (§7.3.6) and the battleship beside it would likely lose to the
+    American ships and aircraft in reach; the heuristic takes that trade when the landing is
+    worth more. The plans a search weighs include the same attacks without that landing, so
+    the look-ahead, not a fixed weight, decides whether the transport is worth the landing."""
+    game = until(new_game(system42), "japan", "combat-move")
+    plans = make_player("heuristic", system42, "axis", np.random.default_rng(1)).plans(game)
+    labels = [p.label for p in plans]
+    own = plans[0]
+    sheltered = plans[labels.index("attacks: sheltered landings")]
+    assert "alaska" in attacked(game, own)
+    assert attacked(game, sheltered) == attacked(game, own) - {"alaska"}
+    assert not any(target == "alaska" for entries in sheltered.content["moves"].values()
+                   for _to, _count, target in entries)
+
+
 # -- money -----------------------------------------------------------------------------------------
 def test_a_rich_britain_spends_its_money_and_buys_a_factory(system42):
     """The United Kingdom with 144 IPCs and one factory of 8 used to buy more units than its

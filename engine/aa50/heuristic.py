@@ -140,9 +140,11 @@ class HeuristicPlayer(Player):
     def plans(self, state) -> list[Plan]:
         """At the start of a purchase: its own, then land-heavy, naval (transports with an
         escort, warships) and air-heavy ones. At the start of a combat move: its own
-        attacks, then its own without the riskiest attack, a more cautious and a bolder set
-        (odds 0.15 higher and lower). Plans that come out the same are offered once; China
-        (no purchase, a few infantry) has none to weigh. A search weighs the first few."""
+        attacks, then its own without the landings that leave a transport where the enemy can
+        sink it (its own trades a transport for a landing worth more), its own without the
+        riskiest attack, a more cautious and a bolder set (odds 0.15 higher and lower). Plans
+        that come out the same are offered once; China (no purchase, a few infantry) has none
+        to weigh. A search weighs the first few."""
         key = (state.round, state.seat, state.phase)
         if key == self.plan_key or state.phase not in ("purchase", "combat-move") \
                 or state.is_china(state.seat):
@@ -154,7 +156,8 @@ class HeuristicPlayer(Player):
             if state.round < self.options["first_attack_round"]:
                 return []
             odds = self.options["odds"]
-            found = [self._attacks(state, odds)]
+            found = [self._attacks(state, odds),
+                     self._attacks(state, odds, "sheltered landings", sheltered=True)]
             if found[0].content["risks"]:
                 riskiest = min(found[0].content["risks"])[1]
                 found.append(self._attacks(state, odds, f"without {riskiest}", {riskiest}))
@@ -194,8 +197,9 @@ class HeuristicPlayer(Player):
         return Plan(f"purchase: {style}", {"shopping": shopping, "convoy": purchase.convoy,
                                            "factory_site": purchase.factory_site})
 
-    def _attacks(self, state, odds: float, label: str = "own", skip: frozenset | set = frozenset()) -> Plan:
-        combat = CombatPlan(self, state, odds, skip)
+    def _attacks(self, state, odds: float, label: str = "own", skip: frozenset | set = frozenset(),
+                 sheltered: bool = False) -> Plan:
+        combat = CombatPlan(self, state, odds, skip, sheltered)
         moves = combat.plan()
         return Plan(f"attacks: {label}", {"moves": moves, "loads": dict(combat.loads),
                                           "risks": combat.risks})
@@ -1043,9 +1047,10 @@ class CombatPlan:
     """Chooses the turn's attacks (see the module's docstring)."""
 
     def __init__(self, player: HeuristicPlayer, state, odds: float,
-                 skip: frozenset | set = frozenset()):
+                 skip: frozenset | set = frozenset(), sheltered: bool = False):
         self.player, self.state, self.nation = player, state, state.seat
         self.odds, self.skip = odds, skip          # the least chance it attacks with; spaces left alone
+        self.sheltered = sheltered                 # no landing that leaves a transport exposed
         self.side = state.side(self.nation)
         self.loads: dict[str, list[tuple[str, str]]] = defaultdict(list)
         self.risks: list[tuple[float, str]] = []   # (estimated chance, space) of each attack
@@ -1352,6 +1357,8 @@ class CombatPlan:
             escort[zone].append(ship)
         exposed = sum(state.data.types[fleets[uid][0].type].cost for uid, zone in coming.items()
                       if not self._safe_landing(zone, escort[zone]))
+        if exposed and self.sheltered:
+            return False
         return chance * (killed + 2 * self._worth(shore)) >= lost * (1.2 - chance) + exposed / 2
 
     def _safe_landing(self, zone: str, joining: Sequence[Piece] = ()) -> bool:
