@@ -137,7 +137,7 @@ BELOW_ODDS = 0.3
 BLUNDERS = {
     "lost-unfought": "units lost unable to strike back",
     "lost-unfought-value": "what those units cost",
-    "unspent": "money left unspent when a turn ends",
+    "unspent": "money left that could still buy a unit",
     "below-odds": f"attacks at an estimated chance below {BELOW_ODDS:.0%}",
     "capital-empty": "turns ended with the capital undefended",
     "cards-unused": "cards in hand when a side passed to end the turn",

@@ -33,6 +33,8 @@ from engine.calculator import wilson
 from .report import AHEAD_CODES, OUTCOME_CODES, leader_at_limit, verdict_lean
 
 LEVEL = 0.05
+FUTILE = 0.10                    # stop once more games would settle it with less than this chance
+FIRST_FUTILITY_LOOK = 1          # ... judged from the second look on, never from one batch
 SEED_OFFSET = 1_000_000          # batch k plays with the seed of "game" 1,000,000 + k
 
 
@@ -46,6 +48,10 @@ class Counted:
     @property
     def counted(self) -> int:
         return self.first + self.second
+
+    @property
+    def games(self) -> int:
+        return self.first + self.second + self.neither
 
     def __add__(self, other: Counted) -> Counted:
         return Counted(self.first + other.first, self.second + other.second,
@@ -167,6 +173,7 @@ def check_robust(original: Counted | Tally, play: Callable[[int, int], Games],
     verdict = original.lean(target=target) if verdict is None else verdict
     total: Games | None = None
     played, result, found, look = 0, "unsettled", 0, 0
+    chance = 1.0
     for look in range(looks):
         games = min(batch, max_games - played)
         counted = play(look, games)
@@ -179,6 +186,10 @@ def check_robust(original: Counted | Tally, play: Callable[[int, int], Games],
             result = "depends"
         if result != "unsettled":
             break
+        if look >= FIRST_FUTILITY_LOOK and played < max_games:
+            chance = chance_to_settle(total, max_games - played, z, target)
+            if chance < FUTILE:
+                break
     if result == "unsettled" and verdict == 0:
         result = "holds"             # no side favoured by either strength, after every game
     first, second, neither = (total.first, total.second, total.neither) if total else (0, 0, 0)
@@ -187,7 +198,36 @@ def check_robust(original: Counted | Tally, play: Callable[[int, int], Games],
             "level": LEVEL, "verdict": verdict, "found": found, "target": target,
             "counted": {sides[0]: first, sides[1]: second, "neither": neither},
             "share": first / (first + second) if first + second else None,
-            "interval": [low, high]}
+            "interval": [low, high],
+            "stopped_early": result in ("unsettled", "holds") and played < max_games,
+            "chance_to_settle": chance}
+
+
+def chance_to_settle(total: Counted | Tally, remaining: int, z: float, target: float) -> float:
+    """The chance that `remaining` more games make the first side's share significantly
+    different from `target` (either way), predicted from the games so far: the beta-binomial
+    predictive distribution of the remaining counted games' split under a uniform prior (the
+    usual predictive probability for stopping a trial for futility). Stopping when it is
+    small never makes a wrong call likelier: it only gives up calls. Written out here, as
+    SciPy (whose `betabinom` it matches, tests/test_ladder_robust.py) is no dependency of
+    the command line."""
+    if not total.games:
+        return 1.0
+    more = round(remaining * total.counted / total.games)
+    settled = 0.0
+    for k in range(more + 1):
+        final = Counted(total.first + k, total.second + more - k, 0)
+        if lean(final, z, target):
+            settled += math.exp(log_beta_binomial(k, more, total.first + 1, total.second + 1))
+    return settled
+
+
+def log_beta_binomial(k: int, n: int, a: float, b: float) -> float:
+    """log P(k successes in n) under the beta-binomial distribution with shapes a and b."""
+    def log_beta(x: float, y: float) -> float:
+        return math.lgamma(x) + math.lgamma(y) - math.lgamma(x + y)
+    log_choose = math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+    return log_choose + log_beta(k + a, n - k + b) - log_beta(a, b)
 
 
 def describe(check: dict, sides: list[str], players: dict[str, str], stronger: dict[str, str],
@@ -209,10 +249,22 @@ def describe(check: dict, sides: list[str], players: dict[str, str], stronger: d
     if check["result"] == "holds":
         if before:
             return f"the verdict holds with stronger players: {before} is favoured again ({games})"
-        return f"the verdict holds with stronger players: no side is favoured in {games}"
+        return f"the verdict holds with stronger players: no side is favoured in {games}" + \
+            _early(check)
     claim = f"{before} is favoured" if before else "no side is favoured"
-    return (f"not settled: {games} neither confirm nor refute that {claim}; "
-            "more games (--robust-games) would")
+    return f"not settled: {games} neither confirm nor refute that {claim}" + _early(check)
+
+
+def _early(check: dict) -> str:
+    """What stopping before `max_games` means, or what more games could do."""
+    left = check["max_games"] - check["games"]
+    if check.get("stopped_early"):
+        chance = f"{100 * check['chance_to_settle']:.0f}%"
+        if check["result"] == "holds":
+            return f" (the {left} games left would find otherwise with a chance of only {chance})"
+        return (f"; the {left} games left would settle it with a chance of only {chance}: too "
+                "close to call either way")
+    return "; more games (--robust-games) might settle it" if check["result"] == "unsettled" else ""
 
 
 def describe_shift(check: dict, side: str, stronger: dict[str, str]) -> str:
@@ -227,8 +279,8 @@ def describe_shift(check: dict, side: str, stronger: dict[str, str]) -> str:
                 f" with stronger ones ({games})")
     if check["result"] == "holds":
         return (f"the shift holds with stronger players: {before} again ({games})" if before
-                else f"no significant shift with stronger players either ({games})")
-    return f"not settled: {games} neither confirm nor refute that {before}"
+                else f"no significant shift with stronger players either ({games})" + _early(check))
+    return f"not settled: {games} neither confirm nor refute that {before}" + _early(check)
 
 
 def describe_target(check: dict, side: str, target: float) -> str:
@@ -240,4 +292,4 @@ def describe_target(check: dict, side: str, target: float) -> str:
         return (f"the fair value depends on the players: with stronger players {side} wins "
                 f"{shown} there, not {100 * target:g}% ({games})")
     return (f"the fair value holds with stronger players: {side} wins {shown} there, as "
-            f"{100 * target:g}% allows ({games})")
+            f"{100 * target:g}% allows ({games})" + _early(check))

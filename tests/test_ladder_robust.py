@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import math
+from statistics import NormalDist
 
 import numpy as np
 import pytest
 
 from playtest.ladder import ELO, fit_ratings, game_score
 from playtest.report import _verdict, summarise
-from playtest.robust import Counted, Tally, check_robust, count_games, lean, shift_counts
+from playtest.robust import (FUTILE, Counted, Tally, chance_to_settle, check_robust, count_games,
+                             lean, log_beta_binomial, shift_counts)
 from sandtable.cli import main
 
 from helpers import REPO
@@ -116,14 +118,42 @@ def test_a_verdict_the_stronger_players_reverse_depends_on_the_players():
     assert check["result"] == "depends" and check["found"] == -1 and check["games"] < 100
 
 
-def test_no_side_favoured_by_either_strength_holds_after_every_game():
+def test_no_side_favoured_by_either_strength_holds_once_more_games_would_not_change_it():
+    """Games split evenly: after two batches, the 40 games left could make a side significantly
+    favoured with a chance under FUTILE, so the check stops there instead of playing them."""
     check = check_robust(Counted(50, 50, 0), fair, SIDES, max_games=60, batch=10)
-    assert check["result"] == "holds" and check["games"] == 60 and check["looks"] == 6
+    assert check["result"] == "holds" and check["games"] == 20 and check["looks"] == 2
+    assert check["stopped_early"] and check["chance_to_settle"] < FUTILE
 
 
-def test_an_unclear_answer_is_not_settled():
-    check = check_robust(Counted(80, 20, 0), fair, SIDES, max_games=40, batch=10)
-    assert check["result"] == "unsettled" and check["games"] == 40
+def test_an_unclear_answer_is_not_settled_and_stops_when_more_games_would_not_settle_it():
+    check = check_robust(Counted(80, 20, 0), fair, SIDES, max_games=100, batch=10)
+    assert check["result"] == "unsettled" and check["games"] == 30 and check["stopped_early"]
+    assert check["chance_to_settle"] < FUTILE
+    whole = check_robust(Counted(80, 20, 0), fair, SIDES, max_games=20, batch=10)
+    assert whole["result"] == "unsettled" and whole["games"] == 20 and not whole["stopped_early"]
+
+
+def test_stopping_for_futility_saves_games_and_keeps_most_of_the_power():
+    """300 checks a true share: balanced scenarios stop after well under half the games
+    allowed, while a real shift to 75% is still found nearly every time."""
+    balanced = [check_robust(Counted(50, 50, 0), play_with(0.5, seed), SIDES, 100, 10)
+                for seed in range(300)]
+    assert np.mean([c["games"] for c in balanced]) < 50
+    shifted = [check_robust(Counted(50, 50, 0), play_with(0.75, seed), SIDES, 100, 10)
+               for seed in range(300)]
+    assert sum(c["result"] == "depends" for c in shifted) / 300 > 0.95
+
+
+def test_the_chance_to_settle_is_the_beta_binomial_prediction():
+    stats = pytest.importorskip("scipy.stats")
+    for first, second, more in [(7, 3, 12), (0, 0, 5), (30, 12, 40)]:
+        for k in range(more + 1):
+            assert math.exp(log_beta_binomial(k, more, first + 1, second + 1)) == \
+                pytest.approx(stats.betabinom.pmf(k, more, first + 1, second + 1), rel=1e-9)
+    z = NormalDist().inv_cdf(1 - 0.05 / 20)
+    assert chance_to_settle(Counted(10, 10, 0), 0, z, 0.5) == 0.0
+    assert chance_to_settle(Counted(19, 1, 0), 80, z, 0.5) > 0.99
 
 
 def test_looking_after_every_batch_keeps_false_alarms_under_five_percent():
