@@ -13,11 +13,12 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from editor_windows import close_window, new_window  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
 from editor import recovery  # noqa: E402
 from editor.main_window import AUTOSAVE_MS  # noqa: E402
+
+from editor_windows import close_window, new_window  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 # An editor that edits, keeps its work for recovery (as its timer does every minute), and is killed.

@@ -8,7 +8,6 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from editor_windows import close_window, new_window  # noqa: E402
 from PySide6.QtCore import QSettings, Qt  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
@@ -18,6 +17,7 @@ from sandtable.texts import fingerprint  # noqa: E402
 from sandtable.yamlsource import read_yaml_file  # noqa: E402
 
 from editor_gestures import drag  # noqa: E402
+from editor_windows import close_window, new_window  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 NORTHERN_FRONT = REPO / "scenarios" / "northern-front"
