@@ -12,8 +12,6 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-
-
 from editor_soak import Soak, back_to_start, own_data, resident_mb  # noqa: E402
 
 STEPS = 1200
