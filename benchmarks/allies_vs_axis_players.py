@@ -17,9 +17,7 @@ Sections (all by default, in this order):
 """
 from __future__ import annotations
 
-import argparse
 import copy
-import resource
 import sys
 import time
 from pathlib import Path
@@ -29,15 +27,19 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import numpy as np  # noqa: E402
-from seat_strength import compare_in_seat, cpu_per_game, median_and_90th  # noqa: E402
+from game_timing import median_and_90th  # noqa: E402
+from player_benchmark import (  # noqa: E402
+    SIDES,
+    fit_logistic,
+    run_sections,
+    score_standing,
+    search_section,
+    section_parser,
+)
 
 from engine.players import make_player  # noqa: E402
-from engine.processes import available_cores  # noqa: E402
-from engine.system import load_system  # noqa: E402
-from sandtable.scenario import load_scenario  # noqa: E402
 
 SCENARIO = ROOT / "scenarios" / "allies-vs-axis"
-SIDES = ("allies", "axis")
 CONFIGS = ({}, {"mode": "les-miserables"}, {"mode": "fierce-battle"}, {"mode": "no-italy"},
            {"end_condition": "sudden-death"}, {"jail_limit": "jail-limit-5"})
 
@@ -71,8 +73,6 @@ def clones(args, scenario, system) -> None:
 
 
 def standing(args, scenario, system) -> None:
-    from scipy.optimize import minimize
-
     from engine.allies_vs_axis import standing as model
     names = list(model.WEIGHTS)
     rows = []
@@ -97,70 +97,29 @@ def standing(args, scenario, system) -> None:
     data = np.array(rows, dtype=float)
     game, won = data[:, 0], data[:, -1]
     features = np.column_stack([np.ones(len(data)), data[:, 1:-1]])
-
-    def loss(b, x, y):
-        z = x @ b
-        return float(np.mean(np.logaddexp(0, z) - y * z))
     train, test = (game // len(CONFIGS)) % 2 == 0, (game // len(CONFIGS)) % 2 == 1
-    fitted = minimize(loss, np.zeros(features.shape[1]), args=(features[train], won[train]),
-                      method="BFGS").x
+    fitted = fit_logistic(features, won, train)
     used = np.array([model.INTERCEPT] + [model.WEIGHTS[name] for name in names])
     print(f"\nstanding: {len(data):,} round starts of {args.standing_games:,} games, fitted on "
           "half of the games, scored on the other half")
     print(f"  weights ({', '.join(['intercept', *names])})")
     print(f"  fitted  {np.round(fitted, 3)}")
     print(f"  in use  {used}")
-    for label, b in (("fitted", fitted), ("in use", used)):
-        z = features[test] @ b
-        brier = float(np.mean((1 / (1 + np.exp(-z)) - won[test]) ** 2))
-        print(f"  {label}: log loss {loss(b, features[test], won[test]):.4f}, Brier {brier:.4f}")
-    print(f"  the base rate alone: Brier {float(np.mean((won[train].mean() - won[test]) ** 2)):.4f}")
+    score_standing(features, won, train, test, {"fitted": fitted, "in use": used})
 
 
 def search(args, scenario, system) -> None:
     from engine.allies_vs_axis.heuristic import AvAHeuristic
-    default = AvAHeuristic.search_budget
-    print(f"\nsearch against heuristic in the same seat, heuristic opponent, {args.games} games "
-          f"(default budget {default}, horizon {AvAHeuristic.search_horizon} rounds)")
-    for side in SIDES:
-        other = "axis" if side == "allies" else "allies"
-        for budget in [default] + [b for b in args.budgets if b != default]:
-            spec = "search" if budget == default else f"search:budget={budget}"
-            compare_in_seat(scenario, {}, side, other, "heuristic", "heuristic", spec,
-                            args.games, 29, args.workers)
-    print("\nspeed (one core, CPU time per game)")
-    heuristic = cpu_per_game(system, scenario, {}, {"allies": "heuristic", "axis": "heuristic"},
-                             args.speed_games, 5)
-    print(f"  heuristic both sides     median {1000 * median_and_90th(heuristic)[0]:7.0f} ms")
-    for side in SIDES:
-        players = {"allies": "heuristic", "axis": "heuristic", side: "search"}
-        median, high = median_and_90th(cpu_per_game(system, scenario, {}, players,
-                                                    args.speed_games, 5))
-        print(f"  {side} search              median {1000 * median:7.0f} ms, 90th pct "
-              f"{1000 * high:7.0f} ms")
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(f"  memory: {workers:.0f} MB at most per worker, {own:.0f} MB in this process "
-          "(target: under 500 MB per worker)")
+    search_section(args, scenario, system, AvAHeuristic, f"{AvAHeuristic.search_horizon} rounds")
 
 
 SECTIONS = {"clones": clones, "standing": standing, "search": search}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("sections", nargs="*", choices=[*SECTIONS, []], default=[])
-    parser.add_argument("--games", type=int, default=100, help="games per study (100)")
-    parser.add_argument("--workers", type=int, default=available_cores())
-    parser.add_argument("--clone-games", type=int, default=10)
-    parser.add_argument("--standing-games", type=int, default=1800)
-    parser.add_argument("--speed-games", type=int, default=10)
-    parser.add_argument("--budgets", type=lambda t: [int(x) for x in t.split(",")], default=[4])
-    args = parser.parse_args()
-    scenario = load_scenario(SCENARIO)
-    system = load_system(scenario)
-    for name in args.sections or SECTIONS:
-        SECTIONS[name](args, scenario, system)
+    parser = section_parser(__doc__, SECTIONS, games=100, clone_games=10, standing_games=1800,
+                            speed_games=10, budgets=[4])
+    run_sections(parser.parse_args(), SECTIONS, SCENARIO)
 
 
 if __name__ == "__main__":

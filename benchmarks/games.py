@@ -47,10 +47,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from game_timing import cpu_per_game, percentile  # noqa: E402
 
 from engine.processes import available_cores  # noqa: E402
 from engine.system import load_system  # noqa: E402
-from playtest.study import Study, play_game, portable, run_study  # noqa: E402
+from playtest.study import Study, portable, run_study  # noqa: E402
 from sandtable.scenario import load_scenario  # noqa: E402
 
 
@@ -58,15 +61,8 @@ def per_game(system, scenario, players: str, games: int, seed: int,
              sides=("axis", "allies"), max_rounds: int | None = 15) -> list[float]:
     """CPU seconds of each game, played one after another in this process."""
     options = {s.key: s.default for s in system.game_settings()}
-    study = Study(scenario, options, {side: players for side in sides}, games, seed, max_rounds)
-    times = []
-    for index in range(games):
-        start = time.process_time()
-        record = play_game(system, study, index)
-        times.append(time.process_time() - start)
-        if record.error:
-            raise SystemExit(f"game {index} failed: {record.error}")
-    return times
+    return cpu_per_game(system, Study(scenario, options, {side: players for side in sides}, games,
+                                      seed, max_rounds))
 
 
 def player_times(system, scenario, games: int, sides, max_rounds: int | None,
@@ -91,11 +87,6 @@ def player_times(system, scenario, games: int, sides, max_rounds: int | None,
     return rows
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
 def allies_vs_axis(args) -> None:
     """Whole games of Allies vs. Axis in each mode, to their end, on one core."""
     games = args.allies_vs_axis_games
@@ -110,13 +101,7 @@ def allies_vs_axis(args) -> None:
             rows.append(("heuristic:judge=calculator", games))
         for spec, count in rows:
             study = Study(scenario, {"mode": mode}, {"axis": spec, "allies": spec}, count, 7)
-            times = []
-            for index in range(count):
-                start = time.process_time()
-                record = play_game(system, study, index)
-                times.append(time.process_time() - start)
-                if record.error:
-                    raise SystemExit(f"{mode} game {index} failed: {record.error}")
+            times = cpu_per_game(system, study, f"{mode} game")
             label = f"{mode}, {spec}" if "judge" not in spec else f"baseline: {mode}, {spec}"
             median = medians[mode, spec] = statistics.median(times)
             print(f"  {label:<48}{1000 * median:7.1f}ms{1000 * percentile(times, 0.9):8.1f}ms")

@@ -24,16 +24,18 @@ import argparse
 import resource
 import statistics
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from game_timing import cpu_per_game, median_and_90th  # noqa: E402
 
 from engine.calculator import wilson  # noqa: E402
 from engine.players import available  # noqa: E402
 from engine.system import load_system  # noqa: E402
-from playtest.study import Study, play_game, run_study  # noqa: E402
+from playtest.study import Study, run_study  # noqa: E402
 from sandtable.scenario import load_scenario  # noqa: E402
 
 SCENARIOS = ("aa50-1942", "gj69-southern-operation", "war-at-sea", "allies-vs-axis")
@@ -46,15 +48,7 @@ def sides_of(scenario) -> list[str]:
 
 def cpu_seconds(system, scenario, players: dict, games: int, seed: int) -> list[float]:
     options = {s.key: s.default for s in system.game_settings()}
-    study = Study(scenario, options, players, games, seed)
-    found = []
-    for index in range(games):
-        started = time.process_time()
-        record = play_game(system, study, index)
-        if record.error:
-            raise SystemExit(f"game {index} failed: {record.error}")
-        found.append(time.process_time() - started)
-    return found
+    return cpu_per_game(system, Study(scenario, options, players, games, seed))
 
 
 def share_of_decided(scenario, system, players: dict, side: str, games: int, seed: int,
@@ -97,9 +91,9 @@ def main(argv: list[str]) -> int:
                              args.timing_games, args.seed)
         target = next((t for key, t in TARGET_SECONDS.items() if system.system.startswith(key)), None)
         for label, found in (("heuristic (baseline)", heuristic), ("search, both sides", search)):
-            ordered = sorted(found)
-            print(f"  {label:<22} median {statistics.median(found):7.3f} s, 90th pct "
-                  f"{ordered[int(0.9 * (len(ordered) - 1))]:7.3f} s per game on one core")
+            median, high = median_and_90th(found)
+            print(f"  {label:<22} median {median:7.3f} s, 90th pct "
+                  f"{high:7.3f} s per game on one core")
         median = statistics.median(search)
         if target:
             print(f"  search target {target:g} s: {'met' if median < target else 'NOT met'} "

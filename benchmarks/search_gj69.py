@@ -30,12 +30,15 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from game_timing import cpu_per_game, median_and_90th  # noqa: E402
 
 from engine.game import ReplayClone  # noqa: E402
 from engine.players import make_player  # noqa: E402
 from engine.processes import available_cores  # noqa: E402
 from engine.system import load_system  # noqa: E402
-from playtest.study import Study, play_game, run_study  # noqa: E402
+from playtest.study import Study, run_study  # noqa: E402
 from sandtable.scenario import load_scenario  # noqa: E402
 
 SCENARIO = ROOT / "scenarios" / "gj69-southern-operation"
@@ -63,18 +66,6 @@ def clone_times(system, seeds: int) -> tuple[list[float], list[float], list[floa
             spent += time.process_time() - start
         games.append(spent)
     return copies, replays, games
-
-
-def game_times(system, scenario, players: dict[str, str], games: int) -> list[float]:
-    study = Study(scenario, {}, players, games, 2026)
-    times = []
-    for index in range(games):
-        start = time.process_time()
-        record = play_game(system, study, index)
-        times.append(time.process_time() - start)
-        if record.error:
-            raise SystemExit(f"game {index} failed: {record.error}")
-    return times
 
 
 def margins(records, side: str) -> tuple[float, float, float, float]:
@@ -111,9 +102,9 @@ def main() -> None:
              for side in sides]
     medians = {}
     for label, players in rows:
-        times = sorted(game_times(system, scenario, players, args.games))
-        medians[label] = statistics.median(times)
-        print(f"  {label:<44}{medians[label]:7.2f}s {times[int(0.9 * (len(times) - 1))]:8.2f}s")
+        medians[label], high = median_and_90th(cpu_per_game(system, Study(scenario, {}, players,
+                                                                          args.games, 2026)))
+        print(f"  {label:<44}{medians[label]:7.2f}s {high:8.2f}s")
     worst = max(v for k, v in medians.items() if k.startswith("search"))
     memory = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"  a search game under 2 s median: {'met' if worst < 2 else 'NOT met'} ({worst:.2f}s); "

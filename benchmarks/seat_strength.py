@@ -1,5 +1,5 @@
-"""Shared by the player benchmarks (war_at_sea_players.py, allies_vs_axis_players.py): how
-strong a player is in one seat against the same opponent, and how long its games take.
+"""Shared by the player benchmarks (war_at_sea_players.py, allies_vs_axis_players.py, through
+player_benchmark.py): how strong a player is in one seat against the same opponent.
 
 Games are asymmetric, so a player is never compared with 50%: the same seat, the same opponent,
 the same game seeds, once with the baseline player and once with the challenger. The figure is
@@ -9,13 +9,11 @@ from the same seed (playtest/stats.py).
 """
 from __future__ import annotations
 
-import statistics
-import time
 from dataclasses import dataclass
 
 from engine.calculator import wilson
 from playtest.stats import paired_shift
-from playtest.study import Study, play_game, run_study
+from playtest.study import Study, run_study
 
 
 @dataclass
@@ -75,22 +73,3 @@ def compare_in_seat(scenario, options: dict, side: str, other: str, opponent: st
           f"McNemar p = {shift.p_value:.3g}; share of decided games "
           f"{100 * (after.share - before.share):+.1f} points")
     return before, after
-
-
-def cpu_per_game(system, scenario, options: dict, players: dict[str, str], games: int,
-                 seed: int, max_rounds: int | None = None) -> list[float]:
-    """CPU seconds of each game, played one after another in this process (one core)."""
-    study = Study(scenario, options, players, games, seed, max_rounds)
-    times = []
-    for index in range(games):
-        start = time.process_time()
-        record = play_game(system, study, index)
-        times.append(time.process_time() - start)
-        if record.error:
-            raise SystemExit(f"game {index} failed: {record.error}")
-    return times
-
-
-def median_and_90th(times: list[float]) -> tuple[float, float]:
-    ordered = sorted(times)
-    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]

@@ -21,8 +21,6 @@ Sections (all by default, in this order):
 """
 from __future__ import annotations
 
-import argparse
-import resource
 import sys
 import time
 from pathlib import Path
@@ -32,21 +30,21 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import numpy as np  # noqa: E402
-from seat_strength import (  # noqa: E402
-    compare_in_seat,
-    cpu_per_game,
-    median_and_90th,
-    seat,
-    winners,
+from game_timing import median_and_90th  # noqa: E402
+from player_benchmark import (  # noqa: E402
+    SIDES,
+    fit_logistic,
+    numbers,
+    run_sections,
+    score_standing,
+    search_section,
+    section_parser,
 )
+from seat_strength import seat, winners  # noqa: E402
 
 from engine.players import make_player  # noqa: E402
-from engine.processes import available_cores  # noqa: E402
-from engine.system import load_system  # noqa: E402
-from sandtable.scenario import load_scenario  # noqa: E402
 
 SCENARIO = ROOT / "scenarios" / "war-at-sea"
-SIDES = ("allies", "axis")
 MARGINS = (0.75, 0.85, 1.0, 1.15, 1.3, 1.5, 1.75)
 
 
@@ -107,8 +105,6 @@ def margins(args, scenario, system) -> None:
 
 
 def standing(args, scenario, system) -> None:
-    from scipy.optimize import minimize
-
     from engine.war_at_sea import standing as model
     rows = []
     rng = np.random.default_rng(2024)
@@ -130,73 +126,30 @@ def standing(args, scenario, system) -> None:
     game, track, left, axis, allies, won = data.T
     features = np.column_stack([np.ones_like(track), track, left,
                                 left * np.log((axis + 1) / (allies + 1))])
-
-    def loss(b, x, y):
-        z = x @ b
-        return float(np.mean(np.logaddexp(0, z) - y * z))
     train, test = game % 2 == 0, game % 2 == 1
-    fitted = minimize(loss, np.zeros(4), args=(features[train], won[train]), method="BFGS").x
+    fitted = fit_logistic(features, won, train)
     used = np.array([model.INTERCEPT, model.TRACK, model.PER_TURN, model.FLEETS])
     print(f"\nstanding: {len(data):,} positions of {args.standing_games:,} games, fitted on the "
           "even games, scored on the odd")
     print(f"  coefficients fitted  {np.round(fitted, 3)}")
     print(f"  coefficients in use  {used}")
-    for label, b in (("fitted", fitted), ("in use", used)):
-        z = features[test] @ b
-        brier = float(np.mean((1 / (1 + np.exp(-z)) - won[test]) ** 2))
-        print(f"  {label}: log loss {loss(b, features[test], won[test]):.4f}, Brier {brier:.4f}")
-    base = float(np.mean((won[train].mean() - won[test]) ** 2))
-    print(f"  the base rate alone: Brier {base:.4f}")
+    score_standing(features, won, train, test, {"fitted": fitted, "in use": used})
 
 
 def search(args, scenario, system) -> None:
     from engine.war_at_sea.heuristic import WaSHeuristic
-    default = WaSHeuristic.search_budget
-    print(f"\nsearch against heuristic in the same seat, heuristic opponent, {args.games} games "
-          f"(default budget {default}, horizon {WaSHeuristic.search_horizon} round)")
-    for side in SIDES:
-        other = "axis" if side == "allies" else "allies"
-        for budget in [default] + [b for b in args.budgets if b != default]:
-            spec = "search" if budget == default else f"search:budget={budget}"
-            compare_in_seat(scenario, {}, side, other, "heuristic", "heuristic", spec,
-                            args.games, 29, args.workers)
-    print("\nspeed (one core, CPU time per game)")
-    heuristic = cpu_per_game(system, scenario, {}, {"allies": "heuristic", "axis": "heuristic"},
-                             args.speed_games, 5)
-    print(f"  heuristic both sides     median {1000 * median_and_90th(heuristic)[0]:6.0f} ms")
-    for side in SIDES:
-        players = {"allies": "heuristic", "axis": "heuristic", side: "search"}
-        times = cpu_per_game(system, scenario, {}, players, args.speed_games, 5)
-        median, high = median_and_90th(times)
-        print(f"  {side} search              median {1000 * median:6.0f} ms, 90th pct "
-              f"{1000 * high:6.0f} ms (target: under 500 ms: "
-              f"{'met' if median < 0.5 else 'NOT met'})")
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(f"  memory: {workers:.0f} MB at most per worker, {own:.0f} MB in this process "
-          "(target: under 500 MB per worker)")
+    search_section(args, scenario, system, WaSHeuristic, f"{WaSHeuristic.search_horizon} round",
+                   target=0.5)
 
 
 SECTIONS = {"clones": clones, "margins": margins, "standing": standing, "search": search}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("sections", nargs="*", choices=[*SECTIONS, []], default=[])
-    parser.add_argument("--games", type=int, default=400, help="games per study (400)")
-    parser.add_argument("--workers", type=int, default=available_cores())
-    parser.add_argument("--clone-games", type=int, default=20)
-    parser.add_argument("--standing-games", type=int, default=3000)
-    parser.add_argument("--speed-games", type=int, default=20)
-    parser.add_argument("--margin-values", type=lambda t: [float(x) for x in t.split(",")],
-                        default=list(MARGINS))
-    parser.add_argument("--budgets", type=lambda t: [int(x) for x in t.split(",")],
-                        default=[8, 48])
-    args = parser.parse_args()
-    scenario = load_scenario(SCENARIO)
-    system = load_system(scenario)
-    for name in args.sections or SECTIONS:
-        SECTIONS[name](args, scenario, system)
+    parser = section_parser(__doc__, SECTIONS, games=400, clone_games=20, standing_games=3000,
+                            speed_games=20, budgets=[8, 48])
+    parser.add_argument("--margin-values", type=numbers(float), default=list(MARGINS))
+    run_sections(parser.parse_args(), SECTIONS, SCENARIO)
 
 
 if __name__ == "__main__":

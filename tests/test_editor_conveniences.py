@@ -5,7 +5,6 @@ game's options and a validation off the interface's thread for whole games, a fo
 window, the Edit and Help menus."""
 from __future__ import annotations
 
-import gc
 import importlib.util
 import shutil
 import threading
@@ -15,46 +14,29 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl  # noqa: E402
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl  # noqa: E402
 from PySide6.QtGui import QDropEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication, QToolButton  # noqa: E402
 
-from editor.main_window import MainWindow  # noqa: E402
 from editor.models.entity_table import OVERRIDDEN_BACKGROUND, STATUS_ROLE  # noqa: E402
 from editor.roles import BACKGROUND, FONT  # noqa: E402
 
 from editor_gestures import button, click, edit_cell, retype  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
-WORKSHOP = REPO / "tests" / "fixtures" / "editor" / "workshop"
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
-    main = MainWindow(QSettings(str(tmp_path / "editor.ini"), QSettings.IniFormat))
-    main.resize(1400, 900)
-    main.show()
-    qtbot.waitExposed(main)
-    yield main
-    main.confirm_discard = lambda: True
-    main.close()
-    main.deleteLater()
-    gc.collect()
-
-
-def workshop(window, tmp_path) -> Path:
-    folder = tmp_path / "workshop"
-    shutil.copytree(WORKSHOP, folder)
-    window.open_folder(folder)
-    return folder
+def window(open_editor):
+    return open_editor(size=(1400, 900))
 
 
 def objective(window, ident: str) -> dict:
     return next(o for o in window.document.own("objectives")["objectives"] if o["id"] == ident)
 
 
-def test_not_negates_the_chosen_condition(qtbot, window, tmp_path):
-    workshop(window, tmp_path)
+def test_not_negates_the_chosen_condition(qtbot, window, workshop):
+    window.open_folder(workshop)
     panel = window.objectives_panel
     window.tabs.setCurrentWidget(panel)
     panel.select(("id", "defend-moscow"))
@@ -69,8 +51,8 @@ def test_not_negates_the_chosen_condition(qtbot, window, tmp_path):
     assert objective(window, "defend-moscow")["when"] == {"any": [{"not": negated}]}
 
 
-def test_ids_in_a_condition_are_ticked_in_a_list_of_names(qtbot, window, tmp_path):
-    workshop(window, tmp_path)
+def test_ids_in_a_condition_are_ticked_in_a_list_of_names(qtbot, window, workshop):
+    window.open_folder(workshop)
     panel = window.objectives_panel
     window.tabs.setCurrentWidget(panel)
     panel.select(("id", "defend-moscow"))
@@ -127,8 +109,8 @@ def test_the_find_box_finds_on_the_first_enter_with_the_names_list_open(qtbot, w
     assert not popup.isVisible()
 
 
-def test_a_refusal_in_the_status_bar_goes_with_the_next_good_edit(qtbot, window, tmp_path):
-    workshop(window, tmp_path)
+def test_a_refusal_in_the_status_bar_goes_with_the_next_good_edit(qtbot, window, workshop):
+    window.open_folder(workshop)
     window.tabs.setCurrentWidget(window.units_page)
     model = window.units_view.source
     row = model.row_of(("id", "armour"))
@@ -139,8 +121,8 @@ def test_a_refusal_in_the_status_bar_goes_with_the_next_good_edit(qtbot, window,
     assert window.statusBar().currentMessage() == ""
 
 
-def test_the_history_names_what_changed(qtbot, window, tmp_path):
-    workshop(window, tmp_path)
+def test_the_history_names_what_changed(qtbot, window, workshop):
+    window.open_folder(workshop)
     window.scene.select_space("finland")
     retype(qtbot, window.inspector.fields["value"], "4")
     panel = window.objectives_panel
@@ -154,8 +136,8 @@ def test_the_history_names_what_changed(qtbot, window, tmp_path):
     assert window.undo_action.text() == "&Undo Edit the condition of defend-moscow"
 
 
-def test_the_playtest_tab_is_in_sight_at_the_default_size(window, tmp_path):
-    workshop(window, tmp_path)
+def test_the_playtest_tab_is_in_sight_at_the_default_size(window, workshop):
+    window.open_folder(workshop)
     bar = window.tabs.tabBar()
     playtest = next(i for i in range(window.tabs.count()) if window.tabs.tabText(i) == "Playtest")
     assert bar.rect().contains(bar.tabRect(playtest))
@@ -201,8 +183,8 @@ def test_a_scenario_folder_dropped_on_the_window_opens(qtbot, window, tmp_path):
     assert window.document.root == tmp_path / "northern-front"
 
 
-def test_the_edit_and_help_menus(qtbot, window, tmp_path):
-    workshop(window, tmp_path)
+def test_the_edit_and_help_menus(qtbot, window, workshop):
+    window.open_folder(workshop)
     menus = {m.title(): [a.text() for a in m.actions() if not a.isSeparator()]
              for m in window.menuBar().findChildren(type(window.edit_menu)) if m.title()}
     assert menus["&Edit"][2:] == ["Cu&t", "&Copy", "&Paste", "&Delete", "Select &All", "&Find Space…"]

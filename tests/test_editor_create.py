@@ -3,36 +3,19 @@ names and kept unique: spaces, unit types, sides and nations, decks and cards, r
 their rows and columns, options, locales."""
 from __future__ import annotations
 
-import gc
-import shutil
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QSettings, Qt  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton  # noqa: E402
 
 from editor.ids import slug, unique_id  # noqa: E402
-from editor.main_window import MainWindow  # noqa: E402
-
-WORKSHOP = Path(__file__).resolve().parent / "fixtures" / "editor" / "workshop"
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
-    folder = tmp_path / "workshop"
-    shutil.copytree(WORKSHOP, folder)
-    main = MainWindow(QSettings(str(tmp_path / "editor.ini"), QSettings.IniFormat))
-    main.show()
-    qtbot.waitExposed(main)
-    main.open_folder(folder)
-    yield main
-    main.confirm_discard = lambda: True
-    main.close()
-    main.deleteLater()
-    gc.collect()
+def window(open_editor, workshop):
+    return open_editor(workshop)
 
 
 def add_by_typing(qtbot, window, page, name: str) -> None:

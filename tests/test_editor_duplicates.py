@@ -2,19 +2,12 @@
 messages name real lines of the file, before and after edits."""
 from __future__ import annotations
 
-import gc
-import shutil
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QSettings, Qt  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
 
-from editor.main_window import MainWindow  # noqa: E402
-
-WORKSHOP = Path(__file__).resolve().parent / "fixtures" / "editor" / "workshop"
 DUPLICATE = """- id: hold-the-north
   name: Hold the north, again
   owner: germany
@@ -24,21 +17,12 @@ DUPLICATE = """- id: hold-the-north
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
-    folder = tmp_path / "workshop"
-    shutil.copytree(WORKSHOP, folder)
-    with open(folder / "objectives.yaml", "a", encoding="utf-8") as objectives:
+def window(qtbot, open_editor, workshop):
+    with open(workshop / "objectives.yaml", "a", encoding="utf-8") as objectives:
         objectives.write(DUPLICATE)
-    main = MainWindow(QSettings(str(tmp_path / "editor.ini"), QSettings.IniFormat))
-    main.show()
-    qtbot.waitExposed(main)
-    main.open_folder(folder)
+    main = open_editor(workshop)
     qtbot.waitUntil(lambda: not main.validator.busy, timeout=10_000)
-    yield main
-    main.confirm_discard = lambda: True
-    main.close()
-    main.deleteLater()
-    gc.collect()
+    return main
 
 
 def duplicate_problem(window):

@@ -7,35 +7,17 @@ editor died in libQt6Core. The fields must survive their own edits (they are upd
 """
 from __future__ import annotations
 
-import gc
-import shutil
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QSettings, Qt  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QSpinBox  # noqa: E402
-
-from editor.main_window import MainWindow  # noqa: E402
-
-WORKSHOP = Path(__file__).resolve().parent / "fixtures" / "editor" / "workshop"
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
-    folder = tmp_path / "workshop"
-    shutil.copytree(WORKSHOP, folder)
-    main = MainWindow(QSettings(str(tmp_path / "editor.ini"), QSettings.IniFormat))
-    main.show()
-    qtbot.waitExposed(main)
-    main.open_folder(folder)
-    yield main
-    main.confirm_discard = lambda: True
-    main.close()
-    main.deleteLater()
-    gc.collect()
+def window(open_editor, workshop):
+    return open_editor(workshop)
 
 
 def objective(window, ident: str) -> dict:

@@ -8,15 +8,12 @@ saved, and what was saved is a scenario `sandtable validate` passes.
 """
 from __future__ import annotations
 
-import gc
-
 import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QPointF, QSettings, Qt  # noqa: E402
+from PySide6.QtCore import QPointF, Qt  # noqa: E402
 
-from editor.main_window import MainWindow  # noqa: E402
 from editor.new_scenario import NewScenarioDialog  # noqa: E402
 
 from editor_gestures import button, click, drag, edit_cell, retype, type_into_add_row  # noqa: E402
@@ -24,16 +21,8 @@ from helpers import diagnostics_of  # noqa: E402
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
-    main = MainWindow(QSettings(str(tmp_path / "editor.ini"), QSettings.IniFormat))
-    main.resize(1400, 900)
-    main.show()
-    qtbot.waitExposed(main)
-    yield main
-    main.confirm_discard = lambda: True
-    main.close()
-    main.deleteLater()
-    gc.collect()
+def window(open_editor):
+    return open_editor(size=(1400, 900))
 
 
 def column(model, header: str) -> int:

@@ -2,52 +2,24 @@
 reaches the terminal. All typed with real key presses into the cells."""
 from __future__ import annotations
 
-import gc
-import shutil
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QSettings, Qt, QtMsgType, qInstallMessageHandler  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QApplication, QComboBox  # noqa: E402
 
-from editor.main_window import MainWindow  # noqa: E402
 from editor.models.entity_table import PROBLEM_BACKGROUND  # noqa: E402
 from editor.roles import BACKGROUND, TOOLTIP  # noqa: E402
 from editor.table_page import TablePage  # noqa: E402
 
-WORKSHOP = Path(__file__).resolve().parent / "fixtures" / "editor" / "workshop"
-PLATFORM_NOISE = ("This plugin does not support propagateSizeHints()",)
-
 
 @pytest.fixture
-def messages():
-    found = []
-
-    def handler(kind, context, message):
-        if kind != QtMsgType.QtDebugMsg and message not in PLATFORM_NOISE:
-            found.append(message)
-    previous = qInstallMessageHandler(handler)
-    yield found
-    qInstallMessageHandler(previous)
-
-
-@pytest.fixture
-def window(qtbot, tmp_path, messages):
-    folder = tmp_path / "workshop"
-    shutil.copytree(WORKSHOP, folder)
-    main = MainWindow(QSettings(str(tmp_path / "editor.ini"), QSettings.IniFormat))
-    main.show()
-    qtbot.waitExposed(main)
+def window(open_editor, workshop, qt_warnings):
+    main = open_editor()
     main.activateWindow()
-    main.open_folder(folder)
-    yield main
-    main.confirm_discard = lambda: True
-    main.close()
-    main.deleteLater()
-    gc.collect()
+    main.open_folder(workshop)
+    return main
 
 
 def type_into(qtbot, window, page, row: int, header: str, text: str) -> None:
@@ -70,7 +42,7 @@ def type_into(qtbot, window, page, row: int, header: str, text: str) -> None:
     qtbot.wait(1)
 
 
-def test_a_refused_number_says_why_in_the_validators_words(qtbot, window, messages):
+def test_a_refused_number_says_why_in_the_validators_words(qtbot, window, qt_warnings):
     page = window.spaces_page
     row = page.model.row_of(("id", "finland"))
     type_into(qtbot, window, page, row, "Value", "two")
@@ -84,10 +56,10 @@ def test_a_refused_number_says_why_in_the_validators_words(qtbot, window, messag
     type_into(qtbot, window, page, row, "Value", "-1")     # a number is a number: stored
     assert next(s for s in window.document.own("map")["spaces"] if s["id"] == "finland")["value"] == -1
     assert page.model.data(index, TOOLTIP) is None
-    assert messages == []
+    assert qt_warnings == []
 
 
-def test_broken_text_in_a_card_effect_is_explained(qtbot, window, messages):
+def test_broken_text_in_a_card_effect_is_explained(qtbot, window, qt_warnings):
     panel = window.decks_panel
     panel.select((("decks", ("id", "german-orders")), ("cards", ("id", "g1"))))
     type_into(qtbot, window, panel.effect_page, 0, "Parameters", "groups: [1, 2")
@@ -97,11 +69,11 @@ def test_broken_text_in_a_card_effect_is_explained(qtbot, window, messages):
     type_into(qtbot, window, panel.effect_page, 0, "Parameters", "groups: 2, hidden: true")
     assert window.document.own("decks")["decks"][0]["cards"][0]["effects"] == [
         {"op": "move_again", "groups": 2, "hidden": True}]
-    assert messages == []
+    assert qt_warnings == []
 
 
 def test_a_fixed_list_takes_only_its_values_and_a_list_of_ids_takes_a_new_one_with_a_word(
-        qtbot, window, messages):
+        qtbot, window, qt_warnings):
     page = window.spaces_page
     row = page.model.row_of(("id", "norway"))
     type_into(qtbot, window, page, row, "Kind", "s")         # the drop-down: s... is sea
@@ -116,7 +88,7 @@ def test_a_fixed_list_takes_only_its_values_and_a_list_of_ids_takes_a_new_one_wi
         "Unit: 'panzer' is not defined in this scenario (known: infantry, artillery")
     qtbot.waitUntil(lambda: any(d.code == "REF001" and "panzer" in d.message
                                 for d in window.problems_model.diagnostics), timeout=10_000)
-    assert messages == []
+    assert qt_warnings == []
 
 
 def test_every_table_has_a_filter_box(qtbot, window):

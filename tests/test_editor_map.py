@@ -3,7 +3,6 @@
 hide, an overview, the board image aligned by two points, spaces placed with a click."""
 from __future__ import annotations
 
-import gc
 import shutil
 from itertools import pairwise
 from pathlib import Path
@@ -12,10 +11,9 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QPoint, QPointF, QSettings, Qt  # noqa: E402
+from PySide6.QtCore import QPoint, QPointF, Qt  # noqa: E402
 from PySide6.QtGui import QColor, QFontMetricsF, QImage  # noqa: E402
 
-from editor.main_window import MainWindow  # noqa: E402
 from editor.map_style import PALETTE, SEA, owner_palette, text_colour  # noqa: E402
 
 BOARD = Path(__file__).resolve().parent / "fixtures" / "editor" / "board"
@@ -23,20 +21,12 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
+def window(open_editor, tmp_path):
     folder = tmp_path / "board"
     shutil.copytree(BOARD, folder)
-    main = MainWindow(QSettings(str(tmp_path / "editor.ini"), QSettings.IniFormat))
-    main.resize(1200, 800)
-    main.show()
-    qtbot.waitExposed(main)
-    main.open_folder(folder)
+    main = open_editor(folder, size=(1200, 800))
     main.map_view.fit()
-    yield main
-    main.confirm_discard = lambda: True
-    main.close()
-    main.deleteLater()
-    gc.collect()
+    return main
 
 
 def test_territories_are_filled_polygons_and_seas_are_sea(window):

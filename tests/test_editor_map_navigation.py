@@ -4,7 +4,6 @@ button pans; the right button offers what can be done where it is pressed; borde
 board's wrapped edge go to the edge; the legend and the overview never cover a space."""
 from __future__ import annotations
 
-import gc
 import shutil
 from pathlib import Path
 
@@ -12,26 +11,16 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QPoint, QPointF, QRect, QSettings, Qt  # noqa: E402
+from PySide6.QtCore import QPoint, QPointF, QRect, Qt  # noqa: E402
 from PySide6.QtGui import QContextMenuEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication, QMenu, QMessageBox  # noqa: E402
-
-from editor.main_window import MainWindow  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
-    main = MainWindow(QSettings(str(tmp_path / "editor.ini"), QSettings.IniFormat))
-    main.resize(1400, 900)
-    main.show()
-    qtbot.waitExposed(main)
-    yield main
-    main.confirm_discard = lambda: True
-    main.close()
-    main.deleteLater()
-    gc.collect()
+def window(open_editor):
+    return open_editor(size=(1400, 900))
 
 
 def open_copy(window, tmp_path, *names: str):

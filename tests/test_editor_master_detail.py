@@ -7,43 +7,21 @@ pair here is driven by clicks on the view's viewport, as a designer drives it.
 """
 from __future__ import annotations
 
-import gc
-import shutil
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QSettings, Qt  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QSpinBox  # noqa: E402
 
-from editor.main_window import MainWindow  # noqa: E402
 from sandtable.yamlsource import read_yaml_file  # noqa: E402
 
 from editor_gestures import button, click_row, type_into_add_row  # noqa: E402
 
-WORKSHOP = Path(__file__).resolve().parent / "fixtures" / "editor" / "workshop"
-
 
 @pytest.fixture
-def folder(tmp_path) -> Path:
-    copy = tmp_path / "workshop"
-    shutil.copytree(WORKSHOP, copy)
-    return copy
-
-
-@pytest.fixture
-def window(qtbot, tmp_path, folder):
-    main = MainWindow(QSettings(str(tmp_path / "editor.ini"), QSettings.IniFormat))
-    main.show()
-    qtbot.waitExposed(main)
-    main.open_folder(folder)
-    yield main
-    main.confirm_discard = lambda: True
-    main.close()
-    main.deleteLater()
-    gc.collect()
+def window(open_editor, workshop):
+    return open_editor(workshop)
 
 
 def highlighted(view) -> list[int]:
@@ -54,7 +32,7 @@ def show(window, widget) -> None:
     window.tabs.setCurrentWidget(widget)
 
 
-def test_an_objective_clicked_gets_the_edit_not_the_one_before(qtbot, window, folder):
+def test_an_objective_clicked_gets_the_edit_not_the_one_before(qtbot, window, workshop):
     """The issue's case: click one objective, then another; the builder shows the second one's
     condition, and an edit typed there lands on it alone."""
     panel = window.objectives_panel
@@ -70,7 +48,7 @@ def test_an_objective_clicked_gets_the_edit_not_the_one_before(qtbot, window, fo
     qtbot.keyClicks(count.lineEdit(), "2")
     qtbot.keyClick(count.lineEdit(), Qt.Key_Return)
     assert window.save()
-    saved = {o["id"]: o["when"] for o in read_yaml_file(folder / "objectives.yaml").data["objectives"]}
+    saved = {o["id"]: o["when"] for o in read_yaml_file(workshop / "objectives.yaml").data["objectives"]}
     assert saved["defend-moscow"] == {"controls": {"owner": "soviet-union", "spaces": ["russia"], "count": 2}}
     assert saved["hold-the-north"]["all"][0] == {
         "controls": {"owner": "germany", "spaces": ["norway", "finland", "karelia-ssr"], "count": 2}}

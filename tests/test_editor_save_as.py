@@ -2,7 +2,6 @@
 saving never leaves a stub file behind when every edit of a new file was undone."""
 from __future__ import annotations
 
-import gc
 import shutil
 from pathlib import Path
 
@@ -10,12 +9,10 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtGui import QColor, QImage  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
 from editor.document import TargetOccupied  # noqa: E402
-from editor.main_window import MainWindow  # noqa: E402
 
 from helpers import diagnostics_of  # noqa: E402
 
@@ -28,25 +25,13 @@ def tree(folder: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture
-def opened(qtbot, tmp_path):
+def opened(open_editor, tmp_path):
     """Open a copy of a bundled scenario (or the workshop) in a window."""
-    windows = []
-
     def open_copy(source: Path, name: str | None = None):
         folder = tmp_path / (name or source.name)
         shutil.copytree(source, folder)
-        main = MainWindow(QSettings(str(tmp_path / "editor.ini"), QSettings.IniFormat))
-        main.show()
-        qtbot.waitExposed(main)
-        main.open_folder(folder)
-        windows.append(main)
-        return main
-    yield open_copy
-    for main in windows:
-        main.confirm_discard = lambda: True
-        main.close()
-        main.deleteLater()
-    gc.collect()
+        return open_editor(folder)
+    return open_copy
 
 
 @pytest.fixture

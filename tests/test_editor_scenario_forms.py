@@ -4,46 +4,23 @@ a field the entry has not got yet; a space's new id with every reference; File >
 system. Driven through the widgets with real clicks and key presses."""
 from __future__ import annotations
 
-import gc
-import shutil
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QSettings, Qt  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from editor.main_window import MainWindow  # noqa: E402
 from editor.new_scenario import NewScenarioDialog  # noqa: E402
 from editor.schema_form import TextBox  # noqa: E402
 from sandtable.yamlsource import read_yaml_file  # noqa: E402
 
 from editor_gestures import button, edit_cell, retype  # noqa: E402
 
-WORKSHOP = Path(__file__).resolve().parent / "fixtures" / "editor" / "workshop"
-
 
 @pytest.fixture
-def folder(tmp_path) -> Path:
-    copy = tmp_path / "workshop"
-    shutil.copytree(WORKSHOP, copy)
-    return copy
-
-
-@pytest.fixture
-def window(qtbot, tmp_path, folder):
-    main = MainWindow(QSettings(str(tmp_path / "editor.ini"), QSettings.IniFormat))
-    main.resize(1400, 900)
-    main.show()
-    qtbot.waitExposed(main)
-    main.open_folder(folder)
-    yield main
-    main.confirm_discard = lambda: True
-    main.close()
-    main.deleteLater()
-    gc.collect()
+def window(open_editor, workshop):
+    return open_editor(workshop, size=(1400, 900))
 
 
 def write_lines(qtbot, box, lines: list[str]) -> None:
@@ -60,7 +37,7 @@ def manifest(window) -> dict:
     return window.document.own("scenario")
 
 
-def test_the_general_form_edits_name_year_and_description(qtbot, window, folder):
+def test_the_general_form_edits_name_year_and_description(qtbot, window, workshop):
     panel = window.scenario_panel
     window.tabs.setCurrentWidget(panel)
     form = panel.general
@@ -80,7 +57,7 @@ def test_the_general_form_edits_name_year_and_description(qtbot, window, folder)
     assert [stack.text(i) for i in range(stack.count())] == [
         "Set the scenario's name", "Set the scenario's year", "Set the scenario's description"]
     assert window.save()
-    assert read_yaml_file(folder / "scenario.yaml").data["year"] == 1942
+    assert read_yaml_file(workshop / "scenario.yaml").data["year"] == 1942
 
 
 def test_the_turn_order_is_built_with_clicks(qtbot, window):
@@ -151,7 +128,7 @@ def test_the_rules_form_follows_the_system_and_checks_values(qtbot, window):
     assert "scoring" in rules.fields and "china" not in rules.fields
 
 
-def test_germanys_starting_ipcs_and_a_new_starting_resource(qtbot, window, folder):
+def test_germanys_starting_ipcs_and_a_new_starting_resource(qtbot, window, workshop):
     setup = window.setup_panel
     window.tabs.setCurrentWidget(setup)
     setup.tabs.setCurrentWidget(setup.resources_page)
@@ -167,7 +144,7 @@ def test_germanys_starting_ipcs_and_a_new_starting_resource(qtbot, window, folde
     edit_cell(qtbot, view, 2, 0, "soviet-union")
     edit_cell(qtbot, view, 2, 2, "3")
     assert window.save()
-    assert read_yaml_file(folder / "setup.yaml").data["resources"] == [
+    assert read_yaml_file(workshop / "setup.yaml").data["resources"] == [
         {"owner": "germany", "resource": "ipc", "amount": 9},
         {"owner": "soviet-union", "resource": "ipc", "amount": 12},
         {"owner": "soviet-union", "resource": "ipc", "amount": 3}]
@@ -226,7 +203,7 @@ def test_the_inspector_adds_a_field_the_entry_has_not_got(qtbot, window):
     assert inspector.new_field.currentText() != "value"   # it has one already: not offered
 
 
-def test_a_space_renamed_takes_every_reference_and_translation_along(qtbot, window, folder):
+def test_a_space_renamed_takes_every_reference_and_translation_along(qtbot, window, workshop):
     page = window.spaces_page
     window.tabs.setCurrentWidget(page)
     model = page.view.source
@@ -257,7 +234,7 @@ def test_a_space_renamed_takes_every_reference_and_translation_along(qtbot, wind
     assert allied["when"]["controls"]["spaces"] == ["finland", "norway"]
     assert window.save()
     from helpers import diagnostics_of
-    assert [d.code for d in diagnostics_of(folder) if d.is_error] == []
+    assert [d.code for d in diagnostics_of(workshop) if d.is_error] == []
 
 
 def test_file_new_asks_for_the_game_system(qtbot, window, tmp_path):

@@ -8,49 +8,19 @@ run (5,000 actions, with memory figures) is `python benchmarks/editor.py`.
 """
 from __future__ import annotations
 
-import gc
-import shutil
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QSettings, QtMsgType, qInstallMessageHandler  # noqa: E402
-from PySide6.QtWidgets import QMessageBox  # noqa: E402
-
-from editor.main_window import MainWindow  # noqa: E402
-
 from editor_soak import Soak, back_to_start, own_data, resident_mb  # noqa: E402
 
-WORKSHOP = Path(__file__).resolve().parent / "fixtures" / "editor" / "workshop"
 STEPS = 1200
-# The offscreen platform says this of every window it shows; it is no fault of the editor.
-PLATFORM_NOISE = ("This plugin does not support propagateSizeHints()",)
 
 
-@pytest.fixture
-def warnings():
-    found = []
-
-    def handler(kind, context, message):
-        if kind != QtMsgType.QtDebugMsg and message not in PLATFORM_NOISE:
-            found.append(message)
-    previous = qInstallMessageHandler(handler)
-    yield found
-    qInstallMessageHandler(previous)
-
-
-def test_random_real_input_on_every_page_never_breaks_the_editor(qtbot, tmp_path, monkeypatch, warnings):
-    for name in ("question", "critical", "warning", "information"):
-        monkeypatch.setattr(QMessageBox, name, lambda *a, **k: pytest.fail(f"message box: {a[2]}"))
-    folder = tmp_path / "workshop"
-    shutil.copytree(WORKSHOP, folder)
-    window = MainWindow(QSettings(str(tmp_path / "editor.ini"), QSettings.IniFormat))
-    window.show()
-    qtbot.waitExposed(window)
+def test_random_real_input_on_every_page_never_breaks_the_editor(open_editor, workshop, qt_warnings):
+    window = open_editor()
     window.activateWindow()
-    window.open_folder(folder)
+    window.open_folder(workshop)
     opened = own_data(window.document)
     stack = window.document.undo_stack
     moves = {"forward": 0, "back": 0}   # edits and redos; undos
@@ -78,8 +48,4 @@ def test_random_real_input_on_every_page_never_breaks_the_editor(qtbot, tmp_path
     # With the document as opened again and its history let go, what is left is what leaked.
     back_to_start(window)
     assert resident_mb() - before < 15, (before, resident_mb())
-    assert warnings == []
-    window.confirm_discard = lambda: True
-    window.close()
-    window.deleteLater()
-    gc.collect()
+    assert qt_warnings == []

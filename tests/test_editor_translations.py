@@ -4,8 +4,6 @@ with work left, a mark for review, a check of placeholders and line breaks; driv
 what was typed reaches the PO file a translator exports."""
 from __future__ import annotations
 
-import gc
-import shutil
 from pathlib import Path
 
 import polib
@@ -13,38 +11,20 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QSettings, Qt  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
 
-from editor.main_window import MainWindow  # noqa: E402
 from sandtable.i18n import translation_units  # noqa: E402
 from sandtable.i18n.po import export_po  # noqa: E402
 from sandtable.i18n.translator import Translator  # noqa: E402
 from sandtable.scenario import load_scenario  # noqa: E402
 
-WORKSHOP = Path(__file__).resolve().parent / "fixtures" / "editor" / "workshop"
-
 
 @pytest.fixture
-def folder(tmp_path) -> Path:
-    copy = tmp_path / "workshop"
-    shutil.copytree(WORKSHOP, copy)
-    return copy
-
-
-@pytest.fixture
-def window(qtbot, tmp_path, folder):
-    main = MainWindow(QSettings(str(tmp_path / "editor.ini"), QSettings.IniFormat))
-    main.resize(1400, 900)
-    main.show()
-    qtbot.waitExposed(main)
-    main.open_folder(folder)
+def window(open_editor, workshop):
+    main = open_editor(workshop, size=(1400, 900))
     main.tabs.setCurrentWidget(main.translation_panel)
     main.translation_panel.show_locale("zh-Hans")
-    yield main
-    main.confirm_discard = lambda: True
-    main.close()
-    main.deleteLater()
-    gc.collect()
+    return main
 
 
 def po_entries(folder: Path, tag: str) -> dict[str, polib.POEntry]:
@@ -60,7 +40,7 @@ def test_source_and_translation_share_the_width(window):
     assert source > 2 * status and source >= 250
 
 
-def test_ctrl_down_type_return_save_and_the_po_export_has_it(qtbot, window, folder):
+def test_ctrl_down_type_return_save_and_the_po_export_has_it(qtbot, window, workshop):
     panel = window.translation_panel
     model = panel.model
     panel.view.setFocus()   # the first text is the current one: Ctrl+Down goes to the next one with work left
@@ -84,7 +64,7 @@ def test_ctrl_down_type_return_save_and_the_po_export_has_it(qtbot, window, fold
     assert model.rows[following][0] == "scenario.sides.axis.name"
     qtbot.keyClick(panel.translation, Qt.Key_S, Qt.ControlModifier)
     assert not window.document.is_dirty()
-    assert po_entries(folder, "zh-Hans")["scenario.description"].msgstr == "Yijiusiyi nian qipan de yi xiao kuai"
+    assert po_entries(workshop, "zh-Hans")["scenario.description"].msgstr == "Yijiusiyi nian qipan de yi xiao kuai"
     # Ctrl+Up goes back to the one with work left before the chosen: the name, still missing.
     qtbot.keyClick(panel.translation, Qt.Key_Up, Qt.ControlModifier)
     assert model.rows[panel.chosen_row()][0] == "scenario.name"
@@ -107,7 +87,7 @@ def test_a_translation_of_several_lines_and_its_checks(qtbot, window):
         "di yi hang\ndi er hang {count}"
 
 
-def test_marked_for_review_it_is_fuzzy_and_not_shown_to_players(qtbot, window, folder):
+def test_marked_for_review_it_is_fuzzy_and_not_shown_to_players(qtbot, window, workshop):
     panel = window.translation_panel
     row = panel.model.row_of_key("spaces.norway.name")
     panel.view.select_row(row, 2)
@@ -116,8 +96,8 @@ def test_marked_for_review_it_is_fuzzy_and_not_shown_to_players(qtbot, window, f
     assert window.document.own("locale:zh-Hans")["entries"]["spaces.norway.name"]["review"] is True
     assert panel.model.rows[panel.model.row_of_key("spaces.norway.name")][3] == "review"
     assert window.save()
-    assert "fuzzy" in po_entries(folder, "zh-Hans")["spaces.norway.name"].flags
-    scenario = load_scenario(folder)
+    assert "fuzzy" in po_entries(workshop, "zh-Hans")["spaces.norway.name"].flags
+    scenario = load_scenario(workshop)
     assert Translator(scenario, "zh-Hans").text("spaces.norway.name") == "Norway"   # as gettext skips fuzzy
     assert [u.needs_review for u in translation_units(scenario, "zh-Hans") if u.key == "spaces.norway.name"] == [True]
     # Editing the translation is reviewing it: the mark goes.

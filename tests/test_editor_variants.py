@@ -3,7 +3,6 @@ parent's value in the tooltip, revert to inherited, a page of what the variant c
 that never copy an inherited value into the variant's files."""
 from __future__ import annotations
 
-import gc
 import shutil
 from pathlib import Path
 
@@ -11,10 +10,8 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtGui import QColor  # noqa: E402
 
-from editor.main_window import MainWindow  # noqa: E402
 from editor.models.entity_table import INHERITED_COLOUR, OVERRIDDEN_BACKGROUND, STATUS_ROLE  # noqa: E402
 from editor.roles import BACKGROUND, FONT, FOREGROUND, TOOLTIP  # noqa: E402
 from sandtable.yamlsource import read_yaml_file  # noqa: E402
@@ -37,21 +34,13 @@ borders:
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
+def window(open_editor, tmp_path):
     shutil.copytree(NORTHERN_FRONT, tmp_path / "scenarios" / "northern-front")
     variant = tmp_path / "scenarios" / "variant"
     variant.mkdir()
     (variant / "scenario.yaml").write_text(VARIANT, encoding="utf-8")
     (variant / "map.yaml").write_text(VARIANT_MAP, encoding="utf-8")
-    main = MainWindow(QSettings(str(tmp_path / "editor.ini"), QSettings.IniFormat))
-    main.show()
-    qtbot.waitExposed(main)
-    main.open_folder(variant)
-    yield main
-    main.confirm_discard = lambda: True
-    main.close()
-    main.deleteLater()
-    gc.collect()
+    return open_editor(variant)
 
 
 def cell(model, ident, header):

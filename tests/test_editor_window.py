@@ -1,7 +1,6 @@
 """The editor's main window, driven through its real widgets on the bundled scenario."""
 from __future__ import annotations
 
-import gc
 import shutil
 from pathlib import Path
 
@@ -9,13 +8,16 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QPoint, QSettings, Qt  # noqa: E402
+from PySide6.QtCore import QSettings, Qt  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
 from editor.main_window import MainWindow  # noqa: E402
 from sandtable.schemas import MODELINE, SCHEMA_DIR  # noqa: E402
 from sandtable.texts import fingerprint  # noqa: E402
 from sandtable.yamlsource import read_yaml_file  # noqa: E402
+
+from editor_gestures import drag  # noqa: E402
+from editor_windows import close_window, new_window  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 NORTHERN_FRONT = REPO / "scenarios" / "northern-front"
@@ -28,28 +30,11 @@ def scenario(tmp_path) -> Path:
     return folder
 
 
-@pytest.fixture(autouse=True)
-def no_modal_dialogs(monkeypatch):
-    """A message box would wait for a click that never comes: fail the test instead."""
-    def refuse(*args, **kwargs):
-        raise AssertionError(f"unexpected message box: {args[2] if len(args) > 2 else args}")
-    for name in ("question", "critical", "warning", "information"):
-        monkeypatch.setattr(QMessageBox, name, refuse)
-
-
 @pytest.fixture
-def window(qtbot, tmp_path, scenario):
-    settings = QSettings(str(tmp_path / "editor.ini"), QSettings.IniFormat)
-    main = MainWindow(settings)
-    main.show()
-    qtbot.waitExposed(main)
-    main.open_folder(scenario)
+def window(qtbot, open_editor, scenario):
+    main = open_editor(scenario)
     wait_for_validation(qtbot, main)
-    yield main
-    main.confirm_discard = lambda: True
-    main.close()
-    main.deleteLater()
-    gc.collect()  # free Qt objects here, on the GUI thread
+    return main
 
 
 def wait_for_validation(qtbot, main) -> None:
@@ -66,16 +51,6 @@ def data(folder: Path, name: str) -> dict:
 
 def spaces_by_id(main) -> dict:
     return {s["id"]: s for s in main.document.own("map")["spaces"]}
-
-
-def drag(qtbot, view, start, end, modifier=Qt.NoModifier) -> None:
-    viewport = view.viewport()
-    a, b = view.mapFromScene(start), view.mapFromScene(end)
-    qtbot.mousePress(viewport, Qt.LeftButton, modifier, a)
-    middle = QPoint((a.x() + b.x()) // 2, (a.y() + b.y()) // 2)
-    qtbot.mouseMove(viewport, middle)
-    qtbot.mouseMove(viewport, b)
-    qtbot.mouseRelease(viewport, Qt.LeftButton, modifier, b)
 
 
 def test_opening_shows_every_space_and_border_without_problems(window):
@@ -387,8 +362,7 @@ def test_the_map_shows_names_in_a_display_language_with_fallback(qtbot, tmp_path
     (scenario / "locales" / "zh-Hans.yaml").write_text(
         "locale: zh-Hans\nentries:\n"
         f"  spaces.norway.name: {{text: 挪威, source: '{fingerprint('Norway')}'}}\n", encoding="utf-8")
-    settings = QSettings(str(tmp_path / "editor.ini"), QSettings.IniFormat)
-    main = MainWindow(settings)
+    main = new_window(tmp_path)
     main.open_folder(scenario)
     wait_for_validation(qtbot, main)
     labels = [a.text() for a in main.language_menu.actions()]
@@ -402,7 +376,4 @@ def test_the_map_shows_names_in_a_display_language_with_fallback(qtbot, tmp_path
     norway.label.finish_editing(False)
     main.language_menu.actions()[0].trigger()
     assert norway.label.toPlainText() == "Norway"
-    main.confirm_discard = lambda: True
-    main.close()
-    main.deleteLater()
-    gc.collect()
+    close_window(main)

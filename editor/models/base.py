@@ -15,10 +15,12 @@ from contextlib import contextmanager
 from difflib import SequenceMatcher
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QTimer, Signal
+from PySide6.QtGui import QBrush, QColor
 
 from ..roles import BACKGROUND, HORIZONTAL, TOOLTIP
 
 ADD_ROW = ("+add",)   # the key of a table's add row, which is always last
+PROBLEM_BACKGROUND = QColor("#fbd9d6")   # behind a cell with a problem or a refused edit
 
 
 class DocumentTableModel(QAbstractTableModel):
@@ -68,6 +70,16 @@ class DocumentTableModel(QAbstractTableModel):
 
     def accepted(self, index) -> None:
         self.refusals.pop((index.row(), index.column()), None)
+
+    def refusal_look(self, index, role):
+        """A cell whose last edit was refused: the problem colour behind it and the reason in its
+        tooltip. None for any other role, or a cell with no refusal."""
+        refusal = self.refusals.get((index.row(), index.column()))
+        if role == BACKGROUND and refusal:
+            return QBrush(PROBLEM_BACKGROUND)
+        if role == TOOLTIP and refusal:
+            return refusal
+        return None
 
     # -- following the document ------------------------------------------------------------------
     @contextmanager

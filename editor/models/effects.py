@@ -9,7 +9,6 @@ import copy
 from collections.abc import Callable
 
 from PySide6.QtCore import QModelIndex
-from PySide6.QtGui import QBrush
 
 from sandtable.schemas import SCHEMA_DIR, load_schema
 
@@ -18,17 +17,15 @@ from ..document import ScenarioDocument
 from ..explain import explanation, new_problems
 from ..flowtext import parse_mapping, to_text
 from ..roles import (
-    BACKGROUND,
     CHOOSABLE,
     DISPLAY,
     EDIT,
     EDITABLE,
     HORIZONTAL,
     NO_FLAGS,
-    TOOLTIP,
 )
 from .base import DocumentTableModel
-from .entity_table import CHOICES_ROLE, PROBLEM_BACKGROUND, STRICT_ROLE, dig
+from .entity_table import CHOICES_ROLE, STRICT_ROLE, dig
 
 HEADERS = ("Operation", "Parameters")
 
@@ -104,12 +101,7 @@ class EffectsModel(DocumentTableModel):
             return profile_effect_ops(self.document.merged("scenario").get("system")) or None
         if role == STRICT_ROLE:
             return True
-        refusal = self.refusals.get((index.row(), index.column()))
-        if role == BACKGROUND and refusal:
-            return QBrush(PROBLEM_BACKGROUND)
-        if role == TOOLTIP and refusal:
-            return refusal
-        return None
+        return self.refusal_look(index, role)
 
     def setData(self, index, value, role=EDIT) -> bool:
         if role != EDIT or not index.isValid():

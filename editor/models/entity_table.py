@@ -41,7 +41,7 @@ from ..roles import (
     USER,
     VERTICAL,
 )
-from .base import DocumentTableModel
+from .base import PROBLEM_BACKGROUND, DocumentTableModel
 
 CHOICES_ROLE = USER + 1   # the values a column may take, for the combo-box delegate
 LOCATOR_ROLE = USER + 2   # the row entity's locator
@@ -50,7 +50,6 @@ STRICT_ROLE = USER + 4    # True when only the listed choices are allowed
 
 INHERITED_COLOUR = QColor("#7a7a7a")
 OVERRIDDEN_BACKGROUND = QColor("#fff1c2")
-PROBLEM_BACKGROUND = QColor("#fbd9d6")
 ADD_ROW_COLOUR = QColor("#5a7fa8")
 
 

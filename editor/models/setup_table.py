@@ -35,7 +35,6 @@ from .entity_table import (
     CHOICES_ROLE,
     INHERITED_COLOUR,
     OVERRIDDEN_BACKGROUND,
-    PROBLEM_BACKGROUND,
     STATUS_ROLE,
 )
 
@@ -109,11 +108,9 @@ class SetupModel(DocumentTableModel):
             return RIGHT_ALIGNED
         if role == STATUS_ROLE:
             return self.status(index.row(), column)
-        refusal = self.refusals.get((index.row(), column))
-        if role == BACKGROUND and refusal:
-            return QBrush(PROBLEM_BACKGROUND)
-        if role == TOOLTIP and refusal:
-            return refusal
+        refused = self.refusal_look(index, role)
+        if refused is not None:
+            return refused
         if role in (FOREGROUND, FONT, BACKGROUND, TOOLTIP) and self.document.is_variant:
             return self._variant_look(index.row(), column, role)
         return None

@@ -9,14 +9,12 @@ import copy
 from collections.abc import Callable
 
 from PySide6.QtCore import QModelIndex
-from PySide6.QtGui import QBrush
 
 from ..document import ScenarioDocument
 from ..flowtext import parse_value, to_text
 from ..ids import slug, unique_id
 from ..roles import (
     ALIGNMENT,
-    BACKGROUND,
     CENTRED,
     CHOOSABLE,
     DISPLAY,
@@ -24,11 +22,9 @@ from ..roles import (
     EDITABLE,
     HORIZONTAL,
     NO_FLAGS,
-    TOOLTIP,
     VERTICAL,
 )
 from .base import DocumentTableModel
-from .entity_table import PROBLEM_BACKGROUND
 
 
 def axis_label(value) -> str:
@@ -108,12 +104,7 @@ class TableGridModel(DocumentTableModel):
             return to_text(self._cell(index.row(), index.column()))
         if role == ALIGNMENT:
             return CENTRED
-        refusal = self.refusals.get((index.row(), index.column()))
-        if role == BACKGROUND and refusal:
-            return QBrush(PROBLEM_BACKGROUND)
-        if role == TOOLTIP and refusal:
-            return refusal
-        return None
+        return self.refusal_look(index, role)
 
     def setData(self, index, value, role=EDIT) -> bool:
         if role != EDIT or not index.isValid():

@@ -1,12 +1,12 @@
 """`sandtable playtest ladder`: how strong the players are, by playing them against each other."""
 from __future__ import annotations
 
-import argparse
-
 from ..cli import EXIT_OK, EXIT_PROBLEMS, UsageError
 from .playtest_study import (
-    FORMATS,
     StudySettings,
+    add_executor_arguments,
+    add_format_arguments,
+    add_play_arguments,
     checked_scenario,
     enter_executor,
     game_system,
@@ -31,23 +31,11 @@ def register(kinds) -> None:
     ladder.add_argument("--players", default=None, metavar="A,B,...",
                         help="the players to rate, weakest first (default: every player the "
                         "system has: random, heuristic, search)")
-    ladder.add_argument("--games", type=int, default=20, metavar="N",
-                        help="games for each pairing (20)")
-    ladder.add_argument("--seed", type=int, default=1, metavar="S", help="the ladder's seed (1)")
-    ladder.add_argument("--workers", type=int, default=None, metavar="K",
-                        help="processes to play in (default: every core)")
-    ladder.add_argument("--max-rounds", type=int, default=None, metavar="R",
-                        help="stop a game without a winner after R rounds")
+    add_play_arguments(ladder, 20, "games for each pairing (20)", "the ladder's seed (1)")
     ladder.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a game setting (repeatable)")
-    ladder.add_argument("--executor", choices=("processes", "dask"), default="processes",
-                        help=argparse.SUPPRESS)
-    ladder.add_argument("--scheduler", default=None, help=argparse.SUPPRESS)
-    ladder.add_argument("--connect-timeout", type=float, default=None, help=argparse.SUPPRESS)
-    ladder.add_argument("--format", choices=FORMATS, default="text",
-                        help="text (default), json, or markdown")
-    ladder.add_argument("--json", dest="format", action="store_const", const="json",
-                        help="the same as --format json")
+    add_executor_arguments(ladder, documented=False)
+    add_format_arguments(ladder)
     ladder.set_defaults(run=run_ladder)
 
 

@@ -3,6 +3,7 @@ checked scenario and its settings, the executor the games run on, the progress b
 way a report is printed as text, JSON or markdown."""
 from __future__ import annotations
 
+import argparse
 import contextlib
 import dataclasses
 import json
@@ -23,32 +24,16 @@ FORMATS = ("text", "json", "markdown")
 # -- arguments -----------------------------------------------------------------------------------
 def add_study_arguments(parser, games: int) -> None:
     """The arguments every study command takes."""
-    parser.add_argument("--games", type=int, default=games, metavar="N",
-                        help=f"games to play ({games})")
-    parser.add_argument("--seed", type=int, default=1, metavar="S", help="the study's seed (1)")
-    parser.add_argument("--workers", type=int, default=None, metavar="K",
-                        help="processes to play in (default: every core)")
+    add_play_arguments(parser, games, f"games to play ({games})", "the study's seed (1)")
     parser.add_argument("--players", action="append", default=[], metavar="SPEC",
                         help="'heuristic' for every side, or 'SIDE=SPEC' for one side "
                         "(repeatable); a spec may carry settings: "
                         "'axis=heuristic:naval=false'; '--players list' lists them")
-    parser.add_argument("--max-rounds", type=int, default=None, metavar="R",
-                        help="stop a game without a winner after R rounds")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a game setting (repeatable): the scenario's options such as "
                         "research=true or victory=total-war; '--option list' lists them")
-    parser.add_argument("--executor", choices=("processes", "dask"), default="processes",
-                        help="play in local processes (default) or on Dask distributed")
-    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                        help="the Dask scheduler, as tcp://HOST:8786 (default with --executor "
-                        "dask: a local cluster of --workers processes)")
-    parser.add_argument("--connect-timeout", type=float, default=None, metavar="SECONDS",
-                        help="with --scheduler: how long to wait for the scheduler to answer, "
-                        "and for a first worker to join it (20)")
-    parser.add_argument("--format", choices=FORMATS, default="text",
-                        help="text (default), json, or markdown (for $GITHUB_STEP_SUMMARY)")
-    parser.add_argument("--json", dest="format", action="store_const", const="json",
-                        help="the same as --format json")
+    add_executor_arguments(parser)
+    add_format_arguments(parser)
     parser.add_argument("--report", metavar="DIR", default=None,
                         help="also write the report as an HTML page with plots, and as JSON, "
                         "into DIR")
@@ -59,6 +44,40 @@ def add_study_arguments(parser, games: int) -> None:
                         "the players")
     parser.add_argument("--robust-games", type=int, default=None, metavar="N",
                         help="the most games the robust check plays (default: --games)")
+
+
+def add_play_arguments(parser, games: int, games_help: str, seed_help: str) -> None:
+    """How many games, from which seed, in how many processes, how long: the arguments of every
+    command that plays games (the study commands and `playtest ladder`)."""
+    parser.add_argument("--games", type=int, default=games, metavar="N", help=games_help)
+    parser.add_argument("--seed", type=int, default=1, metavar="S", help=seed_help)
+    parser.add_argument("--workers", type=int, default=None, metavar="K",
+                        help="processes to play in (default: every core)")
+    parser.add_argument("--max-rounds", type=int, default=None, metavar="R",
+                        help="stop a game without a winner after R rounds")
+
+
+def add_executor_arguments(parser, documented: bool = True) -> None:
+    """Where the games are played: --executor, --scheduler, --connect-timeout (taken but not
+    shown in the help where `documented` is false)."""
+    def shown(text: str) -> str:
+        return text if documented else argparse.SUPPRESS
+    parser.add_argument("--executor", choices=("processes", "dask"), default="processes",
+                        help=shown("play in local processes (default) or on Dask distributed"))
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help=shown("the Dask scheduler, as tcp://HOST:8786 (default with "
+                                   "--executor dask: a local cluster of --workers processes)"))
+    parser.add_argument("--connect-timeout", type=float, default=None, metavar="SECONDS",
+                        help=shown("with --scheduler: how long to wait for the scheduler to "
+                                   "answer, and for a first worker to join it (20)"))
+
+
+def add_format_arguments(parser) -> None:
+    """--format and its short form --json: how the report is printed (print_report)."""
+    parser.add_argument("--format", choices=FORMATS, default="text",
+                        help="text (default), json, or markdown (for $GITHUB_STEP_SUMMARY)")
+    parser.add_argument("--json", dest="format", action="store_const", const="json",
+                        help="the same as --format json")
 
 
 # -- the scenario and what it is played with -----------------------------------------------------
