@@ -11,8 +11,17 @@ import pytest
 
 from playtest.ladder import ELO, fit_ratings, game_score
 from playtest.report import _verdict, summarise
-from playtest.robust import (FUTILE, Counted, Tally, chance_to_settle, check_robust, count_games,
-                             lean, log_beta_binomial, shift_counts)
+from playtest.robust import (
+    FUTILE,
+    Counted,
+    Tally,
+    chance_to_settle,
+    check_robust,
+    count_games,
+    lean,
+    log_beta_binomial,
+    shift_counts,
+)
 from sandtable.cli import main
 
 from helpers import REPO
