@@ -290,12 +290,13 @@ class HeuristicPlayer(Worth, Player):
         its least useful card for each of the best groups, an air operation for each of the
         best air groups, each card action (§6.1). Only groups that can take the action they
         are chosen for count (a group that could only hold would turn over for nothing)."""
-        key = ("impulse-choices", state.current_player)
+        side = state.current_player
+        actions = state.legal_actions()
+        # the forces may stay the same from one impulse to the next: the impulse is its own
+        key = ("impulse-choices", side, state.checkpoint, tuple(state.decks[side].hand), tuple(actions))
         found = self._memo.get(key)
         if found is not None:
             return found
-        side = state.current_player
-        actions = state.legal_actions()
         found = [Choice(self._pass_worth(state, side), ("pass",))]
         normal = [a for a in actions if a[0] == "normal"]
         if normal:

@@ -8,8 +8,10 @@ distribution of the battle calculator.
 
 Everything is worked out once per position of a decision (`Worth.new_position`). An area's
 view and the worth of moves between views are kept longer, while nothing they depend on has
-changed: the area and its neighbours (`Forces.changed`), the turn, the oil fields and the
-enemy's reach at sea.
+changed: the area and its neighbours (`Forces.changed`), the turn, the oil fields, the enemy's
+reach at sea, whether the enemy's units there can recover (§12) and the landing the troops at
+sea are for. What a move does against the enemy's submarines turns on the own ships at either
+end, which a view leaves out: it is added afresh.
 """
 from __future__ import annotations
 
@@ -302,26 +304,33 @@ class Worth:
             kept = None if domains == {"air"} else self._kept_moves.setdefault(key, {})
             views = self._memo["views", side]       # made by the origin's view above
             for target in missing:
-                if kept is not None:
-                    to = views.get(target) or self._view(state, side, target)
-                    entry = kept.get(target)
-                    if entry is not None and entry[0] is to and entry[1] is at:
-                        known[target] = entry[2]
-                        continue
-                worth = known[target] = self._move_worth(state, side, origin, target, units,
-                                                         domains, count, at)
-                if kept is not None:
+                if kept is None:
+                    known[target] = self._move_worth(state, side, origin, target, units, domains,
+                                                     count, at)
+                    continue
+                to = views.get(target) or self._view(state, side, target)
+                entry = kept.get(target)
+                if entry is not None and entry[0] is to and entry[1] is at:
+                    worth = entry[2]
+                else:
+                    worth = self._move_worth(state, side, origin, target, units, domains, count,
+                                             at, submarines=False)
                     kept[target] = (to, at, worth)
+                if not (at.land and to.land):
+                    worth += self.submarine_change(state, side, origin, target, units)
+                known[target] = worth
         return [known[target] for target in targets]
 
     def _move_worth(self, state, side: str, origin: str, target: str, units: dict,
                     domains: set | None = None, count: int | None = None,
-                    at: _View | None = None) -> float:
+                    at: _View | None = None, submarines: bool = True) -> float:
         """A capture is worth the area; entering an area with enemy units, what the attack that
         the units there can make next is worth; troops at sea, the landings they make
         possible less what the enemy's aircraft and ships may sink (a land unit at sea goes
         down to 1 point, §11.31(2)); leaving an area the enemy would then take costs it.
-        `domains`, `count` (land units) and `at` (the origin's view), when the caller has them."""
+        `domains`, `count` (land units) and `at` (the origin's view), when the caller has them;
+        without `submarines`, what the move changes in losses to the enemy's submarines is left
+        out (it turns on more than the two views)."""
         profiles = state.profiles
         if domains is None:
             domains = {profiles[u].domain for u, _ in units}
@@ -343,8 +352,7 @@ class Worth:
                 # card in hand lets a group act again (§18.1)
                 hits = self.hits(state, ours, "normal", target, strikes=self.next_strikes(state, side))
                 worth = 0.6 * self.damage_worth(state, to.enemies, hits, True, False,
-                                                to.worth if to.theirs else 0.0,
-                                                self.lasting(state, side, target))
+                                                to.worth if to.theirs else 0.0, to.lasting)
                 if to.theirs:            # standing in the area with the stronger force
                     worth += CONTEST * to.worth * self.share(state, ours, to.enemies)
             elif to.theirs:
@@ -371,7 +379,7 @@ class Worth:
             worth -= at.worth
         if at.land and at.theirs and not at.enemies and sum(at.own_land.values()) <= count:
             worth -= at.worth + 0.3     # an empty enemy area entered is taken only if units stay (§14.0(2))
-        if not (at.land and to.land):
+        if submarines and not (at.land and to.land):
             worth += self.submarine_change(state, side, origin, target, units)
         if at.land and at.theirs and at.enemies and count:     # giving up a contested enemy area
             left = {k: n - units.get(k, 0) for k, n in at.own_land.items() if n > units.get(k, 0)}
@@ -433,12 +441,18 @@ class Worth:
 
     def _kept_view(self, state, side: str, area: str) -> _View:
         """The view of an earlier position when neither the area nor its neighbours have
-        changed since (units, control) and the enemy's reach at sea there is the same."""
+        changed since (units, control), nor what the view reads from farther off: whether the
+        enemy's units there can recover (lines of communication, §12), the enemy's reach at
+        sea and the landing of the troops at sea there (the side's air units in range)."""
         stamp = tuple(map(state.forces.changed.get, state.board.around[area]))
         entry = self._kept_views.get((side, area))
         if entry is not None and entry[0] == stamp:
             view = entry[1]
-            if view.land or view.exposure == self._exposure(state, side, area):
+            if view.land:
+                if not view.enemies or view.lasting == self.lasting(state, side, area):
+                    return view
+            elif view.exposure == self._exposure(state, side, area) \
+                    and view.operation == self.operation(state, side, area):
                 return view
         view = self._view_of(state, side, area)
         if entry is not None and entry[1] == view:
@@ -458,7 +472,8 @@ class Worth:
                      self._threat(state, side, area) if land else False,
                      0.0 if land else self._landings(state, side, area, 2),
                      0.0 if land else self._exposure(state, side, area),
-                     None if land else self.operation(state, side, area))
+                     None if land else self.operation(state, side, area),
+                     land and bool(enemies) and self.lasting(state, side, area))
 
     def operation(self, state, side: str, sea: str) -> tuple | None:
         """The landing the side's troops at sea there are for (an operation of two steps): the
@@ -680,3 +695,4 @@ class _View:
     landings: float
     exposure: float
     operation: tuple | None = None   # (land area, worth, blocked) of the troops at sea's landing
+    lasting: bool = False        # the enemy's units there cannot recover (`Worth.lasting`)
