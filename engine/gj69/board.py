@@ -133,6 +133,7 @@ class Forces:
     _stacks: dict = field(default_factory=dict, repr=False)
     _counts: dict = field(default_factory=dict, repr=False)
     _occupants: dict = field(default_factory=dict, repr=False)   # side -> its areas, once asked
+    _where: dict = field(default_factory=dict, repr=False)       # type -> (version, its areas)
 
     def copy(self) -> Forces:
         """The same forces, sharing nothing that changes; the version and the areas' stamps are
@@ -250,8 +251,13 @@ class Forces:
         return found
 
     def where(self, unit: str) -> list[str]:
-        return sorted(a for a, stacks in self.units.items()
-                      if any(n and u == unit for (u, _), n in stacks.items()))
+        """The areas holding units of the type, sorted (kept until the forces change: callers
+        must not change the list)."""
+        kept = self._where.get(unit)
+        if kept is None or kept[0] != self.version:
+            kept = self._where[unit] = (self.version, sorted(
+                a for a, stacks in self.units.items() if any(n and u == unit for (u, _), n in stacks.items())))
+        return kept[1]
 
     def total(self) -> dict[str, int]:
         """Type -> counters anywhere: map, pools and out of the game."""
