@@ -383,6 +383,7 @@ class HeuristicPlayer(Worth, Player):
         # what damage does is the same in every game of these units: the look-ahead keeps it
         twin._damages_of, twin._damages = getattr(self, "_damages_of", None), getattr(self, "_damages", {})
         twin._results_of, twin._results = getattr(self, "_results_of", None), getattr(self, "_results", {})
+        twin.inherit(self)              # the look-ahead starts where this player just looked
         return twin
 
     def card_keep(self, state, side: str, card: str) -> float:

@@ -37,6 +37,7 @@ class Worth:
 
     options: dict
     _memo: dict
+    _inherited: tuple | None    # (position key, memo) of the player a look-ahead's copy began from
     _kept_views: dict           # (side, area) -> (its neighbourhood's change stamps, view)
     _kept_moves: dict           # a group's key -> target -> (view there, view here, worth)
     _damages: dict              # targets -> (points, land, attacker allocates) -> worth, left
@@ -48,10 +49,19 @@ class Worth:
         hands = self._hand_terms(state)           # what the hands allow: attacks twice, submarines
         epoch = (id(state), state.forces.version, state.turn, oil, hands)
         if epoch != getattr(self, "_memo_key", None):
-            self._memo_key, self._memo = epoch, {}
+            inherited, self._inherited = getattr(self, "_inherited", None), None
+            # a clone's first position is its game's when the forces' version is (a version
+            # names one content in every copy, board.py)
+            same = inherited is not None and inherited[0] is not None and inherited[0][1:] == epoch[1:]
+            self._memo_key, self._memo = epoch, inherited[1] if same else {}
             era = (id(state), id(state.forces), state.turn, oil, hands)
             if era != getattr(self, "_era", None):
                 self._era, self._kept_views, self._kept_moves = era, {}, {}
+
+    def inherit(self, other: Worth) -> None:
+        """Start from what `other` has worked out for its position, for the first decision of
+        a clone of its game (a search's look-ahead): the same position, the same worths."""
+        self._inherited = (getattr(other, "_memo_key", None), getattr(other, "_memo", None))
 
     def _cached(self, state, key, work):
         """Memoised for the position of the current decision (see `new_position`)."""
