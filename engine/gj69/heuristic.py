@@ -297,6 +297,11 @@ class HeuristicPlayer(Worth, Player):
         found = self._memo.get(key)
         if found is not None:
             return found
+        position = _position(self, state, key[1:])
+        seen = _SEEN.get(position)
+        if seen is not None and seen[0] is state.movement:
+            found = self._memo[key] = seen[1]
+            return found
         found = [Choice(self._pass_worth(state, side), ("pass",))]
         normal = [a for a in actions if a[0] == "normal"]
         if normal:
@@ -315,6 +320,9 @@ class HeuristicPlayer(Worth, Player):
                 found.append(Choice(worth, action))
         found.sort(key=lambda c: -c.worth)          # stable: passing first among equals
         self._memo[key] = found
+        if len(_SEEN) >= SEEN_POSITIONS:
+            _SEEN.clear()
+        _SEEN[position] = (state.movement, found)
         return found
 
     def _pass_worth(self, state, side: str) -> float:
@@ -384,6 +392,8 @@ class HeuristicPlayer(Worth, Player):
         twin._damages_of, twin._damages = getattr(self, "_damages_of", None), getattr(self, "_damages", {})
         twin._results_of, twin._results = getattr(self, "_results_of", None), getattr(self, "_results", {})
         twin.inherit(self)              # the look-ahead starts where this player just looked
+        if hasattr(self, "_era"):
+            twin._era, twin._kept_views, twin._kept_moves = self._era, self._kept_views, self._kept_moves
         return twin
 
     def card_keep(self, state, side: str, card: str) -> float:
@@ -742,6 +752,29 @@ class HeuristicPlayer(Worth, Player):
         side = state.current_player
         return max(actions, key=lambda a: (sum(self._front(state, side, o)
                                                for o in state.board.next_to[a[2]]), a))
+
+
+# Impulses worked out lately, by position: a search's look-ahead and the game (or the next
+# look-ahead) often reach the same position by other moves, and the choices are worked out from
+# the position alone (the worths kept from earlier positions are those it would work out anew).
+# An entry holds its game's movement rules, so that no other game's can take their id.
+_SEEN: dict[tuple, tuple] = {}
+SEEN_POSITIONS = 512
+
+
+def _position(player: HeuristicPlayer, state, impulse: tuple) -> tuple:
+    """All an impulse's choices depend on: the player's settings, the impulse (side,
+    checkpoint, hand, legal actions), the units, control, pools, the turn, the oil fields and
+    the cards."""
+    forces = state.forces
+    return (id(state.movement), tuple(sorted(player.options.items())), impulse, state.turn,
+            tuple(sorted((a, tuple(sorted(stacks.items()))) for a, stacks in forces.units.items() if stacks)),
+            tuple(sorted(forces.control.items())),
+            tuple(sorted((p, tuple(sorted(stock.items()))) for p, stock in forces.pools.items())),
+            tuple(sorted(forces.removed.items())),
+            tuple(sorted((a, m.value, m.exposed_by, m.destroyed) for a, m in state.oil.items())),
+            tuple((tuple(d.hand), tuple(d.pile), tuple(d.played), tuple(d.gone))
+                  for _, d in sorted(state.decks.items())))
 
 
 def _terms(kind: str, slot: Slot, order: Order | None) -> tuple:

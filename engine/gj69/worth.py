@@ -54,7 +54,7 @@ class Worth:
             # names one content in every copy, board.py)
             same = inherited is not None and inherited[0] is not None and inherited[0][1:] == epoch[1:]
             self._memo_key, self._memo = epoch, inherited[1] if same else {}
-            era = (id(state), id(state.forces), state.turn, oil, hands)
+            era = (state.turn, oil, hands)
             if era != getattr(self, "_era", None):
                 self._era, self._kept_views, self._kept_moves = era, {}, {}
 
