@@ -45,7 +45,8 @@ class Worth:
 
     def new_position(self, state) -> None:
         """Forget what was worked out once the position has changed."""
-        oil = tuple((a, m.exposed_by, m.destroyed) for a, m in sorted(state.oil.items()))
+        # the markers in the game's own order (its copies keep it)
+        oil = tuple([(m.exposed_by, m.destroyed) for m in state.oil.values()])
         hands = self._hand_terms(state)           # what the hands allow: attacks twice, submarines
         epoch = (id(state), state.forces.version, state.turn, oil, hands)
         if epoch != getattr(self, "_memo_key", None):
@@ -416,8 +417,19 @@ class Worth:
         if ops is None or getattr(self, "_card_ops_of", None) is not state.system:
             ops = self._card_ops = {card: {e.get("op"): e for p in info.plays for e in p.effects}
                                     for card, info in state.system.cards.items()}
-            self._card_ops_of = state.system
+            self._card_ops_of, self._hands_seen = state.system, {}
         choosing = state.phase in ("place-units", "choose-cards")
+        key = tuple([tuple(state.decks[side].hand) for side in state.sides])      # asked at every decision
+        if choosing:
+            key += tuple([tuple(state.decks[side].pile) for side in state.sides])
+        found = self._hands_seen.get(key)
+        if found is None:
+            if len(self._hands_seen) > 1024:
+                self._hands_seen.clear()
+            found = self._hands_seen[key] = self._hand_terms_of(state, ops, choosing)
+        return found
+
+    def _hand_terms_of(self, state, ops: dict, choosing: bool) -> tuple:
         terms = []
         for side in state.sides:
             deck = state.decks[side]
