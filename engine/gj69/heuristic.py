@@ -39,7 +39,7 @@ from ..players.base import Plan, Player
 from .cards import AIR, ATTACK, MOVE, TRANSPORT, Order, Slot
 from .damage import READY, USED
 from .groups import KIND_OF
-from .worth import Worth
+from .worth import Kept, Worth
 
 _TRANSPORT = frozenset({TRANSPORT})
 _AIR = frozenset({AIR})
@@ -96,6 +96,7 @@ class HeuristicPlayer(Worth, Player):
         self._formed_at: str | None = None      # the area it was formed in
         self._acted: str | None = None          # the kind of action it took (move, attack, air)
         self._memo: dict = {}
+        self._kept = Kept()
 
     # -- dispatch --------------------------------------------------------------------------------
     def choose(self, state) -> Action:
@@ -392,8 +393,7 @@ class HeuristicPlayer(Worth, Player):
         twin._damages_of, twin._damages = getattr(self, "_damages_of", None), getattr(self, "_damages", {})
         twin._results_of, twin._results = getattr(self, "_results_of", None), getattr(self, "_results", {})
         twin.inherit(self)              # the look-ahead starts where this player just looked
-        if hasattr(self, "_era"):
-            twin._era, twin._kept_views, twin._kept_moves = self._era, self._kept_views, self._kept_moves
+        twin._kept = self._kept
         return twin
 
     def card_keep(self, state, side: str, card: str) -> float:

@@ -32,14 +32,33 @@ SUBMARINE_ATTACKS = 1.5  # of the 3 attacks of the enemy's Submarines, those one
 _ALLOCATIONS: dict = {}
 
 
+class Kept:
+    """An area's view and the worth of moves between views, kept while nothing they depend on
+    has changed (see `Worth._kept_view`): the views for the turn and the oil markers, the
+    worths also for what the hands allow. A player shares them with its copies in a search's
+    look-aheads: a version names one content in every copy of a game (board.py), and a view
+    is only ever replaced by one that differs."""
+
+    def __init__(self) -> None:
+        self.views: dict = {}           # (side, area) -> (its neighbourhood's change stamps, view)
+        self.moves: dict = {}           # a group's key -> target -> (view there, view here, worth)
+        self._views_era: tuple | None = None
+        self._moves_era: tuple | None = None
+
+    def start(self, turn: int, oil: tuple, hands: tuple) -> None:
+        if (turn, oil) != self._views_era:
+            self._views_era, self.views = (turn, oil), {}
+        if (turn, oil, hands) != self._moves_era:
+            self._moves_era, self.moves = (turn, oil, hands), {}
+
+
 class Worth:
     """The valuation half of the heuristic player (heuristic.py)."""
 
     options: dict
     _memo: dict
     _inherited: tuple | None    # (position key, memo) of the player a look-ahead's copy began from
-    _kept_views: dict           # (side, area) -> (its neighbourhood's change stamps, view)
-    _kept_moves: dict           # a group's key -> target -> (view there, view here, worth)
+    _kept: Kept                 # views and move worths kept from one position to the next
     _damages: dict              # targets -> (points, land, attacker allocates) -> worth, left
     _results: dict              # (targets, points, land, attacker allocates) -> each result
 
@@ -55,9 +74,7 @@ class Worth:
             # names one content in every copy, board.py)
             same = inherited is not None and inherited[0] is not None and inherited[0][1:] == epoch[1:]
             self._memo_key, self._memo = epoch, inherited[1] if same else {}
-            era = (state.turn, oil, hands)
-            if era != getattr(self, "_era", None):
-                self._era, self._kept_views, self._kept_moves = era, {}, {}
+            self._kept.start(state.turn, oil, hands)
 
     def inherit(self, other: Worth) -> None:
         """Start from what `other` has worked out for its position, for the first decision of
@@ -312,7 +329,7 @@ class Worth:
             count = sum(n for (u, _), n in units.items() if profiles[u].domain == "land")
             at = self._view(state, side, origin)
             # a worth depends on the two views alone (air units' on the enemy's, anywhere)
-            kept = None if domains == {"air"} else self._kept_moves.setdefault(key, {})
+            kept = None if domains == {"air"} else self._kept.moves.setdefault(key, {})
             views = self._memo["views", side]       # made by the origin's view above
             for target in missing:
                 if kept is None:
@@ -467,7 +484,7 @@ class Worth:
         enemy's units there can recover (lines of communication, §12), the enemy's reach at
         sea and the landing of the troops at sea there (the side's air units in range)."""
         stamp = tuple(map(state.forces.changed.get, state.board.around[area]))
-        entry = self._kept_views.get((side, area))
+        entry = self._kept.views.get((side, area))
         if entry is not None and entry[0] == stamp:
             view = entry[1]
             if view.land:
@@ -479,7 +496,7 @@ class Worth:
         view = self._view_of(state, side, area)
         if entry is not None and entry[1] == view:
             view = entry[1]                 # the same as before: moves to it are worth the same
-        self._kept_views[side, area] = (stamp, view)
+        self._kept.views[side, area] = (stamp, view)
         return view
 
     def _view_of(self, state, side: str, area: str) -> _View:

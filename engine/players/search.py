@@ -61,6 +61,9 @@ class SearchPlayer(Player):
             raise SettingError("search: budget, width and horizon are at least 1")
         self.searched = 0                   # decisions searched, and look-ahead games played
         self.lookaheads = 0
+        # the heuristic of each other side, never playing itself: each look-ahead plays a fork
+        # of it, which may keep what does not change from one look-ahead to the next
+        self._opponents: dict[str, Player] = {}
 
     def choose(self, state: GameState) -> Action:
         plans = self.base.plans(state)[:self.options["width"]]
@@ -105,7 +108,6 @@ class SearchPlayer(Player):
         rng = np.random.default_rng(seed)
         own = self.base.fork(rng)
         own.follow(state, plan)
-        heuristic = self.system.players()["heuristic"]
         others: dict[str, Player] = {}
         stop = math.inf if self.horizon is None else root.round + self.horizon
         for _ in range(MAX_LOOKAHEAD_ACTIONS):
@@ -118,10 +120,19 @@ class SearchPlayer(Player):
                 player = own
             else:
                 if side not in others:
-                    others[side] = heuristic(self.system, side, {}, rng)
+                    others[side] = self._opponent(side).fork(rng)
                 player = others[side]
             state.apply(player.choose(state))
         return state.standing(self.side)
+
+
+    def _opponent(self, side: str) -> Player:
+        found = self._opponents.get(side)
+        if found is None:
+            heuristic = self.system.players()["heuristic"]
+            # its own generator: it never draws, and the look-aheads' forks get theirs
+            found = self._opponents[side] = heuristic(self.system, side, {}, np.random.default_rng(0))
+        return found
 
 
 def _mean(total: float, count: int) -> float:
