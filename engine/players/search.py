@@ -19,8 +19,11 @@ generator, never from the clock (`seconds` is the exception, and says so).
 """
 from __future__ import annotations
 
+import gc
 import math
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -68,7 +71,9 @@ class SearchPlayer(Player):
     def choose(self, state: GameState) -> Action:
         plans = self.base.plans(state)[:self.options["width"]]
         if len(plans) > 1:
-            self.base.follow(state, self._best(state, plans))
+            with _collector_paused():
+                best = self._best(state, plans)
+            self.base.follow(state, best)
         elif plans:
             self.base.follow(state, plans[0])
         return self.base.choose(state)
@@ -133,6 +138,21 @@ class SearchPlayer(Player):
             # its own generator: it never draws, and the look-aheads' forks get theirs
             found = self._opponents[side] = heuristic(self.system, side, {}, np.random.default_rng(0))
         return found
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The look-aheads make and drop many objects that live no longer than the decision (the
+    copies of the game and what their players work out); the cyclic collector, which would
+    scan them over and over while they live, waits until the decision is made."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def _mean(total: float, count: int) -> float:
