@@ -766,12 +766,8 @@ def _position(player: HeuristicPlayer, state, impulse: tuple) -> tuple:
     """All an impulse's choices depend on: the player's settings, the impulse (side,
     checkpoint, hand, legal actions), the units, control, pools, the turn, the oil fields and
     the cards."""
-    forces = state.forces
     return (id(state.movement), tuple(sorted(player.options.items())), impulse, state.turn,
-            tuple(sorted((a, tuple(sorted(stacks.items()))) for a, stacks in forces.units.items() if stacks)),
-            tuple(sorted(forces.control.items())),
-            tuple(sorted((p, tuple(sorted(stock.items()))) for p, stock in forces.pools.items())),
-            tuple(sorted(forces.removed.items())),
+            state.forces.content(),
             tuple(sorted((a, m.value, m.exposed_by, m.destroyed) for a, m in state.oil.items())),
             tuple((tuple(d.hand), tuple(d.pile), tuple(d.played), tuple(d.gone))
                   for _, d in sorted(state.decks.items())))
