@@ -26,6 +26,11 @@ TURN, LASTING = 0.1, 0.5  # a unit turned over, and one that cannot recover befo
 LANDING = 0.3           # of a land area's stake, for putting troops at sea ashore there
 OPERATION_TROOPS = 3    # land units at sea that make a landing an operation
 SUBMARINE_ATTACKS = 1.5  # of the 3 attacks of the enemy's Submarines, those one sea area may draw
+# What is worked out for a position without the hands' terms (`new_position`): the areas and
+# their views, the enemy's reach; not move worths (attacks to come, the enemy's submarines), nor
+# the group options and choices made of them.
+HANDS_FREE = frozenset({"worth", "front", "landings", "operation", "lasting", "exposure", "views",
+                        "targets", "looks", "areas-with", "air-reach", "air-attacks", "transports"})
 # (the targets' profiles, targets, points, land, attacker allocates) -> results, shared by the
 # games of a process: keyed by the profiles too, as a variant's units of the same names may
 # have other values (a comparison plays parent and variant in one process)
@@ -73,7 +78,15 @@ class Worth:
             # a clone's first position is its game's when the forces' version is (a version
             # names one content in every copy, board.py)
             same = inherited is not None and inherited[0] is not None and inherited[0][1:] == epoch[1:]
-            self._memo_key, self._memo = epoch, inherited[1] if same else {}
+            before = getattr(self, "_memo_key", None)
+            if same:
+                memo = inherited[1]
+            elif before is not None and before[:4] == epoch[:4]:
+                # only the hands have changed (a card played): what they do not bear on stays
+                memo = {key: value for key, value in self._memo.items() if key[0] in HANDS_FREE}
+            else:
+                memo = {}
+            self._memo_key, self._memo = epoch, memo
             self._kept.start(state.turn, oil, hands)
 
     def inherit(self, other: Worth) -> None:
