@@ -240,27 +240,29 @@ class HeuristicPlayer(Worth, Player):
         ships (worked out once for every group of the area and every slot)."""
         key = ("targets", side, area, naval)
         found = self._memo.get(key)
-        if found is None:
-            looks = self._memo.get(("looks", side, naval))      # areas share their neighbours
+        if found is None and naval:                             # ships go where enemy ships are
+            ships = self._ships_at(state, state.enemy(side))
+            found = self._memo[key] = [target for target in state.board.within_two[area]
+                                       if target in ships]
+        elif found is None:
+            looks = self._memo.get(("looks", side))             # areas share their neighbours
             if looks is None:
-                looks = self._memo["looks", side, naval] = {}
+                looks = self._memo["looks", side] = {}
             found = []
-            for target in state.board.within_two[area] if naval else state.board.next_to[area]:
+            for target in state.board.next_to[area]:
                 look = looks.get(target)
                 if look is None:
-                    look = looks[target] = self._worth_a_look(state, side, target, naval)
+                    look = looks[target] = self._worth_a_look(state, side, target)
                 if look:
                     found.append(target)
             self._memo[key] = found
         return found
 
-    def _worth_a_look(self, state, side: str, target: str, naval: bool) -> bool:
-        """Whether a move there can be worth anything: ships go where enemy ships are, troops to
-        enemy areas, to threatened areas of worth, or to sea areas to land from (the parts of
-        the area's view that say so, without the rest of it)."""
+    def _worth_a_look(self, state, side: str, target: str) -> bool:
+        """Whether a move of troops there can be worth anything: to enemy areas, to threatened
+        areas of worth, or to sea areas to land from (the parts of the area's view that say
+        so, without the rest of it)."""
         enemy = state.enemy(side)
-        if naval:
-            return target in self._ships_at(state, enemy)
         if state.board.areas[target].land:
             return bool(state.forces.has(target, enemy) or state.forces.control.get(target) != side
                         or (self.area_worth(state, target) and self._threat(state, side, target)))

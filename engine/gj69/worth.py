@@ -15,7 +15,7 @@ end, which a view leaves out: it is added afresh.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .damage import ELIMINATED, READY, RETREATS, TURNED, USED, Piece, allocate, ladder, result_of
 
@@ -732,9 +732,8 @@ def _shared(hits: float, count: int, troops: int) -> float:
     return min(count, hits * count / troops) if troops else 0.0
 
 
-@dataclass(frozen=True)
-class _View:
-    """One area as a move sees it, for one side."""
+class _View(NamedTuple):
+    """One area as a move sees it, for one side (a tuple: many are made, and compared)."""
 
     land: bool
     theirs: bool                 # the enemy controls it
