@@ -128,7 +128,9 @@ class SearchPlayer(Player):
                     others[side] = self._opponent(side).fork(rng)
                 player = others[side]
             state.apply(player.choose(state))
-        return state.standing(self.side)
+        standing = state.standing(self.side)
+        state.discard()
+        return standing
 
 
     def _opponent(self, side: str) -> Player:
