@@ -216,7 +216,7 @@ class GameState(ABC):
         copy of the position's data, never of the scenario)."""
         raise EngineError(f"{type(self).__name__} cannot be cloned")
 
-    def discard(self) -> None:
+    def discard(self) -> None:  # noqa: B027 (a hook: most games hold nothing to let go of)
         """The game is played no further (a search's look-ahead is done with its copy): let go
         of what would keep it alive until the cyclic collector runs. No-op by default."""
 

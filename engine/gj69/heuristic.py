@@ -396,6 +396,8 @@ class HeuristicPlayer(Worth, Player):
         twin._results_of, twin._results = getattr(self, "_results_of", None), getattr(self, "_results", {})
         twin.inherit(self)              # the look-ahead starts where this player just looked
         twin._kept = self._kept
+        if hasattr(self, "_card_ops"):                  # the cards' operations, and hands seen
+            twin._card_ops, twin._card_ops_of, twin._hands_seen = self._card_ops, self._card_ops_of, self._hands_seen
         return twin
 
     def card_keep(self, state, side: str, card: str) -> float:

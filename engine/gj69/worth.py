@@ -77,9 +77,8 @@ class Worth:
             inherited, self._inherited = getattr(self, "_inherited", None), None
             # a clone's first position is its game's when the forces' version is (a version
             # names one content in every copy, board.py)
-            same = inherited is not None and inherited[0] is not None and inherited[0][1:] == epoch[1:]
             before = getattr(self, "_memo_key", None)
-            if same:
+            if inherited is not None and inherited[0] is not None and inherited[0][1:] == epoch[1:]:
                 memo = inherited[1]
             elif before is not None and before[:4] == epoch[:4]:
                 # only the hands have changed (a card played): what they do not bear on stays
@@ -447,7 +446,8 @@ class Worth:
         if ops is None or getattr(self, "_card_ops_of", None) is not state.system:
             ops = self._card_ops = {card: {e.get("op"): e for p in info.plays for e in p.effects}
                                     for card, info in state.system.cards.items()}
-            self._card_ops_of, self._hands_seen = state.system, {}
+            self._card_ops_of = state.system
+            self._hands_seen: dict[tuple, tuple] = {}
         choosing = state.phase in ("place-units", "choose-cards")
         key = tuple([tuple(state.decks[side].hand) for side in state.sides])      # asked at every decision
         if choosing:
