@@ -216,6 +216,10 @@ class GameState(ABC):
         copy of the position's data, never of the scenario)."""
         raise EngineError(f"{type(self).__name__} cannot be cloned")
 
+    def discard(self) -> None:  # noqa: B027 (a hook: most games hold nothing to let go of)
+        """The game is played no further (a search's look-ahead is done with its copy): let go
+        of what would keep it alive until the cyclic collector runs. No-op by default."""
+
     def reseed(self, seed) -> None:
         """Draw the chance of the rest of the game anew from `seed` (an int or a SeedSequence):
         the generator is reset in place, so every part of the game that holds it sees the new

@@ -16,7 +16,7 @@ from engine import load_system
 from engine.gj69.damage import READY
 from engine.players import make_player
 from engine.replay import Replay, play_back
-from playtest.study import Study, run_study
+from playtest.study import Study, game_seed, run_study
 from sandtable.scenario import load_scenario
 
 SCENARIO = Path(__file__).parent.parent / "scenarios" / "gj69-southern-operation"
@@ -139,6 +139,36 @@ def test_what_the_heuristic_keeps_never_changes_a_choice(gj69):
                 decisions += 1
             game.apply(choice)
     assert decisions > 400
+
+
+def test_what_the_heuristic_keeps_is_what_it_would_work_out_anew(gj69):
+    """The views and move worths kept from earlier positions (and shared with a search's
+    look-aheads) equal those worked out afresh at every impulse of whole games: a kept worth
+    that missed a change (the enemy's units there now able to recover, own ships that change
+    what the enemy's submarines may sink) would make a look-ahead's copy of the player, which
+    starts from another's, choose otherwise than the player would."""
+    checked = 0
+    for index in range(4):
+        seed = game_seed(2026, index)
+        game = gj69.new_game({}, np.random.default_rng(seed), None)
+        players = {side: make_player("heuristic", gj69, side, np.random.default_rng([seed, number]))
+                   for number, side in enumerate(sorted(gj69.sides), 1)}
+        while not game.is_terminal():
+            player = players[game.current_player]
+            choice = player.choose(game)
+            if game.step == "impulse":
+                for key, known in list(player._memo.items()):
+                    if key[0] == "moves":
+                        _, side, origin, units = key
+                        for target, worth in known.items():
+                            anew = player._move_worth(game, side, origin, target, dict(units))
+                            assert worth == pytest.approx(anew, abs=1e-9), (index, game.turn, origin, target)
+                            checked += 1
+                    elif key[0] == "views":
+                        for area, view in known.items():
+                            assert view == player._view_of(game, key[1], area), (index, game.turn, area)
+            game.apply(choice)
+    assert checked > 10_000
 
 
 def scores(scenario, players, games=4, seed=9):

@@ -133,13 +133,17 @@ class Forces:
     _stacks: dict = field(default_factory=dict, repr=False)
     _counts: dict = field(default_factory=dict, repr=False)
     _occupants: dict = field(default_factory=dict, repr=False)   # side -> its areas, once asked
+    _where: dict = field(default_factory=dict, repr=False)       # type -> (version, its areas)
+    _parts: dict = field(default_factory=dict, repr=False)       # area -> (version, its part of `content`)
 
     def copy(self) -> Forces:
         """The same forces, sharing nothing that changes; the version and the areas' stamps are
         kept, as they name the same content."""
-        return Forces({a: dict(u) for a, u in self.units.items()}, dict(self.control),
+        twin = Forces({a: dict(u) for a, u in self.units.items()}, dict(self.control),
                       {p: dict(u) for p, u in self.pools.items()}, self.sides, dict(self.removed),
                       self.version, dict(self.changed))
+        twin._parts = self._parts           # by version: the same in every copy
+        return twin
 
     # -- changes -------------------------------------------------------------------------------
     def add(self, area: str, unit: str, face: str, n: int = 1) -> None:
@@ -249,9 +253,30 @@ class Forces:
             found = self._occupied[side] = frozenset(areas)
         return found
 
+    def content(self) -> tuple:
+        """The units, control, pools and what is out of the game as one hashable value, equal
+        for equal forces whatever way they were reached (each area's part kept by its version)."""
+        parts, changed, units, control = self._parts, self.changed, self.units, self.control
+        found = []
+        for area in sorted(units.keys() | control.keys()):
+            stamp = changed.get(area)
+            kept = parts.get(area)
+            if kept is None or kept[0] != stamp:
+                stacks = units.get(area)
+                kept = parts[area] = (stamp, (area, control.get(area),
+                                              tuple(sorted(stacks.items())) if stacks else ()))
+            found.append(kept[1])
+        return (tuple(found), tuple(sorted((p, tuple(sorted(stock.items()))) for p, stock in self.pools.items())),
+                tuple(sorted(self.removed.items())))
+
     def where(self, unit: str) -> list[str]:
-        return sorted(a for a, stacks in self.units.items()
-                      if any(n and u == unit for (u, _), n in stacks.items()))
+        """The areas holding units of the type, sorted (kept until the forces change: callers
+        must not change the list)."""
+        kept = self._where.get(unit)
+        if kept is None or kept[0] != self.version:
+            kept = self._where[unit] = (self.version, sorted(
+                a for a, stacks in self.units.items() if any(n and u == unit for (u, _), n in stacks.items())))
+        return kept[1]
 
     def total(self) -> dict[str, int]:
         """Type -> counters anywhere: map, pools and out of the game."""

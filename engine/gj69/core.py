@@ -144,6 +144,9 @@ class GameCore(GameState):
     def is_terminal(self) -> bool:
         return self._over
 
+    def discard(self) -> None:
+        self._flow.close()              # the turn's generator refers back to the game
+
     def result(self) -> GameResult:
         scores = dict(self.vp)
         if not self._over:

@@ -39,7 +39,7 @@ from ..players.base import Plan, Player
 from .cards import AIR, ATTACK, MOVE, TRANSPORT, Order, Slot
 from .damage import READY, USED
 from .groups import KIND_OF
-from .worth import Worth
+from .worth import Kept, Worth
 
 _TRANSPORT = frozenset({TRANSPORT})
 _AIR = frozenset({AIR})
@@ -96,6 +96,7 @@ class HeuristicPlayer(Worth, Player):
         self._formed_at: str | None = None      # the area it was formed in
         self._acted: str | None = None          # the kind of action it took (move, attack, air)
         self._memo: dict = {}
+        self._kept = Kept()
 
     # -- dispatch --------------------------------------------------------------------------------
     def choose(self, state) -> Action:
@@ -239,27 +240,29 @@ class HeuristicPlayer(Worth, Player):
         ships (worked out once for every group of the area and every slot)."""
         key = ("targets", side, area, naval)
         found = self._memo.get(key)
-        if found is None:
-            looks = self._memo.get(("looks", side, naval))      # areas share their neighbours
+        if found is None and naval:                             # ships go where enemy ships are
+            ships = self._ships_at(state, state.enemy(side))
+            found = self._memo[key] = [target for target in state.board.within_two[area]
+                                       if target in ships]
+        elif found is None:
+            looks = self._memo.get(("looks", side))             # areas share their neighbours
             if looks is None:
-                looks = self._memo["looks", side, naval] = {}
+                looks = self._memo["looks", side] = {}
             found = []
-            for target in state.board.within_two[area] if naval else state.board.next_to[area]:
+            for target in state.board.next_to[area]:
                 look = looks.get(target)
                 if look is None:
-                    look = looks[target] = self._worth_a_look(state, side, target, naval)
+                    look = looks[target] = self._worth_a_look(state, side, target)
                 if look:
                     found.append(target)
             self._memo[key] = found
         return found
 
-    def _worth_a_look(self, state, side: str, target: str, naval: bool) -> bool:
-        """Whether a move there can be worth anything: ships go where enemy ships are, troops to
-        enemy areas, to threatened areas of worth, or to sea areas to land from (the parts of
-        the area's view that say so, without the rest of it)."""
+    def _worth_a_look(self, state, side: str, target: str) -> bool:
+        """Whether a move of troops there can be worth anything: to enemy areas, to threatened
+        areas of worth, or to sea areas to land from (the parts of the area's view that say
+        so, without the rest of it)."""
         enemy = state.enemy(side)
-        if naval:
-            return target in self._ships_at(state, enemy)
         if state.board.areas[target].land:
             return bool(state.forces.has(target, enemy) or state.forces.control.get(target) != side
                         or (self.area_worth(state, target) and self._threat(state, side, target)))
@@ -290,12 +293,18 @@ class HeuristicPlayer(Worth, Player):
         its least useful card for each of the best groups, an air operation for each of the
         best air groups, each card action (§6.1). Only groups that can take the action they
         are chosen for count (a group that could only hold would turn over for nothing)."""
-        key = ("impulse-choices", state.current_player)
+        side = state.current_player
+        actions = state.legal_actions()
+        # the forces may stay the same from one impulse to the next: the impulse is its own
+        key = ("impulse-choices", side, state.checkpoint, tuple(state.decks[side].hand), tuple(actions))
         found = self._memo.get(key)
         if found is not None:
             return found
-        side = state.current_player
-        actions = state.legal_actions()
+        position = _position(self, state, key[1:])
+        seen = _SEEN.get(position)
+        if seen is not None and seen[0] is state.movement:
+            found = self._memo[key] = seen[1]
+            return found
         found = [Choice(self._pass_worth(state, side), ("pass",))]
         normal = [a for a in actions if a[0] == "normal"]
         if normal:
@@ -314,6 +323,9 @@ class HeuristicPlayer(Worth, Player):
                 found.append(Choice(worth, action))
         found.sort(key=lambda c: -c.worth)          # stable: passing first among equals
         self._memo[key] = found
+        if len(_SEEN) >= SEEN_POSITIONS:
+            _SEEN.clear()
+        _SEEN[position] = (state.movement, found)
         return found
 
     def _pass_worth(self, state, side: str) -> float:
@@ -382,6 +394,10 @@ class HeuristicPlayer(Worth, Player):
         # what damage does is the same in every game of these units: the look-ahead keeps it
         twin._damages_of, twin._damages = getattr(self, "_damages_of", None), getattr(self, "_damages", {})
         twin._results_of, twin._results = getattr(self, "_results_of", None), getattr(self, "_results", {})
+        twin.inherit(self)              # the look-ahead starts where this player just looked
+        twin._kept = self._kept
+        if hasattr(self, "_card_ops"):                  # the cards' operations, and hands seen
+            twin._card_ops, twin._card_ops_of, twin._hands_seen = self._card_ops, self._card_ops_of, self._hands_seen
         return twin
 
     def card_keep(self, state, side: str, card: str) -> float:
@@ -740,6 +756,25 @@ class HeuristicPlayer(Worth, Player):
         side = state.current_player
         return max(actions, key=lambda a: (sum(self._front(state, side, o)
                                                for o in state.board.next_to[a[2]]), a))
+
+
+# Impulses worked out lately, by position: a search's look-ahead and the game (or the next
+# look-ahead) often reach the same position by other moves, and the choices are worked out from
+# the position alone (the worths kept from earlier positions are those it would work out anew).
+# An entry holds its game's movement rules, so that no other game's can take their id.
+_SEEN: dict[tuple, tuple] = {}
+SEEN_POSITIONS = 512
+
+
+def _position(player: HeuristicPlayer, state, impulse: tuple) -> tuple:
+    """All an impulse's choices depend on: the player's settings, the impulse (side,
+    checkpoint, hand, legal actions), the units, control, pools, the turn, the oil fields and
+    the cards."""
+    return (id(state.movement), tuple(sorted(player.options.items())), impulse, state.turn,
+            state.forces.content(),
+            tuple(sorted((a, m.value, m.exposed_by, m.destroyed) for a, m in state.oil.items())),
+            tuple((tuple(d.hand), tuple(d.pile), tuple(d.played), tuple(d.gone))
+                  for _, d in sorted(state.decks.items())))
 
 
 def _terms(kind: str, slot: Slot, order: Order | None) -> tuple:

@@ -61,6 +61,7 @@ class Movement:
         self._passage: dict[str, frozenset[str]] = {}
         self._ends: dict[str, tuple[frozenset[str], list[str]]] = {}
         self._movers: dict[tuple, Mover] = {}
+        self._air_ranges: dict[tuple, list[str]] = {}      # the map's alone: kept for the game
 
     def enemy(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]
@@ -200,7 +201,15 @@ class Movement:
                   nations=frozenset()) -> list[str]:
         """§9.1(3): the area of the group and those next to it; air units in a land area reach
         land areas within their movement, counted through areas the group may enter (§2.2.1(3):
-        an area closed to the side may be struck, not flown through)."""
+        an area closed to the side may be struck, not flown through). Kept: callers must not
+        change the list."""
+        key = (origin, movement, carriers, side, nations)
+        found = self._air_ranges.get(key)
+        if found is None:
+            found = self._air_ranges[key] = self._air_range(origin, movement, carriers, side, nations)
+        return found
+
+    def _air_range(self, origin: str, movement: int, carriers: bool, side: str, nations) -> list[str]:
         near = {origin} | self.board.adjacent[origin]
         if not carriers and self.board.areas[origin].land:
             found = {origin: 0}

@@ -8,12 +8,14 @@ distribution of the battle calculator.
 
 Everything is worked out once per position of a decision (`Worth.new_position`). An area's
 view and the worth of moves between views are kept longer, while nothing they depend on has
-changed: the area and its neighbours (`Forces.changed`), the turn, the oil fields and the
-enemy's reach at sea.
+changed: the area and its neighbours (`Forces.changed`), the turn, the oil fields, the enemy's
+reach at sea, whether the enemy's units there can recover (§12) and the landing the troops at
+sea are for. What a move does against the enemy's submarines turns on the own ships at either
+end, which a view leaves out: it is added afresh.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .damage import ELIMINATED, READY, RETREATS, TURNED, USED, Piece, allocate, ladder, result_of
 
@@ -24,10 +26,35 @@ TURN, LASTING = 0.1, 0.5  # a unit turned over, and one that cannot recover befo
 LANDING = 0.3           # of a land area's stake, for putting troops at sea ashore there
 OPERATION_TROOPS = 3    # land units at sea that make a landing an operation
 SUBMARINE_ATTACKS = 1.5  # of the 3 attacks of the enemy's Submarines, those one sea area may draw
+# What is worked out for a position without the hands' terms (`new_position`): the areas and
+# their views, the enemy's reach; not move worths (attacks to come, the enemy's submarines), nor
+# the group options and choices made of them.
+HANDS_FREE = frozenset({"worth", "front", "landings", "operation", "lasting", "exposure", "views",
+                        "targets", "looks", "areas-with", "air-reach", "air-attacks", "transports"})
 # (the targets' profiles, targets, points, land, attacker allocates) -> results, shared by the
 # games of a process: keyed by the profiles too, as a variant's units of the same names may
 # have other values (a comparison plays parent and variant in one process)
 _ALLOCATIONS: dict = {}
+
+
+class Kept:
+    """An area's view and the worth of moves between views, kept while nothing they depend on
+    has changed (see `Worth._kept_view`): the views for the turn and the oil markers, the
+    worths also for what the hands allow. A player shares them with its copies in a search's
+    look-aheads: a version names one content in every copy of a game (board.py), and a view
+    is only ever replaced by one that differs."""
+
+    def __init__(self) -> None:
+        self.views: dict = {}           # (side, area) -> (its neighbourhood's change stamps, view)
+        self.moves: dict = {}           # a group's key -> target -> (view there, view here, worth)
+        self._views_era: tuple | None = None
+        self._moves_era: tuple | None = None
+
+    def start(self, turn: int, oil: tuple, hands: tuple) -> None:
+        if (turn, oil) != self._views_era:
+            self._views_era, self.views = (turn, oil), {}
+        if (turn, oil, hands) != self._moves_era:
+            self._moves_era, self.moves = (turn, oil, hands), {}
 
 
 class Worth:
@@ -35,21 +62,36 @@ class Worth:
 
     options: dict
     _memo: dict
-    _kept_views: dict           # (side, area) -> (its neighbourhood's change stamps, view)
-    _kept_moves: dict           # a group's key -> target -> (view there, view here, worth)
+    _inherited: tuple | None    # (position key, memo) of the player a look-ahead's copy began from
+    _kept: Kept                 # views and move worths kept from one position to the next
     _damages: dict              # targets -> (points, land, attacker allocates) -> worth, left
     _results: dict              # (targets, points, land, attacker allocates) -> each result
 
     def new_position(self, state) -> None:
         """Forget what was worked out once the position has changed."""
-        oil = tuple((a, m.exposed_by, m.destroyed) for a, m in sorted(state.oil.items()))
+        # the markers in the game's own order (its copies keep it)
+        oil = tuple([(m.exposed_by, m.destroyed) for m in state.oil.values()])
         hands = self._hand_terms(state)           # what the hands allow: attacks twice, submarines
         epoch = (id(state), state.forces.version, state.turn, oil, hands)
         if epoch != getattr(self, "_memo_key", None):
-            self._memo_key, self._memo = epoch, {}
-            era = (id(state), id(state.forces), state.turn, oil, hands)
-            if era != getattr(self, "_era", None):
-                self._era, self._kept_views, self._kept_moves = era, {}, {}
+            inherited, self._inherited = getattr(self, "_inherited", None), None
+            # a clone's first position is its game's when the forces' version is (a version
+            # names one content in every copy, board.py)
+            before = getattr(self, "_memo_key", None)
+            if inherited is not None and inherited[0] is not None and inherited[0][1:] == epoch[1:]:
+                memo = inherited[1]
+            elif before is not None and before[:4] == epoch[:4]:
+                # only the hands have changed (a card played): what they do not bear on stays
+                memo = {key: value for key, value in self._memo.items() if key[0] in HANDS_FREE}
+            else:
+                memo = {}
+            self._memo_key, self._memo = epoch, memo
+            self._kept.start(state.turn, oil, hands)
+
+    def inherit(self, other: Worth) -> None:
+        """Start from what `other` has worked out for its position, for the first decision of
+        a clone of its game (a search's look-ahead): the same position, the same worths."""
+        self._inherited = (getattr(other, "_memo_key", None), getattr(other, "_memo", None))
 
     def _cached(self, state, key, work):
         """Memoised for the position of the current decision (see `new_position`)."""
@@ -299,29 +341,36 @@ class Worth:
             count = sum(n for (u, _), n in units.items() if profiles[u].domain == "land")
             at = self._view(state, side, origin)
             # a worth depends on the two views alone (air units' on the enemy's, anywhere)
-            kept = None if domains == {"air"} else self._kept_moves.setdefault(key, {})
+            kept = None if domains == {"air"} else self._kept.moves.setdefault(key, {})
             views = self._memo["views", side]       # made by the origin's view above
             for target in missing:
-                if kept is not None:
-                    to = views.get(target) or self._view(state, side, target)
-                    entry = kept.get(target)
-                    if entry is not None and entry[0] is to and entry[1] is at:
-                        known[target] = entry[2]
-                        continue
-                worth = known[target] = self._move_worth(state, side, origin, target, units,
-                                                         domains, count, at)
-                if kept is not None:
+                if kept is None:
+                    known[target] = self._move_worth(state, side, origin, target, units, domains,
+                                                     count, at)
+                    continue
+                to = views.get(target) or self._view(state, side, target)
+                entry = kept.get(target)
+                if entry is not None and entry[0] is to and entry[1] is at:
+                    worth = entry[2]
+                else:
+                    worth = self._move_worth(state, side, origin, target, units, domains, count,
+                                             at, submarines=False)
                     kept[target] = (to, at, worth)
+                if not (at.land and to.land):
+                    worth += self.submarine_change(state, side, origin, target, units)
+                known[target] = worth
         return [known[target] for target in targets]
 
     def _move_worth(self, state, side: str, origin: str, target: str, units: dict,
                     domains: set | None = None, count: int | None = None,
-                    at: _View | None = None) -> float:
+                    at: _View | None = None, submarines: bool = True) -> float:
         """A capture is worth the area; entering an area with enemy units, what the attack that
         the units there can make next is worth; troops at sea, the landings they make
         possible less what the enemy's aircraft and ships may sink (a land unit at sea goes
         down to 1 point, §11.31(2)); leaving an area the enemy would then take costs it.
-        `domains`, `count` (land units) and `at` (the origin's view), when the caller has them."""
+        `domains`, `count` (land units) and `at` (the origin's view), when the caller has them;
+        without `submarines`, what the move changes in losses to the enemy's submarines is left
+        out (it turns on more than the two views)."""
         profiles = state.profiles
         if domains is None:
             domains = {profiles[u].domain for u, _ in units}
@@ -343,8 +392,7 @@ class Worth:
                 # card in hand lets a group act again (§18.1)
                 hits = self.hits(state, ours, "normal", target, strikes=self.next_strikes(state, side))
                 worth = 0.6 * self.damage_worth(state, to.enemies, hits, True, False,
-                                                to.worth if to.theirs else 0.0,
-                                                self.lasting(state, side, target))
+                                                to.worth if to.theirs else 0.0, to.lasting)
                 if to.theirs:            # standing in the area with the stronger force
                     worth += CONTEST * to.worth * self.share(state, ours, to.enemies)
             elif to.theirs:
@@ -371,7 +419,7 @@ class Worth:
             worth -= at.worth
         if at.land and at.theirs and not at.enemies and sum(at.own_land.values()) <= count:
             worth -= at.worth + 0.3     # an empty enemy area entered is taken only if units stay (§14.0(2))
-        if not (at.land and to.land):
+        if submarines and not (at.land and to.land):
             worth += self.submarine_change(state, side, origin, target, units)
         if at.land and at.theirs and at.enemies and count:     # giving up a contested enemy area
             left = {k: n - units.get(k, 0) for k, n in at.own_land.items() if n > units.get(k, 0)}
@@ -399,7 +447,19 @@ class Worth:
             ops = self._card_ops = {card: {e.get("op"): e for p in info.plays for e in p.effects}
                                     for card, info in state.system.cards.items()}
             self._card_ops_of = state.system
+            self._hands_seen: dict[tuple, tuple] = {}
         choosing = state.phase in ("place-units", "choose-cards")
+        key = tuple([tuple(state.decks[side].hand) for side in state.sides])      # asked at every decision
+        if choosing:
+            key += tuple([tuple(state.decks[side].pile) for side in state.sides])
+        found = self._hands_seen.get(key)
+        if found is None:
+            if len(self._hands_seen) > 1024:
+                self._hands_seen.clear()
+            found = self._hands_seen[key] = self._hand_terms_of(state, ops, choosing)
+        return found
+
+    def _hand_terms_of(self, state, ops: dict, choosing: bool) -> tuple:
         terms = []
         for side in state.sides:
             deck = state.decks[side]
@@ -433,17 +493,23 @@ class Worth:
 
     def _kept_view(self, state, side: str, area: str) -> _View:
         """The view of an earlier position when neither the area nor its neighbours have
-        changed since (units, control) and the enemy's reach at sea there is the same."""
+        changed since (units, control), nor what the view reads from farther off: whether the
+        enemy's units there can recover (lines of communication, §12), the enemy's reach at
+        sea and the landing of the troops at sea there (the side's air units in range)."""
         stamp = tuple(map(state.forces.changed.get, state.board.around[area]))
-        entry = self._kept_views.get((side, area))
+        entry = self._kept.views.get((side, area))
         if entry is not None and entry[0] == stamp:
             view = entry[1]
-            if view.land or view.exposure == self._exposure(state, side, area):
+            if view.land:
+                if not view.enemies or view.lasting == self.lasting(state, side, area):
+                    return view
+            elif view.exposure == self._exposure(state, side, area) \
+                    and view.operation == self.operation(state, side, area):
                 return view
         view = self._view_of(state, side, area)
         if entry is not None and entry[1] == view:
             view = entry[1]                 # the same as before: moves to it are worth the same
-        self._kept_views[side, area] = (stamp, view)
+        self._kept.views[side, area] = (stamp, view)
         return view
 
     def _view_of(self, state, side: str, area: str) -> _View:
@@ -458,7 +524,8 @@ class Worth:
                      self._threat(state, side, area) if land else False,
                      0.0 if land else self._landings(state, side, area, 2),
                      0.0 if land else self._exposure(state, side, area),
-                     None if land else self.operation(state, side, area))
+                     None if land else self.operation(state, side, area),
+                     land and bool(enemies) and self.lasting(state, side, area))
 
     def operation(self, state, side: str, sea: str) -> tuple | None:
         """The landing the side's troops at sea there are for (an operation of two steps): the
@@ -665,9 +732,8 @@ def _shared(hits: float, count: int, troops: int) -> float:
     return min(count, hits * count / troops) if troops else 0.0
 
 
-@dataclass(frozen=True)
-class _View:
-    """One area as a move sees it, for one side."""
+class _View(NamedTuple):
+    """One area as a move sees it, for one side (a tuple: many are made, and compared)."""
 
     land: bool
     theirs: bool                 # the enemy controls it
@@ -680,3 +746,4 @@ class _View:
     landings: float
     exposure: float
     operation: tuple | None = None   # (land area, worth, blocked) of the troops at sea's landing
+    lasting: bool = False        # the enemy's units there cannot recover (`Worth.lasting`)

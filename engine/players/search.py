@@ -19,8 +19,11 @@ generator, never from the clock (`seconds` is the exception, and says so).
 """
 from __future__ import annotations
 
+import gc
 import math
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -61,11 +64,16 @@ class SearchPlayer(Player):
             raise SettingError("search: budget, width and horizon are at least 1")
         self.searched = 0                   # decisions searched, and look-ahead games played
         self.lookaheads = 0
+        # the heuristic of each other side, never playing itself: each look-ahead plays a fork
+        # of it, which may keep what does not change from one look-ahead to the next
+        self._opponents: dict[str, Player] = {}
 
     def choose(self, state: GameState) -> Action:
         plans = self.base.plans(state)[:self.options["width"]]
         if len(plans) > 1:
-            self.base.follow(state, self._best(state, plans))
+            with _collector_paused():
+                best = self._best(state, plans)
+            self.base.follow(state, best)
         elif plans:
             self.base.follow(state, plans[0])
         return self.base.choose(state)
@@ -105,7 +113,6 @@ class SearchPlayer(Player):
         rng = np.random.default_rng(seed)
         own = self.base.fork(rng)
         own.follow(state, plan)
-        heuristic = self.system.players()["heuristic"]
         others: dict[str, Player] = {}
         stop = math.inf if self.horizon is None else root.round + self.horizon
         for _ in range(MAX_LOOKAHEAD_ACTIONS):
@@ -118,10 +125,36 @@ class SearchPlayer(Player):
                 player = own
             else:
                 if side not in others:
-                    others[side] = heuristic(self.system, side, {}, rng)
+                    others[side] = self._opponent(side).fork(rng)
                 player = others[side]
             state.apply(player.choose(state))
-        return state.standing(self.side)
+        standing = state.standing(self.side)
+        state.discard()
+        return standing
+
+
+    def _opponent(self, side: str) -> Player:
+        found = self._opponents.get(side)
+        if found is None:
+            heuristic = self.system.players()["heuristic"]
+            # its own generator: it never draws, and the look-aheads' forks get theirs
+            found = self._opponents[side] = heuristic(self.system, side, {}, np.random.default_rng(0))
+        return found
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The look-aheads make and drop many objects that live no longer than the decision (the
+    copies of the game and what their players work out); the cyclic collector, which would
+    scan them over and over while they live, waits until the decision is made."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def _mean(total: float, count: int) -> float:

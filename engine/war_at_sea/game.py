@@ -242,6 +242,9 @@ class WaSGame(GameState):
     def is_terminal(self) -> bool:
         return self._over
 
+    def discard(self) -> None:
+        self._flow.close()              # the game's generator refers back to it
+
     def result(self) -> GameResult:
         if self._result is not None:
             return self._result
