@@ -134,7 +134,8 @@ def test_blunders_are_counted_per_side_and_game():
     assert "capital-empty" not in report["blunders"]
     text = render_text(report)
     assert "how the players played" in text
-    assert "  units lost unable to strike back             2.0        0.0\n" in text
+    assert "  units lost unable to strike back                2.0        0.0\n" in text
+    assert "  money left that could still buy a unit          0.0       10.0" in text
 
 
 def test_a_verdict_that_depends_on_the_players_is_no_balance_claim():
