@@ -27,6 +27,7 @@ from sandtable.scenario import (
     is_locale_tag,
     load_scenario,
     locale_kind,
+    parent_folder,
 )
 from sandtable.schemas import schema_header
 from sandtable.yamlsource import YamlRefused, join_pointer, read_yaml_file
@@ -109,6 +110,7 @@ class ScenarioDocument(QObject):
         self.undo_stack = QUndoStack(self)
         self.layout_positions: dict[str, list[float]] = {}
         self._parent_scenario: Scenario | None = None
+        self.parent_problems: list[Diagnostic] = []   # why the scenario it extends was not read
         self._merged: dict[str, dict] = {}
         self._copies: dict[str, tuple] = {}
         # (file kind, JSON pointer into the merged data) -> the diagnostics about that value
@@ -160,12 +162,14 @@ class ScenarioDocument(QObject):
         return ScenarioFile(kind, path, None, disk_text="", problem=problem)
 
     def _load_parent(self) -> Scenario | None:
-        manifest = self.own("scenario")
-        extends = manifest.get("extends")
-        if not isinstance(extends, str) or not extends:
-            return None
-        folder = (self.root / extends).resolve()
-        return load_scenario(folder) if (folder / FILE_KINDS["scenario"]).is_file() else None
+        """The scenario this one extends, found as the loader finds it (sandtable/scenario.py
+        `parent_folder`: never outside the folder of scenarios); what refuses it goes to the
+        problems."""
+        file = self.files.get("scenario")
+        manifest = None if file is None or file.data is None else \
+            Tracked(file.data, file.origins, file.key_origins)
+        folder, self.parent_problems = parent_folder(self.root, manifest, [self.root.resolve()])
+        return load_scenario(folder) if folder is not None else None
 
     def reload(self) -> None:
         """Read every file again, dropping unsaved edits and the undo history."""
@@ -497,7 +501,7 @@ class ScenarioDocument(QObject):
     def snapshot(self) -> Snapshot:
         """A private copy of the data, cheap enough to take on the UI thread after each edit."""
         files = []
-        problems = []
+        problems = list(self.parent_problems)
         for kind, file in self.files.items():
             if file.problem is not None:
                 problems.append(file.problem)

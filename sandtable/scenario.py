@@ -195,39 +195,44 @@ def _load_lineage(folder: Path, scenario: Scenario) -> list[_Layer]:
 
 
 def _parent_of(layer: _Layer, seen: list[Path], scenario: Scenario) -> Path | None:
-    manifest = layer.documents.get("scenario")
+    parent, problems = parent_folder(layer.root, layer.documents.get("scenario"), seen)
+    scenario.diagnostics.extend(problems)
+    return parent
+
+
+def parent_folder(root: Path, manifest: Tracked | None,
+                  seen: list[Path]) -> tuple[Path | None, list[Diagnostic]]:
+    """The folder of the scenario that the one at `root` extends (its manifest's `extends`),
+    with the diagnostics that refuse it: outside the folder of scenarios (VAR004), no scenario
+    there (VAR001), a cycle through `seen` (the real paths of the variants below it) or too deep
+    (VAR002). The loader and the editor both ask here, so that both read the same parent."""
     if manifest is None or not isinstance(manifest.data, dict) or "extends" not in manifest.data:
-        return None
+        return None, []
     where = manifest.locate("/extends")
     target = manifest.data["extends"]
     if not isinstance(target, str) or not target:
-        return None  # the schema check reports the wrong type
-    here = Path(os.path.abspath(layer.root))  # `.` has no name and no parent of its own
+        return None, []  # the schema check reports the wrong type
+    here = Path(os.path.abspath(root))  # `.` has no name and no parent of its own
     collection = here.parent
     try:
         parent = inside(collection, Path(here.name) / target)
     except PathEscape:
-        scenario.diagnostics.append(error(
+        return None, [error(
             "VAR004", f"extends {target!r}, which is outside the folder of scenarios "
             f"{collection.resolve().name}/", where,
-            hint="a variant extends a scenario beside it, such as ../aa50-1941"))
-        return None
+            hint="a variant extends a scenario beside it, such as ../aa50-1941")]
     if not (parent / FILE_KINDS["scenario"]).is_file():
-        scenario.diagnostics.append(error(
+        return None, [error(
             "VAR001", f"extends {target!r}, but there is no scenario there", where,
-            hint="give the path of the parent scenario's folder, relative to this one"))
-        return None
+            hint="give the path of the parent scenario's folder, relative to this one")]
     if parent in seen:
         chain = " -> ".join(p.name for p in seen + [parent])
-        scenario.diagnostics.append(error(
+        return None, [error(
             "VAR002", f"extends forms a cycle: {chain}", where,
-            hint="a scenario cannot extend itself or one of its own variants"))
-        return None
+            hint="a scenario cannot extend itself or one of its own variants")]
     if len(seen) >= MAX_LINEAGE:
-        scenario.diagnostics.append(error(
-            "VAR002", f"extends goes more than {MAX_LINEAGE} scenarios deep", where))
-        return None
-    return parent
+        return None, [error("VAR002", f"extends goes more than {MAX_LINEAGE} scenarios deep", where)]
+    return parent, []
 
 
 def _load_layer(folder: Path, scenario: Scenario) -> _Layer:

@@ -112,3 +112,39 @@ def test_the_changes_page_lists_what_the_variant_changes_and_reverts_it(window):
     assert "lapland" not in window.scene.spaces
     page.view.doubleClicked.emit(page.view.model().index(0, 0))
     assert [i.space_id for i in window.scene.selectedItems()] == ["finland"]
+
+
+# -- the scenario a variant extends is found as the loader finds it ------------------------------------
+CORE = Path(__file__).resolve().parent / "fixtures" / "core"
+
+
+@pytest.mark.parametrize("fixture, code, file, line", [
+    ("var001-missing-parent", "VAR001", "var001-missing-parent/scenario.yaml", 4),
+    # the cycle a -> b -> a, told at the `extends` of the scenario open in the editor
+    ("var002-cycle-a", "VAR002", "var002-cycle-a/scenario.yaml", 4),
+])
+def test_the_problems_say_why_the_extended_scenario_was_not_read(open_editor, tmp_path, fixture,
+                                                                 code, file, line):
+    """What `sandtable validate` says of these fixtures (tests/test_core_diagnostics.py), the
+    Problems panel says too: without it the tables show up empty for no reason given."""
+    shutil.copytree(CORE, tmp_path / "core")
+    main = open_editor(tmp_path / "core" / fixture)
+    assert main.validator.wait()
+    found = [(d.code, Path(d.file).relative_to(tmp_path / "core").as_posix(), d.line)
+             for d in main.problems_model.diagnostics if d.code.startswith("VAR")]
+    assert found == [(code, file, line)]
+
+
+def test_a_variant_never_reads_a_scenario_outside_the_folder_of_scenarios(open_editor, tmp_path):
+    """`extends: ../../elsewhere` leads out of the folder the scenarios are in: the loader
+    refuses it (VAR004), and so does the editor, even where a scenario is there to read."""
+    shutil.copytree(NORTHERN_FRONT, tmp_path / "elsewhere")
+    variant = tmp_path / "scenarios" / "variant"
+    variant.mkdir(parents=True)
+    (variant / "scenario.yaml").write_text(VARIANT.replace("../northern-front", "../../elsewhere"),
+                                           encoding="utf-8")
+    main = open_editor(variant)
+    assert not main.document.is_variant
+    assert main.validator.wait()
+    assert [(d.code, d.line) for d in main.problems_model.diagnostics if d.code.startswith("VAR")] \
+        == [("VAR004", 5)]
