@@ -165,7 +165,8 @@ class AA50Game(GameState):
         if not self.is_legal(action):
             raise IllegalAction(f"{self.seat} may not {list(action)} in the {self._phase} "
                                 f"phase of round {self._round}")
-        self._version += 1
+        # what was worked out for the position so far still holds while the move is read
+        # (the current group and its destinations, just checked); it changes after
         _APPLY[self._phase](self, action)
         self._version += 1
         self._advance()
@@ -335,7 +336,11 @@ class AA50Game(GameState):
         for piece in self._candidates:
             if not self.movable(piece):
                 continue
-            key = (movement.rank(self, piece), piece.space, piece.type, self.group_tag(piece))
+            # the tag, dearest to work out, only where it may decide
+            head = (movement.rank(self, piece), piece.space, piece.type)
+            if best_key is not None and head > best_key[:3]:
+                continue
+            key = head + (self.group_tag(piece),)
             if best_key is None or key < best_key:
                 best_key, best = key, piece
         found: list[Piece] = []
@@ -347,7 +352,8 @@ class AA50Game(GameState):
         return found
 
     def group_destinations(self, group: list[Piece]) -> Destinations:
-        key = (group[0].space, group[0].type, self.group_tag(group[0]), len(group))
+        # the destinations depend on the group's first piece alone (escorts too), not its size
+        key = (group[0].space, group[0].type, self.group_tag(group[0]))
         version, cached_key, cached = self._destination_cache
         if version == self._version and cached_key == key:
             return cached
