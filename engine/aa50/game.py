@@ -61,6 +61,7 @@ class AA50Game(GameState):
         self._version = 0                       # counts applied actions: keys the caches below
         self._group_cache: tuple = (-1, None)
         self._destination_cache: tuple = (-1, None, None)
+        self._landing_cache: tuple = (-1, {})
         self._candidates: list[Piece] = []
         self._round, self.turn, self._phase = 1, 0, PHASES[0]
         self.decided: set[int] = set()         # pieces whose move is decided this phase
@@ -359,6 +360,19 @@ class AA50Game(GameState):
             return cached
         found = movement.destinations(self, group, self._phase == "combat-move")
         self._destination_cache = (self._version, key, found)
+        return found
+
+    def landing_spots(self, nation: str, fighter: bool) -> np.ndarray:
+        """`movement.landing_spots`, kept while the position stands (every aircraft group of
+        a nation asks it; read-only)."""
+        version, kept = self._landing_cache
+        if version != self._version:
+            kept = {}
+            self._landing_cache = (self._version, kept)
+        found = kept.get((nation, fighter))
+        if found is None:
+            found = kept[(nation, fighter)] = movement.landing_spots(self, nation, fighter)
+            found.flags.writeable = False
         return found
 
     # -- moving --------------------------------------------------------------------------------

@@ -348,7 +348,7 @@ class HeuristicPlayer(Player):
         """An aircraft's landing: stay when it may, else the safest reachable spot."""
         first = group[0]
         spots = state.group_destinations(group)
-        here_ok = movement.landing_spots(state, first.owner, bool(
+        here_ok = state.landing_spots(first.owner, bool(
             state.data.types[first.type].carrier_size))[state.data.board.number[first.space]]
         if here_ok:
             return None
