@@ -33,7 +33,7 @@ def copy_game(game: AA50Game) -> AA50Game:
     for name in SHARED:          # the scenario's data, and numbers and strings
         setattr(twin, name, getattr(game, name))
     twin._group_cache = (-1, None)
-    twin._destination_cache = (-1, None, None)
+    twin._destination_cache = (-1, {})
     twin._landing_cache = (-1, {})
     twin.rng = copy_generator(game.rng)
     twin.options = dict(game.options)

@@ -60,7 +60,7 @@ class AA50Game(GameState):
         self.start_count = self.count_pieces()
         self._version = 0                       # counts applied actions: keys the caches below
         self._group_cache: tuple = (-1, None)
-        self._destination_cache: tuple = (-1, None, None)
+        self._destination_cache: tuple = (-1, {})
         self._landing_cache: tuple = (-1, {})
         self._candidates: list[Piece] = []
         self._round, self.turn, self._phase = 1, 0, PHASES[0]
@@ -355,11 +355,13 @@ class AA50Game(GameState):
     def group_destinations(self, group: list[Piece]) -> Destinations:
         # the destinations depend on the group's first piece alone (escorts too), not its size
         key = (group[0].space, group[0].type, self.group_tag(group[0]))
-        version, cached_key, cached = self._destination_cache
-        if version == self._version and cached_key == key:
-            return cached
-        found = movement.destinations(self, group, self._phase == "combat-move")
-        self._destination_cache = (self._version, key, found)
+        version, kept = self._destination_cache
+        if version != self._version:          # every group's, while the position stands
+            kept = {}
+            self._destination_cache = (self._version, kept)
+        found = kept.get(key)
+        if found is None:
+            found = kept[key] = movement.destinations(self, group, self._phase == "combat-move")
         return found
 
     def landing_spots(self, nation: str, fighter: bool) -> np.ndarray:
