@@ -334,7 +334,11 @@ class AA50Game(GameState):
             return cached
         best: Piece | None = None
         best_key: tuple | None = None
+        decided, undecided = self.decided, []
         for piece in self._candidates:
+            if piece.uid in decided:          # decided for the rest of the phase: dropped
+                continue
+            undecided.append(piece)
             if not self.movable(piece):
                 continue
             # the tag, dearest to work out, only where it may decide
@@ -349,6 +353,7 @@ class AA50Game(GameState):
             _, space, type_, tag = best_key
             found = [p for p in self.pieces[space] if p.owner == best.owner and p.type == type_
                      and self.movable(p) and self.group_tag(p) == tag]
+        self._candidates = undecided
         self._group_cache = (self._version, found)
         return found
 
