@@ -593,9 +593,9 @@ class AA50Game(GameState):
         self.decided.clear()
         self._version += 1
         if phase in ("combat-move", "noncombat-move"):
+            seat = self.seat
             self._candidates = [p for found in self.pieces.values() for p in found
-                                if p.owner == self.seat
-                                or any(c.owner == self.seat for c in p.cargo)]
+                                if p.owner == seat or any(c.owner == seat for c in p.cargo)]
         _ENTER[phase](self)
 
     def touch(self) -> None:
