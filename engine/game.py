@@ -40,6 +40,8 @@ class IllegalAction(EngineError):
 
 def as_action(value: Any) -> Action:
     """The action a JSON value stands for: lists become tuples, all the way down."""
+    if isinstance(value, tuple) and not any(isinstance(v, (list, tuple)) for v in value):
+        return value                    # a flat tuple already (every move a player makes)
     if isinstance(value, (list, tuple)):
         return tuple(as_action(v) for v in value)
     return value

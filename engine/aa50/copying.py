@@ -25,7 +25,7 @@ SHARED = frozenset({"system", "data", "max_rounds", "start_count", "_uid", "crea
 COPIED = frozenset({"rng", "options", "chronicle", "control", "start_control", "money", "pool",
                     "damage", "tech", "tokens", "pieces", "factories", "_candidates", "decided",
                     "battle_queue", "placed", "outcome", "_profiles"})
-RESET = frozenset({"_group_cache", "_destination_cache"})      # caches, worked out again
+RESET = frozenset({"_group_cache", "_destination_cache", "_landing_cache"})      # caches, worked out again
 
 
 def copy_game(game: AA50Game) -> AA50Game:
@@ -33,7 +33,8 @@ def copy_game(game: AA50Game) -> AA50Game:
     for name in SHARED:          # the scenario's data, and numbers and strings
         setattr(twin, name, getattr(game, name))
     twin._group_cache = (-1, None)
-    twin._destination_cache = (-1, None, None)
+    twin._destination_cache = (-1, {})
+    twin._landing_cache = (-1, {})
     twin.rng = copy_generator(game.rng)
     twin.options = dict(game.options)
     twin.chronicle = game.chronicle.copy()

@@ -60,7 +60,8 @@ class AA50Game(GameState):
         self.start_count = self.count_pieces()
         self._version = 0                       # counts applied actions: keys the caches below
         self._group_cache: tuple = (-1, None)
-        self._destination_cache: tuple = (-1, None, None)
+        self._destination_cache: tuple = (-1, {})
+        self._landing_cache: tuple = (-1, {})
         self._candidates: list[Piece] = []
         self._round, self.turn, self._phase = 1, 0, PHASES[0]
         self.decided: set[int] = set()         # pieces whose move is decided this phase
@@ -165,7 +166,8 @@ class AA50Game(GameState):
         if not self.is_legal(action):
             raise IllegalAction(f"{self.seat} may not {list(action)} in the {self._phase} "
                                 f"phase of round {self._round}")
-        self._version += 1
+        # what was worked out for the position so far still holds while the move is read
+        # (the current group and its destinations, just checked); it changes after
         _APPLY[self._phase](self, action)
         self._version += 1
         self._advance()
@@ -332,10 +334,18 @@ class AA50Game(GameState):
             return cached
         best: Piece | None = None
         best_key: tuple | None = None
+        decided, undecided = self.decided, []
         for piece in self._candidates:
+            if piece.uid in decided:          # decided for the rest of the phase: dropped
+                continue
+            undecided.append(piece)
             if not self.movable(piece):
                 continue
-            key = (movement.rank(self, piece), piece.space, piece.type, self.group_tag(piece))
+            # the tag, dearest to work out, only where it may decide
+            head = (movement.rank(self, piece), piece.space, piece.type)
+            if best_key is not None and head > best_key[:3]:
+                continue
+            key = head + (self.group_tag(piece),)
             if best_key is None or key < best_key:
                 best_key, best = key, piece
         found: list[Piece] = []
@@ -343,16 +353,33 @@ class AA50Game(GameState):
             _, space, type_, tag = best_key
             found = [p for p in self.pieces[space] if p.owner == best.owner and p.type == type_
                      and self.movable(p) and self.group_tag(p) == tag]
+        self._candidates = undecided
         self._group_cache = (self._version, found)
         return found
 
     def group_destinations(self, group: list[Piece]) -> Destinations:
-        key = (group[0].space, group[0].type, self.group_tag(group[0]), len(group))
-        version, cached_key, cached = self._destination_cache
-        if version == self._version and cached_key == key:
-            return cached
-        found = movement.destinations(self, group, self._phase == "combat-move")
-        self._destination_cache = (self._version, key, found)
+        # the destinations depend on the group's first piece alone (escorts too), not its size
+        key = (group[0].space, group[0].type, self.group_tag(group[0]))
+        version, kept = self._destination_cache
+        if version != self._version:          # every group's, while the position stands
+            kept = {}
+            self._destination_cache = (self._version, kept)
+        found = kept.get(key)
+        if found is None:
+            found = kept[key] = movement.destinations(self, group, self._phase == "combat-move")
+        return found
+
+    def landing_spots(self, nation: str, fighter: bool) -> np.ndarray:
+        """`movement.landing_spots`, kept while the position stands (every aircraft group of
+        a nation asks it; read-only)."""
+        version, kept = self._landing_cache
+        if version != self._version:
+            kept = {}
+            self._landing_cache = (self._version, kept)
+        found = kept.get((nation, fighter))
+        if found is None:
+            found = kept[(nation, fighter)] = movement.landing_spots(self, nation, fighter)
+            found.flags.writeable = False
         return found
 
     # -- moving --------------------------------------------------------------------------------
@@ -566,9 +593,9 @@ class AA50Game(GameState):
         self.decided.clear()
         self._version += 1
         if phase in ("combat-move", "noncombat-move"):
+            seat = self.seat
             self._candidates = [p for found in self.pieces.values() for p in found
-                                if p.owner == self.seat
-                                or any(c.owner == self.seat for c in p.cargo)]
+                                if p.owner == seat or any(c.owner == seat for c in p.cargo)]
         _ENTER[phase](self)
 
     def touch(self) -> None:

@@ -64,10 +64,14 @@ class GameData:
     start_money: dict[str, int]
     # the static parts of a Position (set once the scenario is read)
     position_base: Position = field(repr=False, default_factory=lambda: Position({}, {}, {}))
+    # each nation's side, read once: the rules ask it millions of times a searched game
+    _side_of: dict[str | None, str | None] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._side_of = {name: nation.side for name, nation in self.nations.items()}
 
     def side(self, nation: str | None) -> str | None:
-        found = self.nations.get(nation) if nation else None
-        return found.side if found else None
+        return self._side_of.get(nation)
 
 
 def read_game_data(scenario) -> GameData:

@@ -348,7 +348,7 @@ class HeuristicPlayer(Player):
         """An aircraft's landing: stay when it may, else the safest reachable spot."""
         first = group[0]
         spots = state.group_destinations(group)
-        here_ok = movement.landing_spots(state, first.owner, bool(
+        here_ok = state.landing_spots(first.owner, bool(
             state.data.types[first.type].carrier_size))[state.data.board.number[first.space]]
         if here_ok:
             return None
@@ -686,11 +686,16 @@ class Survey:
         board = state.data.board
         side = state.side(self.nation)
         defence = np.zeros(len(board.spaces))
+        values: dict[tuple[str, str], float] = {}      # (owner, type) -> defence, read once
         for space, found in state.pieces.items():
             there = board.number[space]
             for piece in found:
                 if state.side(piece.owner) == side:
-                    defence[there] += state.profiles(piece.owner)[piece.type].value(False) / 6
+                    value = values.get((piece.owner, piece.type))
+                    if value is None:
+                        value = values[(piece.owner, piece.type)] = \
+                            state.profiles(piece.owner)[piece.type].value(False) / 6
+                    defence[there] += value
         self.threat = self.attack - defence
         self.taken_at = (state.round, self.nation, state.phase)
 

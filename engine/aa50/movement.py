@@ -212,7 +212,7 @@ def air_reach(game: AA50Game, piece: Piece, combat: bool) -> dict[str, int]:
     left = game.movement(piece.owner, piece.type) - piece.spent
     here = board.number[piece.space]
     row = board.air_distance[here]
-    mask = landing_spots(game, piece.owner, fighter=bool(kind.carrier_size))
+    mask = game.landing_spots(piece.owner, fighter=bool(kind.carrier_size))
     if not mask.any():
         return {}
     if combat:
@@ -252,7 +252,7 @@ def drop_zones(game: AA50Game, bomber: Piece) -> dict[str, tuple[int, str]]:
     board = game.data.board
     nation = bomber.owner
     left = game.movement(nation, bomber.type) - bomber.spent
-    mask = landing_spots(game, nation, fighter=False)
+    mask = game.landing_spots(nation, fighter=False)
     if not mask.any():
         return {}
     home = board.air_distance[:, mask].min(axis=1)

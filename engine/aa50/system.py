@@ -28,6 +28,7 @@ class AA50(GameSystem):
                           for uid, e in self.index.unit_types.items()}
         self.breakthroughs = breakthroughs(scenario)
         self._game_data = None
+        self._borders: dict[str, frozenset[str]] | None = None     # space -> its neighbours
 
     # -- names -------------------------------------------------------------------------------
     def unit_types(self) -> list[str]:
@@ -149,13 +150,16 @@ class AA50(GameSystem):
             raise EngineError(f"{position.space} has no coast: no landing or bombardment "
                               "can reach it (§5.5.2)")
 
-    def _neighbours(self, space: str) -> set[str]:
-        found: set[str] = set()
-        for _, border in self.scenario.entities("map", "borders"):
-            pair = border.get("between") or []
-            if space in pair and len(pair) == 2:
-                found.update(p for p in pair if p != space)
-        return found
+    def _neighbours(self, space: str) -> frozenset[str]:
+        if self._borders is None:          # read once, like the index: every battle asks
+            found: dict[str, set[str]] = {}
+            for _, border in self.scenario.entities("map", "borders"):
+                pair = border.get("between") or []
+                if len(pair) == 2 and all(isinstance(p, str) for p in pair):
+                    for here in pair:
+                        found.setdefault(here, set()).update(p for p in pair if p != here)
+            self._borders = {here: frozenset(there) for here, there in found.items()}
+        return self._borders.get(space, frozenset())
 
     def model(self, position: BattlePosition) -> BattleModel:
         self.check_position(position)
