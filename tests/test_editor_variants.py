@@ -148,3 +148,16 @@ def test_a_variant_never_reads_a_scenario_outside_the_folder_of_scenarios(open_e
     assert main.validator.wait()
     assert [(d.code, d.line) for d in main.problems_model.diagnostics if d.code.startswith("VAR")] \
         == [("VAR004", 5)]
+
+
+def test_a_variant_opened_without_its_parent_says_so_first(open_editor, tmp_path):
+    """aa50-1942 copied without aa50-1941: hundreds of errors follow from the missing parent
+    (required keys, unknown spaces), and the Problems list starts with the one that explains
+    them all."""
+    scenarios = Path(__file__).resolve().parent.parent / "scenarios"
+    shutil.copytree(scenarios / "aa50-1942", tmp_path / "scenarios" / "aa50-1942")
+    main = open_editor(tmp_path / "scenarios" / "aa50-1942")
+    assert main.validator.wait()
+    first = main.problems_model.diagnostics[0]
+    assert (first.code, Path(first.file).name, first.line) == ("VAR001", "scenario.yaml", 5)
+    assert len(main.problems_model.diagnostics) > 100

@@ -1,4 +1,5 @@
-"""The problems list: one row per diagnostic, errors first."""
+"""The problems list: one row per diagnostic, errors first, and first of those the problems
+that kept data from being read."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,6 +12,10 @@ from sandtable.diagnostics import Diagnostic, Severity
 from ..roles import DECORATION, DISPLAY, HORIZONTAL, TOOLTIP
 
 HEADERS = ("Severity", "Code", "Message", "Where")
+# Problems that kept a file or the scenario a variant extends from being read: every other
+# problem may follow from them (a variant without its parent misses hundreds of required
+# keys), so they head the list.
+UNREAD = frozenset({"VAR001", "VAR002", "VAR004", "PATH001"})
 _ICONS = {Severity.ERROR: QStyle.StandardPixmap.SP_MessageBoxCritical,
           Severity.WARNING: QStyle.StandardPixmap.SP_MessageBoxWarning,
           Severity.INFO: QStyle.StandardPixmap.SP_MessageBoxInformation}
@@ -51,7 +56,8 @@ class ProblemsModel(QAbstractTableModel):
     def set_diagnostics(self, diagnostics: list[Diagnostic], root: Path | None = None) -> None:
         self.beginResetModel()
         self.root = root
-        self.diagnostics = sorted(diagnostics, key=lambda d: (d.severity.rank,) + d.sort_key())
+        self.diagnostics = sorted(diagnostics, key=lambda d: (d.severity.rank, d.code not in UNREAD)
+                                  + d.sort_key())
         self.places = [where(d, root) for d in self.diagnostics]
         self.endResetModel()
 
