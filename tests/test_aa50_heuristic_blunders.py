@@ -12,7 +12,7 @@ import pytest
 from test_aa50_game import clear, new_game, put, recount, until
 from test_aa50_heuristic import play_phase
 
-from engine.aa50.heuristic import sea_distances
+from engine.aa50.heuristic import Survey, sea_distances
 from engine.players import make_player
 from engine.system import load_system
 from sandtable.scenario import load_scenario
@@ -88,6 +88,24 @@ def test_an_empty_transport_leaves_a_zone_the_enemy_can_strike(system42):
     play_phase(game, system42, "axis")
     assert transport.space != "sz-13"
     assert transport not in lone_and_in_reach(game, "axis")
+
+
+def test_a_fighter_lands_on_the_carrier_that_guards_transports_which_cannot_leave(system42):
+    """A British transport that landed its troops stays in its zone (§7.3.6) off the Belgian
+    Congo (sz-23) beside a carrier, with the Axis aircraft and ships in reach that would sink
+    both; two fighters in the Belgian Congo could stay where they are. The fewest of them that
+    make the zone safe, one, land on the carrier (§5.6.1.2): the transport no longer waits
+    alone in reach of a strike it would lose, and the other fighter is not risked for nothing."""
+    game = until(new_game(system42), "united-kingdom", "noncombat-move")
+    clear(game, "sz-23", "sz-12")                # no British warship left that could escort it
+    (transport,) = put(game, "sz-23", "united-kingdom", "transport")
+    (carrier,) = put(game, "sz-23", "united-kingdom", "carrier")
+    transport.done = carrier.done = True          # it unloaded in the combat move
+    fighters = put(game, "belgian-congo", "united-kingdom", "fighter", 2)
+    assert not Survey(game, "united-kingdom").safe_at_sea("sz-23")
+    play_phase(game, system42, "allies")
+    assert sorted(f.space for f in fighters) == ["belgian-congo", "sz-23"]
+    assert Survey(game, "united-kingdom").safe_at_sea("sz-23")
 
 
 def attacked(game, plan) -> set[str]:

@@ -34,7 +34,9 @@ questions from it:
   units are placed too, for the transports to carry them over;
   a threatened capital keeps the garrison it needs and lets the rest go, a victory city the
   enemy could enter one defender at least (an empty one is held again);
-  ships toward the troops they carry, aircraft to the safest landing near the front; an
+  ships toward the troops they carry; fighters onto the carriers beside transports the enemy
+  could sink, the fewest that make them safe (none where they cannot), other aircraft to the
+  safest landing near the front; an
   empty transport sails to troops waiting by the sea within its move, takes them aboard where
   it stops and goes on toward the front with what is left of its move (§7.3.6); with none
   within its move it sails toward the shore where most troops wait for a ship; no transport
@@ -61,7 +63,7 @@ import numpy as np
 
 from ..options import Setting
 from ..players.base import Plan, Player
-from . import movement
+from . import carriers, movement
 from .economy import MAX_RESEARCH_TOKENS, buyable
 from .estimate import Fighter, attack_chance, expected_losses, fighter_of, forces, gun_chance, win_chance
 from .forces import Piece
@@ -345,9 +347,15 @@ class HeuristicPlayer(Player):
         return ("move", transport.space, transport.type, tag, zone, 1, shore)
 
     def _land(self, state, group: list[Piece], tag: str):
-        """An aircraft's landing: stay when it may, else the safest reachable spot."""
+        """An aircraft's landing: on a carrier guarding the nation's transports where they
+        would be sunk without it (`_cover`); else stay when it may, else the safest reachable
+        spot."""
         first = group[0]
         spots = state.group_destinations(group)
+        cover = self._cover(state, group, spots)
+        if cover is not None:
+            count = min(len(group), cover[1])
+            return ("move", first.space, first.type, tag, cover[0], count, "")
         here_ok = state.landing_spots(first.owner, bool(
             state.data.types[first.type].carrier_size))[state.data.board.number[first.space]]
         if here_ok:
@@ -357,6 +365,33 @@ class HeuristicPlayer(Player):
         best = max(spots, key=lambda s: (self.need.get(s, 0.0) if s in state.data.board.land
                                          else -1.0, -spots[s][0], s))
         return ("move", first.space, first.type, tag, best, len(group), "")
+
+    def _cover(self, state, group: list[Piece], spots) -> tuple[str, int] | None:
+        """A sea zone within reach where the nation's transports wait and the enemy could
+        sink them, and the fewest of these fighters that, seated on the carriers there
+        (§5.6.1.2) and defending with the fleet, make them safe: (zone, how many). None when
+        no such zone is in reach, or these fighters cannot make it safe (they would only be
+        lost with the transports)."""
+        types, board = state.data.types, state.data.board
+        if not types[group[0].type].carrier_size or state.data.board.sea.isdisjoint(spots):
+            return None
+        best = None
+        for zone in sorted(spots):
+            if zone not in board.sea or zone == group[0].space or not any(
+                    p.owner == state.seat and types[p.type].capacity for p in state.pieces[zone]):
+                continue
+            danger = self.survey.sea_danger(zone)
+            defence = sea_defence(state, zone, state.seat)
+            if not danger or (defence and win_chance(danger, defence) < SAFE_ODDS):
+                continue
+            room = carriers.own_room(state, zone, state.seat) // types[group[0].type].carrier_size
+            fighter = fighter_of(state, group[0].type, state.seat, False)
+            for count in range(1, min(room, len(group)) + 1):
+                if win_chance(danger, defence + [(fighter, count)]) < SAFE_ODDS:
+                    if best is None or count < best[1]:
+                        best = (zone, count)
+                    break
+        return best
 
     def _fight(self, state):
         actions = state.legal_actions()
