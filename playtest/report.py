@@ -373,16 +373,24 @@ def robust_line(robust: dict, names: dict[str, str]) -> str:
 def verdict_lean(wins: tuple[int, int], stopped: int, ahead: tuple[int, int],
                  z: float | None = None) -> int:
     """Which of two sides the verdict favours: +1 the first, -1 the second, 0 neither (not
-    significant, or a split). It reads the decided games when they are at least as many as those
-    the round limit stopped, otherwise who led at the limit; a lead at the limit that points
-    against the significant winner of the decided games is a split. `z` widens the intervals
-    for a sequential look (playtest/robust.py); by default they are 95%."""
+    significant, or a split; see `_reading`). `z` widens the intervals for a sequential look
+    (playtest/robust.py); by default they are 95%."""
+    kind, lean = _reading(wins, stopped, ahead, z)
+    return 0 if kind == "split" else lean
+
+
+def _reading(wins: tuple[int, int], stopped: int, ahead: tuple[int, int],
+             z: float | None = None) -> tuple[str, int]:
+    """Which games a verdict reads, and the side they favour (+1 the first, -1 the second, 0
+    neither): ("decided", ...) when the decided games are at least as many as those the round
+    limit stopped; otherwise ("limit", ...) from who led at the limit, or ("split", the
+    leader) when that lead points against the significant winner of the decided games."""
     decided = wins[0] + wins[1]
     if decided >= stopped:
-        return _favoured(wins[0], decided, z)
-    led = ahead[0] + ahead[1]
-    leader, winner = _favoured(ahead[0], led, z), _favoured(wins[0], decided, z)
-    return 0 if leader and winner and leader != winner else leader
+        return "decided", _favoured(wins[0], decided, z)
+    leader = _favoured(ahead[0], ahead[0] + ahead[1], z)
+    winner = _favoured(wins[0], decided, z)
+    return ("split" if leader and winner and leader != winner else "limit"), leader
 
 
 def report_lean(report: dict) -> int:
@@ -407,17 +415,17 @@ def _verdict(report: dict, names: dict[str, str]) -> str:
         return ""
     (a, fa), (b, fb) = sides.items()
     decided = fa["wins"] + fb["wins"]
-    stopped = report["round_limit"]["count"]
-    if decided >= stopped:
-        return _lean(a, b, fa["wins"], decided, names, "wins", "of decided games")
     ahead = report.get("ahead_at_limit") or {}
+    kind, lean = _reading((fa["wins"], fb["wins"]), report["round_limit"]["count"],
+                          (ahead.get(a, 0), ahead.get(b, 0)))
+    if kind == "decided":
+        return _lean(a, b, fa["wins"], decided, names, "wins", "of decided games")
     if not ahead:
         return "no game was decided: raise --max-rounds to see who wins"
     led = ahead.get(a, 0) + ahead.get(b, 0)
-    leader, winner = _favoured(ahead.get(a, 0), led), _favoured(fa["wins"], decided)
-    if leader and winner and leader != winner:
+    if kind == "split":
         # the two readings point opposite ways: a headline for either would mislead
-        ahead_side, winning_side = (a, b) if leader > 0 else (b, a)
+        ahead_side, winning_side = (a, b) if lean > 0 else (b, a)
         wins = fa["wins"] if winning_side == a else fb["wins"]
         return (f"verdict: split: {names.get(ahead_side, ahead_side)} leads in "
                 f"{ahead.get(ahead_side, 0)} of the {led} games stopped at the round limit with "
