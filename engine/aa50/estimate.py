@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 # Fitted on exact odds of random land and sea battles of 2 to 12 units a side
 # (tests/test_aa50_estimate.py refits and compares).
 SLOPE, SHIFT = 3.9, 0.15
+# beyond this many attacking aircraft an anti-aircraft gun's hits are taken at their mean
+MOST_AIRCRAFT_WEIGHED = 12
 
 
 @dataclass(frozen=True)
@@ -53,8 +55,24 @@ def win_chance(attackers: list[tuple[Fighter, float]], defenders: list[tuple[Fig
                anti_aircraft: float = 0.0) -> float:
     """The estimated chance that the attacker clears the space. `anti_aircraft` is the chance
     the defender's gun downs each attacking aircraft before the battle (§7.1.4)."""
-    if anti_aircraft:
-        attackers = [(f, n * (1 - anti_aircraft) if f.air else n) for f, n in attackers]
+    aircraft = round(sum(n for f, n in attackers if f.air)) if anti_aircraft else 0
+    if not aircraft:
+        return _chance(attackers, defenders)
+    if aircraft > MOST_AIRCRAFT_WEIGHED:        # a large stack loses close to its mean share
+        return _chance([(f, n * (1 - anti_aircraft) if f.air else n) for f, n in attackers],
+                       defenders)
+    # averaged over how many aircraft the gun downs, one die each (a binomial count), not
+    # played with the mean loss: in a small battle one fighter lost of three decides it
+    total = 0.0
+    for downed in range(aircraft + 1):
+        weight = math.comb(aircraft, downed) * anti_aircraft ** downed \
+            * (1 - anti_aircraft) ** (aircraft - downed)
+        kept = (aircraft - downed) / aircraft
+        total += weight * _chance([(f, n * kept if f.air else n) for f, n in attackers], defenders)
+    return total
+
+
+def _chance(attackers: list[tuple[Fighter, float]], defenders: list[tuple[Fighter, float]]) -> float:
     if not defenders or all(n <= 0 for _, n in defenders):
         return 1.0 if any(n > 0 for _, n in attackers) else 0.0
     found = ratio(attackers, defenders)
