@@ -141,7 +141,7 @@ BLUNDERS = {
     "lost-unfought-value": "what those units cost",
     "unspent": "money left that could still buy a unit",
     "below-odds": f"attacks at an estimated chance below {BELOW_ODDS:.0%}",
-    "capital-empty": "turns ended with the capital undefended",
+    "capital-empty": "turns ended with the capital open to capture",
     "cards-unused": "cards in hand when a side passed to end the turn",
     "idle-turnover": "units turned over without moving or fighting",
 }

@@ -85,13 +85,36 @@ def test_money_with_no_factory_room_is_idle_only_with_a_site_for_a_factory(syste
     assert blunders(game, "unspent") == ([("axis", 20)] if sites else [])
 
 
-def test_a_capital_left_without_land_units_at_the_end_of_a_turn(system41):
-    game = until(new_game(system41), "germany", "combat-move")
-    for piece in [p for p in game.pieces["germany"] if game.data.types[p.type].domain == "land"]:
-        game.pieces["germany"].remove(piece)
+def empty_capital_at_turn_end(system, nation, next_nation):
+    """`nation`'s capital stripped of its land units in its combat move, played on passively
+    to `next_nation`'s purchase; the game, and whether the capital ended the turn empty."""
+    game = until(new_game(system), nation, "combat-move")
+    capital = game.data.nations[nation].capital
+    for piece in [p for p in game.pieces[capital] if game.data.types[p.type].domain == "land"]:
+        game.pieces[capital].remove(piece)
     recount(game)
-    until(game, "soviet-union", "purchase")
-    assert blunders(game, "capital-empty") == [("axis", 1)]
+    until(game, next_nation, "purchase")
+    return game, not any(game.data.types[p.type].domain == "land"
+                         and not game.data.types[p.type].has("capturable")
+                         and not game.data.types[p.type].has("factory")
+                         for p in game.pieces[capital])
+
+
+def test_a_capital_left_empty_within_the_enemys_reach_is_counted(system41):
+    """Moscow emptied in 1941, round 1: German armies stand within a tank's move of it."""
+    game, empty = empty_capital_at_turn_end(system41, "soviet-union", "japan")
+    assert empty
+    assert blunders(game, "capital-empty") == [("allies", 1)]
+
+
+def test_a_capital_left_empty_where_no_enemy_can_reach_it_is_not(system41):
+    """Washington emptied in 1941, round 1: no Axis land unit or transport could reach Eastern
+    United States next turn (no Axis army has a road there; the nearest transport, Germany's
+    in the Bay of Biscay, sz-13, is four spaces away), so leaving it empty invites nothing and
+    is no blunder."""
+    game, empty = empty_capital_at_turn_end(system41, "united-states", "germany")
+    assert empty
+    assert blunders(game, "capital-empty") == []
 
 
 def test_an_attack_at_hopeless_odds_is_recorded_and_a_sure_one_is_not(system41):

@@ -570,8 +570,9 @@ class AA50Game(GameState):
         self._enter("research")
 
     def _note_empty_capital(self) -> None:
-        """A power that ends its turn with its own capital held by no land unit of its side
-        invites its capture (a blunder the report counts)."""
+        """A power that ends its turn with its own capital held by no land unit of its side,
+        where an enemy land unit could enter it next turn, invites its capture (a blunder the
+        report counts); an empty capital no enemy can reach is none."""
         nation = self.seat
         capital = self.data.nations[nation].capital
         if not capital or self.control.get(capital) != nation:
@@ -580,7 +581,7 @@ class AA50Game(GameState):
         if not any(self.side(p.owner) == side and self.data.types[p.type].domain == "land"
                    and not self.data.types[p.type].has("capturable")
                    and not self.data.types[p.type].has("factory")
-                   for p in self.pieces[capital]):
+                   for p in self.pieces[capital]) and _in_enemy_reach(self, capital, side):
             self.chronicle.blunder(self._round, "capital-empty", side)
 
     def _enter(self, phase: str) -> None:
@@ -716,6 +717,28 @@ _ENTER = {
     "noncombat-move": lambda game: None, "mobilize": economy.enter_mobilize,
     "collect-income": economy.collect_income,
 }
+
+
+def _in_enemy_reach(game: AA50Game, space: str, side: str) -> bool:
+    """Whether a land unit of another side could enter `space` in its next turn, read
+    generously: one within its move by land (whatever stands in the way), or a transport of
+    another side within its move and one more space of it, by air distance (a landing,
+    §5.4.3)."""
+    board, types = game.data.board, game.data.types
+    here = board.number[space]
+    for where, found in game.pieces.items():
+        there = board.number[where]
+        for piece in found:
+            if game.side(piece.owner) == side or piece.aboard is not None:
+                continue
+            kind = types[piece.type]
+            reach = game.movement(piece.owner, piece.type)
+            if kind.capacity and board.air_distance[there, here] <= reach + 1:
+                return True
+            if kind.domain == "land" and reach and where in board.land \
+                    and board.land_distance[there, here] <= reach:
+                return True
+    return False
 
 
 def _carried_kind(target: str) -> str:
