@@ -3,7 +3,7 @@ up by hand in real games of the bundled scenarios (see tests/test_aa50_game.py).
 from __future__ import annotations
 
 import pytest
-from test_aa50_game import clear, move, new_game, put, recount, until
+from test_aa50_game import clear, load, move, new_game, put, recount, until
 
 from engine.system import load_system
 from sandtable.scenario import load_scenario
@@ -115,6 +115,23 @@ def test_a_capital_left_empty_where_no_enemy_can_reach_it_is_not(system41):
     game, empty = empty_capital_at_turn_end(system41, "united-states", "germany")
     assert empty
     assert blunders(game, "capital-empty") == []
+
+
+@pytest.mark.parametrize("battleship", [True, False])
+def test_a_landing_counts_the_bombardment_before_it(system41, battleship):
+    """One German infantry lands in Gibraltar against one British infantry: alone, about 5% by
+    the quick estimate, below the odds; with a battleship in the landing zone its shot at the
+    shore comes first (§5.5.2.2) and likely leaves nobody to defend, so it is no blunder."""
+    game = until(new_game(system41), "germany", "combat-move")
+    clear(game, "sz-12", "gibraltar", "sz-13")
+    put(game, "gibraltar", "united-kingdom", "infantry")
+    put(game, "sz-13", "germany", "transport")
+    if battleship:
+        put(game, "sz-12", "germany", "battleship")
+    load(game, "sz-13", "france", "infantry")
+    move(game, "sz-13", "transport", "sz-12", 1, "gibraltar")
+    until(game, "germany", "noncombat-move")
+    assert blunders(game, "below-odds") == ([] if battleship else [("axis", 1)])
 
 
 def test_an_attack_at_hopeless_odds_is_recorded_and_a_sure_one_is_not(system41):

@@ -128,9 +128,10 @@ def fight(game: AA50Game, space: str, retreat_at: int) -> None:
     if not fighting and not gun:
         _conclude(game, space, attackers, won=True)
         return
-    if fighting and estimate.attack_chance(game, nation, space, attackers, fighting) < BELOW_ODDS:
-        game.chronicle.blunder(game.round, "below-odds", game.side_of(nation))
     bombard = _bombardment(game, space, landed) if landed else None
+    if fighting and estimate.attack_chance(game, nation, space, attackers, fighting,
+                                           bombard) < BELOW_ODDS:
+        game.chronicle.blunder(game.round, "below-odds", game.side_of(nation))
     position = AA50Position(
         space, (Contingent(nation, dict(Counter(p.type for p in attackers))),),
         tuple(Contingent(owner, dict(Counter(p.type for p in defenders if p.owner == owner)))

@@ -146,7 +146,32 @@ def gun_chance(state, space: str, nation: str) -> float:
     return best / 6 if space in state.data.board.land else 0.0
 
 
-def attack_chance(state, nation: str, space: str, attackers: list, defenders: list) -> float:
-    """The estimated chance that `attackers` of `nation` clear `space` of `defenders`."""
-    return win_chance(forces(state, attackers), forces(state, defenders, attacking=False),
-                      gun_chance(state, space, nation))
+def after_bombardment(state, defence: list[tuple[Fighter, float]],
+                      ships: list[Piece]) -> list[tuple[Fighter, float]]:
+    """The defenders left, in expectation, once the ships' shots before the battle have hit
+    the cheapest of them (§5.5.2.2); as the battle engine plays it (model.py, LAND), they
+    hit land units only."""
+    hits = 0.0
+    for ship in ships:
+        profile = state.profiles(ship.owner)[ship.type]
+        hits += profile.dice(True) * profile.value(True) / 6
+    left = []
+    for fighter, count in sorted(defence, key=lambda item: (item[0].air, item[0].cost)):
+        if fighter.air:
+            left.append((fighter, count))
+            continue
+        taken = min(count, hits / fighter.hit_points)
+        hits -= taken * fighter.hit_points
+        if count - taken > 0:
+            left.append((fighter, count - taken))
+    return left
+
+
+def attack_chance(state, nation: str, space: str, attackers: list, defenders: list,
+                  bombarding: list | None = None) -> float:
+    """The estimated chance that `attackers` of `nation` clear `space` of `defenders`, after
+    the `bombarding` ships' shots at the shore (§5.5.2.2)."""
+    defence = forces(state, defenders, attacking=False)
+    if bombarding:
+        defence = after_bombardment(state, defence, bombarding)
+    return win_chance(forces(state, attackers), defence, gun_chance(state, space, nation))

@@ -65,7 +65,16 @@ from ..options import Setting
 from ..players.base import Plan, Player
 from . import carriers, movement
 from .economy import MAX_RESEARCH_TOKENS, buyable
-from .estimate import Fighter, attack_chance, expected_losses, fighter_of, forces, gun_chance, win_chance
+from .estimate import (
+    Fighter,
+    after_bombardment,
+    attack_chance,
+    expected_losses,
+    fighter_of,
+    forces,
+    gun_chance,
+    win_chance,
+)
 from .forces import Piece
 
 FAR = 99
@@ -562,27 +571,6 @@ def sea_defence(state, zone: str, nation: str) -> list[tuple[Fighter, float]]:
     side = state.side(nation)
     return forces(state, [p for p in state.pieces[zone] if state.side(p.owner) == side
                           and not state.data.types[p.type].capacity], attacking=False)
-
-
-def _after_bombardment(state, defence: list[tuple[Fighter, float]],
-                       ships: list[tuple[Piece, str]]) -> list[tuple[Fighter, float]]:
-    """The defenders left, in expectation, once the ships' shots before the battle have hit
-    the cheapest of them (§5.5.2.2); as the battle engine plays it (model.py, LAND), they
-    hit land units only."""
-    hits = 0.0
-    for ship, _ in ships:
-        profile = state.profiles(ship.owner)[ship.type]
-        hits += profile.dice(True) * profile.value(True) / 6
-    left = []
-    for fighter, count in sorted(defence, key=lambda item: (item[0].air, item[0].cost)):
-        if fighter.air:
-            left.append((fighter, count))
-            continue
-        taken = min(count, hits / fighter.hit_points)
-        hits -= taken * fighter.hit_points
-        if count - taken > 0:
-            left.append((fighter, count - taken))
-    return left
 
 
 def battle_chance(state, nation: str, space: str) -> float:
@@ -1319,7 +1307,7 @@ class CombatPlan:
                 gun = gun_chance(state, shore, self.nation)
                 ships = self._bombarding(set(coming.values()), len(troops)) if defence else []
                 if ships:
-                    defence = _after_bombardment(state, defence, ships)
+                    defence = after_bombardment(state, defence, [ship for ship, _ in ships])
                 ships = ships + self._escorts(set(coming.values()), ships)
                 chosen = list(troops)
                 for piece in air:
