@@ -381,25 +381,20 @@ class HeuristicPlayer(Player):
         (§5.6.1.2) and defending with the fleet, make them safe: (zone, how many). None when
         no such zone is in reach, or these fighters cannot make it safe (they would only be
         lost with the transports)."""
-        types, board = state.data.types, state.data.board
-        if not types[group[0].type].carrier_size or state.data.board.sea.isdisjoint(spots):
+        types, board, survey = state.data.types, state.data.board, self.survey
+        if not types[group[0].type].carrier_size:
             return None
+        fighter = fighter_of(state, group[0].type, state.seat, False)
         best = None
-        for zone in sorted(spots):
-            if zone not in board.sea or zone == group[0].space or not any(
+        for zone in sorted(board.sea.intersection(spots)):
+            if zone == group[0].space or survey.safe_at_sea(zone) or not any(
                     p.owner == state.seat and types[p.type].capacity for p in state.pieces[zone]):
                 continue
-            danger = self.survey.sea_danger(zone)
-            defence = sea_defence(state, zone, state.seat)
-            if not danger or (defence and win_chance(danger, defence) < SAFE_ODDS):
-                continue
             room = carriers.own_room(state, zone, state.seat) // types[group[0].type].carrier_size
-            fighter = fighter_of(state, group[0].type, state.seat, False)
-            for count in range(1, min(room, len(group)) + 1):
-                if win_chance(danger, defence + [(fighter, count)]) < SAFE_ODDS:
-                    if best is None or count < best[1]:
-                        best = (zone, count)
-                    break
+            count = next((n for n in range(1, min(room, len(group)) + 1)
+                          if survey.safe_at_sea(zone, [(fighter, n)])), None)
+            if count is not None and (best is None or count < best[1]):
+                best = (zone, count)
         return best
 
     def _fight(self, state):
