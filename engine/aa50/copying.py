@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from .game import AA50Game
 
 SHARED = frozenset({"system", "data", "max_rounds", "start_count", "_uid", "created", "destroyed",
-                    "_version", "_round", "turn", "_phase", "first_new_uid", "step"})
+                    "_version", "_position", "_unchanged", "_round", "turn", "_phase",
+                    "first_new_uid", "step", "_ranks"})
 COPIED = frozenset({"rng", "options", "chronicle", "control", "start_control", "money", "pool",
                     "damage", "tech", "tokens", "pieces", "factories", "_candidates", "decided",
                     "battle_queue", "placed", "outcome", "_profiles"})

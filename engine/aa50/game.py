@@ -59,10 +59,15 @@ class AA50Game(GameState):
                           if self.data.types[p.type].has("factory")}
         self.start_count = self.count_pieces()
         self._version = 0                       # counts applied actions: keys the caches below
+        # counts the actions that changed where pieces stand or what they may do: a group that
+        # only holds leaves every other group's destinations as they were
+        self._position = 0
+        self._unchanged = False
         self._group_cache: tuple = (-1, None)
         self._destination_cache: tuple = (-1, {})
         self._landing_cache: tuple = (-1, {})
         self._candidates: list[Piece] = []
+        self._ranks: dict[str, int] = {}       # unit type -> `movement.rank`, filled as met
         self._round, self.turn, self._phase = 1, 0, PHASES[0]
         self.decided: set[int] = set()         # pieces whose move is decided this phase
         self.battle_queue: list[str] = []
@@ -168,13 +173,16 @@ class AA50Game(GameState):
                                 f"phase of round {self._round}")
         # what was worked out for the position so far still holds while the move is read
         # (the current group and its destinations, just checked); it changes after
+        self._unchanged = False
         _APPLY[self._phase](self, action)
         self._version += 1
+        if not self._unchanged:
+            self._position += 1
         self._advance()
 
     # -- questions the rules ask ---------------------------------------------------------------
     def side(self, nation: str | None) -> str | None:
-        return self.data.side(nation)
+        return self.data.side_of.get(nation)
 
     def is_china(self, nation: str) -> bool:
         return self.data.china is not None and nation == self.data.china.nation
@@ -184,11 +192,12 @@ class AA50Game(GameState):
         return capital is None or self.control.get(capital) == nation
 
     def profiles(self, nation: str) -> dict:
-        key = nation + ":" + ",".join(sorted(self.tech[nation]))
-        if key not in self._profiles:
-            self._profiles[key] = self.system.profiles_for(
-                nation, {nation: frozenset(self.tech[nation])})
-        return self._profiles[key]
+        tech = self.tech[nation]
+        key = nation + ":" + ",".join(sorted(tech)) if tech else nation
+        found = self._profiles.get(key)
+        if found is None:
+            found = self._profiles[key] = self.system.profiles_for(nation, {nation: frozenset(tech)})
+        return found
 
     def movement(self, nation: str, type_: str) -> int:
         return economy.movement(self, nation, type_)
@@ -310,7 +319,7 @@ class AA50Game(GameState):
     def movable(self, piece: Piece) -> bool:
         if piece.uid in self.decided or piece.aboard is not None:
             return False
-        if piece.owner != self.seat:           # an ally's transport, with the nation's cargo
+        if piece.owner != self.data.order[self.turn]:   # an ally's transport, with the seat's cargo
             return bool(self.own_cargo_to_land(piece))
         kind = self.data.types[piece.type]
         if kind.domain == "structure" or kind.movement <= 0:
@@ -334,16 +343,19 @@ class AA50Game(GameState):
             return cached
         best: Piece | None = None
         best_key: tuple | None = None
-        decided, undecided = self.decided, []
+        decided, undecided, ranks = self.decided, [], self._ranks
         for piece in self._candidates:
             if piece.uid in decided:          # decided for the rest of the phase: dropped
                 continue
             undecided.append(piece)
-            if not self.movable(piece):
-                continue
-            # the tag, dearest to work out, only where it may decide
-            head = (movement.rank(self, piece), piece.space, piece.type)
+            rank = ranks.get(piece.type)
+            if rank is None:
+                rank = ranks[piece.type] = movement.rank(self, piece)
+            head = (rank, piece.space, piece.type)
             if best_key is not None and head > best_key[:3]:
+                continue
+            # whether it may move, and the tag, dearest to work out, only where it may decide
+            if not self.movable(piece):
                 continue
             key = head + (self.group_tag(piece),)
             if best_key is None or key < best_key:
@@ -361,9 +373,9 @@ class AA50Game(GameState):
         # the destinations depend on the group's first piece alone (escorts too), not its size
         key = (group[0].space, group[0].type, self.group_tag(group[0]))
         version, kept = self._destination_cache
-        if version != self._version:          # every group's, while the position stands
+        if version != self._position:         # every group's, while the position stands
             kept = {}
-            self._destination_cache = (self._version, kept)
+            self._destination_cache = (self._position, kept)
         found = kept.get(key)
         if found is None:
             found = kept[key] = movement.destinations(self, group, self._phase == "combat-move")
@@ -373,13 +385,26 @@ class AA50Game(GameState):
         """`movement.landing_spots`, kept while the position stands (every aircraft group of
         a nation asks it; read-only)."""
         version, kept = self._landing_cache
-        if version != self._version:
+        if version != self._position:
             kept = {}
-            self._landing_cache = (self._version, kept)
+            self._landing_cache = (self._position, kept)
         found = kept.get((nation, fighter))
         if found is None:
             found = kept[(nation, fighter)] = movement.landing_spots(self, nation, fighter)
             found.flags.writeable = False
+        return found
+
+    def way_home(self, nation: str, fighter: bool) -> np.ndarray:
+        """Each space's flying distance to the nearest of `landing_spots` (empty where there
+        is none), kept like them: every aircraft of the combat move keeps that range."""
+        spots = self.landing_spots(nation, fighter)
+        _, kept = self._landing_cache
+        found = kept.get((nation, fighter, "home"))
+        if found is None:
+            distances = self.data.board.air_distance
+            found = distances[:, spots].min(axis=1) if spots.any() else np.empty(0, dtype=distances.dtype)
+            found.flags.writeable = False
+            kept[(nation, fighter, "home")] = found
         return found
 
     # -- moving --------------------------------------------------------------------------------
@@ -593,15 +618,19 @@ class AA50Game(GameState):
         self.step = ""
         self.decided.clear()
         self._version += 1
+        self._position += 1
         if phase in ("combat-move", "noncombat-move"):
             seat = self.seat
             self._candidates = [p for found in self.pieces.values() for p in found
                                 if p.owner == seat or any(c.owner == seat for c in p.cargo)]
         _ENTER[phase](self)
 
-    def touch(self) -> None:
-        """The state changed: what was worked out for the last state no longer holds."""
+    def touch(self, moved: bool = True) -> None:
+        """The state changed: what was worked out for the last state no longer holds (only
+        which group moves next, where no piece `moved`)."""
         self._version += 1
+        if moved:
+            self._position += 1
 
     def _advance(self) -> None:
         """Go on through phases that need no decision, to the next decision or the end."""
@@ -759,18 +788,20 @@ def _movement_done(game: AA50Game) -> bool:
         if game.group_destinations(group) or movement.transport_loads(game, group[0]) or (
                 game.phase == "noncombat-move" and game.data.types[group[0].type].domain == "air"):
             return False
-        _decide(game, group)                     # nowhere to go: it stays
-        game.touch()
+        game.touch(moved=_decide(game, group))   # nowhere to go: it stays
 
 
-def _decide(game: AA50Game, pieces: list[Piece]) -> None:
+def _decide(game: AA50Game, pieces: list[Piece]) -> bool:
     """The pieces' move is over for this phase; a transport that sailed or took troops
-    aboard moves no more this turn (§5.6.1.3)."""
+    aboard moves no more this turn (§5.6.1.3): whether that changed a piece (troops may no
+    longer board it)."""
+    changed = False
     for piece in pieces:
         game.decided.add(piece.uid)
         if piece.owner == game.seat and (piece.spent or piece.loaded_now) \
-                and game.data.types[piece.type].capacity:
-            piece.done = True
+                and game.data.types[piece.type].capacity and not piece.done:
+            piece.done = changed = True
+    return changed
 
 
 # phases whose `done` test only reads the state: the invariants may ask it
@@ -841,7 +872,7 @@ def _movement_legal(game: AA50Game, action: tuple) -> bool:
 def _movement_apply(game: AA50Game, action: tuple) -> None:
     group = game.current_group()
     if action[0] == "hold":
-        _decide(game, group)
+        game._unchanged = not _decide(game, group)
         return
     if action[0] == "load":
         _, _, _, _, shore, land_type, count = action

@@ -58,24 +58,28 @@ def rank(game: AA50Game, piece: Piece) -> int:
 # -- who holds what ------------------------------------------------------------------------------
 def enemy_territory(game: AA50Game, space: str, nation: str) -> bool:
     holder = game.control.get(space)
-    return holder is not None and game.data.side(holder) != game.data.side(nation)
+    sides = game.data.side_of
+    return holder is not None and sides.get(holder) != sides.get(nation)
 
 
 def friendly_territory(game: AA50Game, space: str, nation: str) -> bool:
     holder = game.control.get(space)
-    return holder is not None and game.data.side(holder) == game.data.side(nation)
+    sides = game.data.side_of
+    return holder is not None and sides.get(holder) == sides.get(nation)
 
 
 def enemies_in(game: AA50Game, space: str, nation: str) -> list[Piece]:
-    side = game.data.side(nation)
-    return [p for p in game.pieces[space] if game.data.side(p.owner) != side]
+    sides = game.data.side_of
+    side = sides.get(nation)
+    return [p for p in game.pieces[space] if sides.get(p.owner) != side]
 
 
 def hostile_sea(game: AA50Game, space: str, nation: str) -> bool:
     """A sea zone with enemy surface warships (§2.3): submarines and transports do not count."""
-    side = game.data.side(nation)
+    sides = game.data.side_of
+    side = sides.get(nation)
     types = game.data.types
-    return any(game.data.side(p.owner) != side and not types[p.type].has("submerge")
+    return any(sides.get(p.owner) != side and not types[p.type].has("submerge")
                and not types[p.type].capacity for p in game.pieces[space])
 
 
@@ -191,13 +195,14 @@ def landing_spots(game: AA50Game, nation: str, fighter: bool) -> np.ndarray:
     the start of the turn, and, for fighters, sea zones with room on a carrier of its side."""
     board = game.data.board
     mask = np.zeros(len(board.spaces), dtype=bool)
-    side = game.data.side(nation)
+    sides = game.data.side_of
+    side = sides.get(nation)
+    control, start_control = game.control, game.start_control
     for space in board.land:
         if space in board.neutral:
             continue
-        if game.data.side(game.control.get(space)) == side and \
-                game.data.side(game.start_control.get(space)) == side and \
-                allowed_for(game, nation, space):
+        if sides.get(control.get(space)) == side and sides.get(start_control.get(space)) == side \
+                and allowed_for(game, nation, space):
             mask[board.number[space]] = True
     if fighter and side is not None:
         for space in game.carrier_zones(side):
@@ -216,8 +221,7 @@ def air_reach(game: AA50Game, piece: Piece, combat: bool) -> dict[str, int]:
     if not mask.any():
         return {}
     if combat:
-        # the shortest way home from each space
-        home = board.air_distance[:, mask].min(axis=1)
+        home = game.way_home(piece.owner, fighter=bool(kind.carrier_size))
         usable = (row <= left) & (row + home <= left) & (row > 0)
     else:
         usable = (row <= left) & mask & (row > 0)
@@ -252,10 +256,9 @@ def drop_zones(game: AA50Game, bomber: Piece) -> dict[str, tuple[int, str]]:
     board = game.data.board
     nation = bomber.owner
     left = game.movement(nation, bomber.type) - bomber.spent
-    mask = game.landing_spots(nation, fighter=False)
-    if not mask.any():
+    if not game.landing_spots(nation, fighter=False).any():
         return {}
-    home = board.air_distance[:, mask].min(axis=1)
+    home = game.way_home(nation, fighter=False)
     seen = {bomber.space: (0, bomber.space)}
     frontier = [bomber.space]
     drops = {}
