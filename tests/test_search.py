@@ -154,6 +154,34 @@ def test_a_look_ahead_leaves_the_game_as_it_was():
     assert (state.points, state.turn, state.rng.bit_generator.state) == before
 
 
+class CountingRace(RaceState):
+    applied = 0
+
+    def apply(self, action):
+        CountingRace.applied += 1
+        super().apply(action)
+
+
+class FromSeat(Steady):
+    search_from_seat = True
+
+
+@pytest.mark.parametrize("base, actions", [(Steady, 1), (FromSeat, 2)])
+def test_a_look_ahead_stops_where_the_round_begins_or_where_the_seat_comes_round(base, actions):
+    """b decides in round 1: with a horizon of one round, the look-ahead plays b's move and
+    stops where round 2 begins; counted from b's seat it plays on through a's answer and stops
+    when b's turn comes round again."""
+    class System(RaceSystem):
+        def players(self):
+            return {"heuristic": base}
+    state = CountingRace(np.random.default_rng(2))
+    state.apply(("step",))                             # a's move: b to decide, round 1
+    player = SearchPlayer(System(), "b", {"budget": 4, "width": 2}, np.random.default_rng(1))
+    CountingRace.applied = 0
+    player.choose(state)
+    assert player.lookaheads == 4 and CountingRace.applied == 4 * actions
+
+
 def test_search_settings_are_checked():
     with pytest.raises(SettingError):
         SearchPlayer(RaceSystem(), "a", {"budget": 0}, np.random.default_rng(1))

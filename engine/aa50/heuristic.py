@@ -85,9 +85,10 @@ SAFE_ODDS = 0.4
 
 class HeuristicPlayer(Player):
     name = "heuristic"
-    # a search (engine/players/search.py) looks two rounds ahead, so that every power answers
-    # the plan, with 6 look-aheads a decision: an aa50-1942 game in about 25 s on one core
-    search_horizon = 2
+    # a search (engine/players/search.py) looks ahead until the deciding power's next turn,
+    # so that every other power answers the plan once, with 6 look-aheads a decision
+    search_horizon = 1
+    search_from_seat = True
     search_budget = 6
     settings = [
         Setting("naval", True, "bool", "buys sea units"),

@@ -32,6 +32,10 @@ class Player(ABC):
     # look-ahead games per decision. Each system sets them from what its games cost.
     search_horizon: ClassVar[int | None] = 1
     search_budget: ClassVar[int] = 24
+    # whether the horizon's rounds count from the decision's seat: a look-ahead then stops
+    # when that seat's turn comes round again (every other seat has answered), not where a
+    # new round begins (which is sooner for the last seat of a round than for the first)
+    search_from_seat: ClassVar[bool] = False
 
     def __init__(self, system, side: str, options: dict, rng: np.random.Generator):
         self.system, self.side, self.rng = system, side, rng

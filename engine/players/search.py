@@ -115,8 +115,9 @@ class SearchPlayer(Player):
         own.follow(state, plan)
         others: dict[str, Player] = {}
         stop = math.inf if self.horizon is None else root.round + self.horizon
+        deciding = root.current_player if self.base.search_from_seat else None
         for _ in range(MAX_LOOKAHEAD_ACTIONS):
-            if state.is_terminal() or state.round >= stop:
+            if state.is_terminal() or _horizon_reached(state, stop, deciding):
                 break
             seat = state.current_player
             assert seat is not None
@@ -155,6 +156,15 @@ def _collector_paused() -> Iterator[None]:
         yield
     finally:
         gc.enable()
+
+
+def _horizon_reached(state: GameState, stop: float, seat: str | None) -> bool:
+    """Whether a look-ahead has played its rounds: round `stop` has begun, and, counting
+    from a `seat`, that seat's turn has come round in it (or the round after has begun,
+    where the seat takes no turn)."""
+    if state.round < stop:
+        return False
+    return seat is None or state.round > stop or state.current_player == seat
 
 
 def _mean(total: float, count: int) -> float:
