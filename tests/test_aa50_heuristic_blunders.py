@@ -108,6 +108,28 @@ def test_a_fighter_lands_on_the_carrier_that_guards_transports_which_cannot_leav
     assert Survey(game, "united-kingdom").safe_at_sea("sz-23")
 
 
+def test_a_search_weighs_sending_the_fleet_to_transports_it_cannot_make_safe(system42):
+    """A British transport that landed its troops must stay off the Belgian Congo (sz-23,
+    §7.3.6), in reach of an Axis bomber; the one destroyer that could join it (sz-22) would not
+    make it safe, so the heuristic keeps the destroyer out of a battle it would likely lose.
+    With the transport left exposed, the plans a search weighs add one where the destroyer
+    joins it anyway (a strike then costs more, and an enemy that attacks only at good odds
+    may leave it be): the look-ahead decides."""
+    game = until(new_game(system42), "united-kingdom", "noncombat-move")
+    clear(game, "sz-23", "sz-12")
+    (transport,) = put(game, "sz-23", "united-kingdom", "transport")
+    transport.done = True
+    put(game, "sz-22", "united-kingdom", "destroyer")
+    survey = Survey(game, "united-kingdom")
+    assert survey.sea_danger("sz-23") and not survey.safe_at_sea("sz-23")
+    plans = make_player("heuristic", system42, "allies", np.random.default_rng(1)).plans(game)
+    assert [p.label for p in plans] == ["noncombat: own", "noncombat: fleet with the transports"]
+    own, fleet = (p.content["moves"] for p in plans)
+    assert ("sz-22", "destroyer") not in own
+    assert fleet.pop(("sz-22", "destroyer")) == [("sz-23", 1, "")]
+    assert fleet == own                      # nothing else changes
+
+
 def attacked(game, plan) -> set[str]:
     """The territories and zones a combat-move plan attacks: a landing's target, and spaces
     moved into that hold the enemy or are its territory (not a ship's move to join others)."""

@@ -154,16 +154,25 @@ class HeuristicPlayer(Player):
         escort, warships) and air-heavy ones. At the start of a combat move: its own
         attacks, then its own without the landings that leave a transport where the enemy can
         sink it (its own trades a transport for a landing worth more), its own without the
-        riskiest attack, a more cautious and a bolder set (odds 0.15 higher and lower). Plans
-        that come out the same are offered once; China (no purchase, a few infantry) has none
-        to weigh. A search weighs the first few."""
+        riskiest attack, a more cautious and a bolder set (odds 0.15 higher and lower). At the
+        start of a noncombat move that leaves transports where the enemy could sink them: its
+        own, and one where every warship that can reach them joins them. Plans that come out
+        the same are offered once; China (no purchase, a few infantry) has none to weigh. A
+        search weighs the first few."""
         key = (state.round, state.seat, state.phase)
-        if key == self.plan_key or state.phase not in ("purchase", "combat-move") \
-                or state.is_china(state.seat):
+        if key == self.plan_key or state.is_china(state.seat) \
+                or state.phase not in ("purchase", "combat-move", "noncombat-move"):
             return []
         self.survey = self._survey(state)
         if state.phase == "purchase":
             found = [self._purchase(state, style) for style in Purchase.STYLES]
+        elif state.phase == "noncombat-move":
+            own = NoncombatPlan(self, state)
+            found = [_noncombat("own", own.plan())]
+            if not own.exposed:
+                return []
+            found.append(_noncombat("fleet with the transports",
+                                    NoncombatPlan(self, state, gather=True).plan()))
         else:
             if state.round < self.options["first_attack_round"]:
                 return []
@@ -463,6 +472,10 @@ class HeuristicPlayer(Player):
         zones = [z for z in board.coasts.get(shore, ())
                  if not movement.hostile_sea(state, z, state.seat)]
         return min(zones) if zones else None
+
+
+def _noncombat(label: str, moves: dict) -> Plan:
+    return Plan(f"noncombat: {label}", {"moves": moves, "loads": {}})
 
 
 def _same(one: dict, other: dict) -> bool:
@@ -1502,13 +1515,20 @@ class CombatPlan:
 
 # -- noncombat move ------------------------------------------------------------------------------
 class NoncombatPlan:
-    """Moves toward the front and the threatened places (see the module's docstring)."""
+    """Moves toward the front and the threatened places (see the module's docstring). With
+    `gather`, every warship that can reach them joins the transports left where the enemy
+    could sink them, even where they cannot make them safe (they raise the price of the
+    strike, and an enemy that attacks only at good odds may leave them be); without it,
+    warships go only where they make the transports safe."""
 
-    def __init__(self, player: HeuristicPlayer, state):
+    def __init__(self, player: HeuristicPlayer, state, gather: bool = False):
         self.player, self.state, self.nation = player, state, state.seat
         self.survey = player.survey
+        self.gather = gather
         self.moves: dict[tuple[str, str], list[tuple[str, int, str]]] = defaultdict(list)
         self.reached: dict[tuple, dict] = {}
+        # sea zone -> transports the plan leaves there where the enemy could sink them
+        self.exposed: dict[str, int] = defaultdict(int)
 
     def plan(self):
         state = self.state
@@ -1538,6 +1558,8 @@ class NoncombatPlan:
                       and not state.data.types[key[1]].has("submerge")}
         self.escorting: dict[tuple, str] = {}              # warship group -> zone it guards
         convoy = self._transports(groups, boarding)
+        if self.gather:
+            self._gather()
         self._warships(groups, convoy)
         return dict(self.moves)
 
@@ -1666,10 +1688,15 @@ class NoncombatPlan:
                      if state.control.get(f) == self.nation for z in board.coasts.get(f, ())}
         # first the transports that may not move (they landed troops) and the new ones to be
         # placed: warships guard them where they can
-        for zone in sorted({p.space for found in state.pieces.values() for p in found
-                            if p.owner == self.nation and state.data.types[p.type].capacity
-                            and p.space in board.sea and not state.movable(p)}):
-            self._escort(zone)
+        staying: dict[str, int] = defaultdict(int)
+        for found in state.pieces.values():
+            for p in found:
+                if p.owner == self.nation and state.data.types[p.type].capacity \
+                        and p.space in board.sea and not state.movable(p):
+                    staying[p.space] += 1
+        for zone in sorted(staying):
+            if not self._escort(zone):
+                self.exposed[zone] += staying[zone]
         if self.player.convoy is not None and state.pool[self.nation].get("transport"):
             self._escort(self.player.convoy)
         sailing = {}
@@ -1704,6 +1731,8 @@ class NoncombatPlan:
             elif factories and space not in factories:
                 zone = min(reach, key=lambda z: (min(board.distance(z, f) for f in factories), z))
             zone, target = self._shelter(space, reach, zone, target)
+            if not self._escort(zone, claim=False):
+                self.exposed[zone] += count
             if zone != space or target:
                 self.moves[(space, type_)].append((zone, count, target))
                 sailing[space] = zone
@@ -1761,6 +1790,13 @@ class NoncombatPlan:
             for key in free:
                 self.escorting[key] = zone
         return True
+
+    def _gather(self) -> None:
+        """Free warships join the transports left exposed, the zone with most first."""
+        for zone in sorted(self.exposed, key=lambda z: (-self.exposed[z], z)):
+            for key, group in self.fleet.items():
+                if key not in self.escorting and (key[0] == zone or zone in self._reach(key, group)):
+                    self.escorting[key] = zone
 
     def _waiting(self, reach: dict[str, int], here: str) -> str | None:
         """The nearest other zone within reach, short of the transport's full move, by which
