@@ -96,6 +96,11 @@ class Tally:
                      self.stopped + other.stopped, self.others + other.others)
 
     def lean(self, z: float | None = None, target: float = 0.5) -> int:
+        """The balance verdict's lean: the two sides weighed against each other, so an even
+        split is the only target it knows (the argument keeps Counted's signature)."""
+        if target != 0.5:
+            raise ValueError(f"a balance verdict weighs the sides against each other, "
+                             f"not against a {target:g} share")
         return verdict_lean(self.wins, self.stopped, self.ahead, z)
 
 

@@ -196,6 +196,8 @@ def test_games_count_for_the_winner_or_the_side_ahead_at_the_limit():
     tally = count_games(results(2, 1, 3) + [stopped_with(9, 12), stopped_with(10, 10)], SIDES)
     assert tally == Tally(wins=(2, 1), ahead=(0, 1), stopped=2, others=3)
     assert (tally.first, tally.second, tally.neither, tally.games) == (2, 2, 4, 8)
+    with pytest.raises(ValueError, match="against each other"):
+        tally.lean(target=0.6)               # a balance verdict has no other target
     assert lean(Counted(30, 5, 0)) == 1 and lean(Counted(5, 30, 0)) == -1
     assert lean(Counted(10, 10, 5)) == 0 and lean(Counted(0, 0, 9)) == 0
 
