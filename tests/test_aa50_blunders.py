@@ -32,6 +32,22 @@ def test_a_transport_sunk_alone_is_lost_without_a_fight(system41):
     cost = game.profiles("united-kingdom")["transport"].cost
     assert blunders(game, "lost-unfought") == [("allies", 2)]
     assert blunders(game, "lost-unfought-value") == [("allies", 2 * cost)]
+    assert blunders(game, "lost-after-landing") == []
+
+
+def test_a_transport_sunk_where_it_landed_troops_is_counted_as_a_landing_price(system41):
+    """A transport that put troops ashore in an amphibious assault stays in its zone (§7.3.6):
+    of the two British transports sunk alone, the one that landed troops in France is counted
+    apart, as the price of a landing rather than a careless move."""
+    game = until(new_game(system41), "germany", "combat-move")
+    clear(game, "sz-12")
+    landed, _sailed = put(game, "sz-12", "united-kingdom", "transport", 2)
+    landed.target = "france"                # set in the British combat move (§5.4.3)
+    put(game, "france", "germany", "fighter")
+    move(game, "france", "fighter", "sz-12")
+    until(game, "germany", "noncombat-move")
+    assert blunders(game, "lost-unfought") == [("allies", 2)]
+    assert blunders(game, "lost-after-landing") == [("allies", 1)]
 
 
 def test_a_destroyer_that_fights_back_is_no_blunder(system41):

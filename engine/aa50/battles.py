@@ -178,14 +178,17 @@ def _note_unfought_losses(game: AA50Game, pieces: list[Piece], foes: list[Piece]
             not game.profiles(f.owner)[f.type].is_air for f in foes)
     if not pieces or any(strikes(p) for p in pieces):
         return
-    standing = Counter((p.owner, p.type) for p in pieces)
-    for (owner, type_), count in standing.items():
-        lost = count - left.get((owner, type_), 0)
-        if lost > 0:
-            side = game.side_of(owner)
-            game.chronicle.blunder(game.round, "lost-unfought", side, lost)
-            game.chronicle.blunder(game.round, "lost-unfought-value", side,
-                                   lost * game.profiles(owner)[type_].cost)
+    lost = _lost(pieces, left)
+    for (owner, type_), count in Counter((p.owner, p.type) for p in lost).items():
+        side = game.side_of(owner)
+        game.chronicle.blunder(game.round, "lost-unfought", side, count)
+        game.chronicle.blunder(game.round, "lost-unfought-value", side,
+                               count * game.profiles(owner)[type_].cost)
+    # a transport that put troops ashore in an amphibious assault stays where it unloaded
+    # (§7.3.6): its loss is the price of a landing more than a careless move
+    for side, count in Counter(game.side_of(p.owner) for p in lost if p.target
+                               and game.data.types[p.type].capacity).items():
+        game.chronicle.blunder(game.round, "lost-after-landing", side, count)
 
 
 def _left(side_model, final) -> Counter:
@@ -196,15 +199,21 @@ def _left(side_model, final) -> Counter:
 
 
 def _remove_losses(game: AA50Game, pieces: list[Piece], left: Counter) -> None:
-    """Remove the pieces beyond the survivors of each owner and type (the last ones listed:
-    empty transports before loaded ones)."""
+    for piece in _lost(pieces, left):
+        game.destroy(piece)
+
+
+def _lost(pieces: list[Piece], left: Counter) -> list[Piece]:
+    """The pieces beyond the survivors of each owner and type (the last ones listed: empty
+    transports before loaded ones)."""
     by_kind: dict[tuple[str, str], list[Piece]] = defaultdict(list)
     for piece in pieces:
         by_kind[(piece.owner, piece.type)].append(piece)
-    for key, found in by_kind.items():
-        found.sort(key=lambda p: len(p.cargo), reverse=True)
-        for piece in found[left.get(key, 0):]:
-            game.destroy(piece)
+    found: list[Piece] = []
+    for key, kind in by_kind.items():
+        kind.sort(key=lambda p: len(p.cargo), reverse=True)
+        found += kind[left.get(key, 0):]
+    return found
 
 
 def _conclude(game: AA50Game, space: str, survivors: list[Piece], won: bool) -> None:

@@ -3,8 +3,9 @@
 Where the heuristic faces a decision that shapes a whole step of play (a purchase, the attacks of
 a combat move, an impulse's card), it proposes a few plans, its own choice first (`plans`). The
 search plays each plan out on clones of the game: the rest of the step as the plan says, then
-every side as the heuristic plays it, for `horizon` rounds (or to the end), with the dice drawn
-anew for each look-ahead, and reads who stands better there (`GameState.standing`). It follows
+every side as the heuristic plays it, for `horizon` rounds (or to the end; counted from the
+deciding seat where the system says so), with the dice drawn anew for each look-ahead, and
+reads who stands better there (`GameState.standing`). It follows
 the plan that did best. This is rollout policy improvement (Tesauro and Galperin) over
 plan-level choices: the action space of a turn is far too large to search action by action,
 but a handful of plans is not.
