@@ -139,7 +139,7 @@ BELOW_ODDS = 0.3
 BLUNDERS = {
     "lost-unfought": "units lost unable to strike back",
     "lost-unfought-value": "what those units cost",
-    "lost-after-landing": "of them, transports that had landed troops",
+    "lost-after-landing": "of the units lost, transports that had landed troops",
     "unspent": "money left that could still buy a unit",
     "below-odds": f"attacks at an estimated chance below {BELOW_ODDS:.0%}",
     "capital-empty": "turns ended with the capital open to capture",
