@@ -86,10 +86,11 @@ SAFE_ODDS = 0.4
 class HeuristicPlayer(Player):
     name = "heuristic"
     # a search (engine/players/search.py) looks ahead until the deciding power's next turn,
-    # so that every other power answers the plan once, with 6 look-aheads a decision
+    # so that every other power answers the plan once, with 8 look-aheads a decision (6 gained
+    # a side about 11 to 13 points of decided games over the heuristic, 8 about 19 to 28)
     search_horizon = 1
     search_from_seat = True
-    search_budget = 6
+    search_budget = 8
     settings = [
         Setting("naval", True, "bool", "buys sea units"),
         Setting("first-attack-round", 1, "int", "attacks nothing before this round", minimum=1),
