@@ -11,8 +11,13 @@ For each scenario whose system has a `search` player:
 - strength, seat by seat: each side played by `search`, then by `heuristic`, against the same
   heuristic opponent on the same seeds; the side's share of decided games with each, and the
   difference (games are asymmetric: a side is compared with itself, never with 50%);
-- the budget's effect: the same for a few budgets (`--budgets`), a curve of budget against
-  the side's share.
+- the budget's effect: for a few budgets (`--budgets`), the time of a game with both sides
+  searching at that budget and the side's share: a curve of budget against speed and strength.
+
+Where a side wins no game with either player (or every game), the shares cannot differ: each
+line also gives the side's mean score margin at the end (its score less the other side's, VP
+in GJ69), with a 95% interval, which moves where the winner does not. `--games 0` leaves out
+the strength, `--timing-games 0` the speed.
 
 Targets (docs/playtest.md): search raises a side's share of decided games by at least 15 points
 over heuristic, either side, in AA50 1942 and GJ69; a search game at the default budget under
@@ -52,20 +57,49 @@ def cpu_seconds(system, scenario, players: dict, games: int, seed: int) -> list[
 
 
 def share_of_decided(scenario, system, players: dict, side: str, games: int, seed: int,
-                     workers: int) -> tuple[int, int]:
+                     workers: int) -> tuple[int, int, list[float]]:
+    """The side's wins, the decided games, and its score margin in each game whose result
+    scores both sides."""
     options = {s.key: s.default for s in system.game_settings()}
     records = run_study(Study(scenario, options, players, games, seed), workers)
-    winners = [r.result["winner"] for r in records if r.result]
-    decided = [w for w in winners if w is not None]
-    return sum(w == side for w in decided), len(decided)
+    results = [r.result for r in records if r.result]
+    decided = [r["winner"] for r in results if r["winner"] is not None]
+    other = next(s for s in players if s != side)
+    margins = [r["scores"][side] - r["scores"][other] for r in results
+               if side in r.get("scores", {}) and other in r.get("scores", {})]
+    return sum(w == side for w in decided), len(decided), margins
 
 
-def show_share(label: str, wins: int, decided: int) -> float:
+def show_share(label: str, wins: int, decided: int, margins: list[float]) -> float:
     share = wins / decided if decided else float("nan")
     low, high = wilson(wins, decided)
+    margin = ""
+    if len(margins) > 1:
+        mean = statistics.fmean(margins)
+        half = 1.96 * statistics.stdev(margins) / len(margins) ** 0.5
+        margin = f"  margin {mean:+.1f} ({mean - half:+.1f} to {mean + half:+.1f})"
     print(f"    {label:<28}{wins:>4} of {decided:<4} {100 * share:5.1f}%  "
-          f"(95% {100 * low:.1f}-{100 * high:.1f}%)")
+          f"(95% {100 * low:.1f}-{100 * high:.1f}%){margin}")
     return share
+
+
+def show_time(label: str, times: list[float]) -> None:
+    median, high = median_and_90th(times)
+    print(f"  {label:<30} median {median:7.3f} s, 90th pct {high:7.3f} s per game on one core")
+
+
+def show_timing(system, scenario, sides: list[str], games: int, seed: int, heuristic: list[float],
+                budget: int | None = None) -> None:
+    """The search's time a game with both sides searching, at its default budget or at
+    `budget`, against the heuristic's (`heuristic`, the baseline)."""
+    spec = "search" if budget is None else f"search:budget={budget}"
+    search = cpu_seconds(system, scenario, {s: spec for s in sides}, games, seed)
+    target = next((t for key, t in TARGET_SECONDS.items() if system.system.startswith(key)), None)
+    show_time("search, both sides" + ("" if budget is None else f", budget={budget}"), search)
+    median = statistics.median(search)
+    if target:
+        print(f"  search target {target:g} s: {'met' if median < target else 'NOT met'} "
+              f"({median / statistics.median(heuristic):.0f}x the heuristic)")
 
 
 def main(argv: list[str]) -> int:
@@ -84,22 +118,18 @@ def main(argv: list[str]) -> int:
             print(f"{name}: no search player (its heuristic proposes no plans)")
             continue
         sides = sides_of(scenario)
+        budgets = [int(b) for b in args.budgets.split(",") if b]
         print(f"{name} ({system.system})")
-        heuristic = cpu_seconds(system, scenario, {s: "heuristic" for s in sides},
-                                args.timing_games, args.seed)
-        search = cpu_seconds(system, scenario, {sides[0]: "search", sides[1]: "search"},
-                             args.timing_games, args.seed)
-        target = next((t for key, t in TARGET_SECONDS.items() if system.system.startswith(key)), None)
-        for label, found in (("heuristic (baseline)", heuristic), ("search, both sides", search)):
-            median, high = median_and_90th(found)
-            print(f"  {label:<22} median {median:7.3f} s, 90th pct "
-                  f"{high:7.3f} s per game on one core")
-        median = statistics.median(search)
-        if target:
-            print(f"  search target {target:g} s: {'met' if median < target else 'NOT met'} "
-                  f"({median / statistics.median(heuristic):.0f}x the heuristic)")
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"  peak memory {peak:.0f} MB (target 500)")
+        if args.timing_games:
+            heuristic = cpu_seconds(system, scenario, {s: "heuristic" for s in sides},
+                                    args.timing_games, args.seed)
+            show_time("heuristic (baseline)", heuristic)
+            for budget in [None, *budgets]:
+                show_timing(system, scenario, sides, args.timing_games, args.seed, heuristic, budget)
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            print(f"  peak memory {peak:.0f} MB (target 500)")
+        if not args.games:
+            continue
         print(f"  strength, seat by seat, {args.games} games each, against the heuristic:")
         for side in sides:
             other = next(s for s in sides if s != side)
@@ -111,7 +141,7 @@ def main(argv: list[str]) -> int:
                 scenario, system, {side: "search", other: "heuristic"}, side, args.games,
                 args.seed, args.workers))
             print(f"    difference {100 * (better - base):+.1f} points (target +15)")
-            for budget in [int(b) for b in args.budgets.split(",") if b]:
+            for budget in budgets:
                 show_share(f"search budget={budget}", *share_of_decided(
                     scenario, system, {side: f"search:budget={budget}", other: "heuristic"},
                     side, args.games, args.seed, args.workers))
