@@ -154,8 +154,9 @@ def test_the_standing_rises_with_what_wins_15_0(gj69):
     assert margin(take_manila) == pytest.approx(start + 2 * 3 + 8)
     # 8 Japanese infantry in Malay: 4 hits an attack (attack 3, §11.1) against the 16 points
     # that drive 8 ready Commonwealth infantry out (durability 1, twice, §11.31), which recover
-    # (§12), 8 turns left: log-odds -7 + 16 * 4 / 16 - 2.4 + 8 that Japan takes Malay's 1 VP
-    taken = 1 / (1 + math.exp(-(-7 + 16 * 4 / 16 - 2.4 + 8)))
+    # (§12), 8 turns left: log-odds -3.6 + 7.5 * 4 / 16 - 1.0 + 0.6 * 8 that Japan takes
+    # Malay's 1 VP (standing.CAPTURE)
+    taken = 1 / (1 + math.exp(-(-3.6 + 7.5 * 4 / 16 - 1.0 + 0.6 * 8)))
     assert margin(lambda game: game.forces.add("malay", "ija-25a-infantry", READY, 8)) \
         == pytest.approx(start + 2 * taken)
     # with the British infantry turned over and cut off, the odds rise

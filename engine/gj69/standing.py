@@ -22,9 +22,10 @@ from .damage import READY
 SPREAD = 2.0            # VP of the margin that move the chance by a factor e, at the last turn
 SPREAD_PER_TURN = 1.5   # and more for each turn left
 # The log-odds that the attacker takes a contested land area by the end: a constant, per hit
-# per point needed, when the defenders recover, per turn left (fitted to 1,600 contested areas
-# at the start of a turn in 80 games of the heuristic players, rounded).
-CAPTURE = (-7.0, 16.0, -2.4, 1.0)
+# per point needed, when the defenders recover, per turn left (fitted to 3,860 contested areas
+# at the start of a turn in 200 games of the heuristic players, two seeds agreeing, rounded:
+# `python benchmarks/gj69_capture_fit.py --games 200`).
+CAPTURE = (-3.6, 7.5, -1.0, 0.6)
 
 
 class Standing(GameCore):
@@ -107,6 +108,17 @@ class Standing(GameCore):
         every defender out (twice the durability of a ready unit, once that of a used one,
         §11.31), more likely with more turns left and when the defenders cannot recover (§12)."""
         found = {}
+        for area, (_, features) in self.contested().items():
+            odds = sum(weight * value for weight, value in zip(CAPTURE, features, strict=True))
+            found[area] = 1 - 1 / (1 + math.exp(-odds))
+        return found
+
+    def contested(self) -> dict[str, tuple[str, tuple[float, float, float, float]]]:
+        """Land area -> (its holder, what its capture turns on) where both sides' land units
+        stand: 1, the attacker's expected hits per attack over the points that drive every
+        defender out, whether the defenders can recover, the turns left (the terms of
+        CAPTURE, in order; benchmarks/gj69_capture_fit.py fits them to games)."""
+        found = {}
         profiles = self.profiles
         left = self.last_turn - self.turn + 1
         for area, stacks in self.forces.units.items():
@@ -126,9 +138,7 @@ class Standing(GameCore):
                     hits += n * profile.attack / 6
             if len(sides) == 2 and holder is not None and holder in sides:
                 recover = area in self.supplied(holder)
-                odds = CAPTURE[0] + CAPTURE[1] * hits / max(1.0, need) + CAPTURE[2] * recover \
-                    + CAPTURE[3] * left
-                found[area] = 1 - 1 / (1 + math.exp(-odds))
+                found[area] = (holder, (1.0, hits / max(1.0, need), float(recover), float(left)))
         return found
 
 
