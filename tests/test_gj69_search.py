@@ -236,6 +236,38 @@ def test_a_plan_followed_is_played_with_its_group_6_2(gj69):
         assert twin.choose(game) == action
 
 
+@pytest.mark.parametrize("spec, judged_at", [
+    ("search", "the side's next impulse"),
+    ("search:horizon=1", "the next turn"),
+])
+def test_a_look_ahead_plays_to_the_sides_next_impulse_6_0(gj69, monkeypatch, spec, judged_at):
+    """By default a GJ69 look-ahead plays the plan's impulse and the enemy's answer, and judges
+    the position at Japan's next impulse (§6.0: the players take impulses in turn), or earlier
+    where the turn ends first; every plan of the decision is looked at. With a horizon set it
+    plays the rounds asked for: to the next turn."""
+    game = first_impulse(gj69)
+    judged = []
+    standing = type(game).standing
+
+    def watch(self, side):
+        if self is not game:
+            judged.append((self.turn, self.step, self.current_player, self.checkpoint))
+        return standing(self, side)
+
+    monkeypatch.setattr(type(game), "standing", watch)
+    player = make_player(spec, gj69, "japan", np.random.default_rng(3))
+    player.choose(game)
+    plans = len(player.base.plans(game)[:4])
+    assert player.lookaheads == len(judged) and judged
+    if judged_at == "the next turn":
+        assert all(turn == game.turn + 1 for turn, *_ in judged)
+        return
+    assert player.lookaheads == 8 and plans == 4          # every plan, twice
+    for turn, step, seat, checkpoint in judged:
+        assert (turn, step, seat) == (game.turn, "impulse", "japan")
+        assert checkpoint[0] == "impulse" and checkpoint[3] > game.checkpoint[3]
+
+
 def test_search_plays_japan_and_the_allies_the_same_for_the_same_seed(gj69):
     """A search player's look-aheads are seeded by its own generator: the same seed plays the
     same game; it searched impulses and played look-ahead games."""

@@ -27,7 +27,8 @@ pools, I Shall Return when MacArthur is about to be caught.
 
 For a search (engine/players/search.py) it proposes, at each of its impulses, its own choice and
 the best of the other kinds of impulse (`plans`), follows the one chosen (`follow`), and plays
-each look-ahead to the end of the turn.
+each look-ahead to its side's next impulse (`plan_point`): an impulse and the enemy's answer.
+Eight such look-aheads cost less than two to the end of the turn, and reach every plan.
 """
 from __future__ import annotations
 
@@ -75,8 +76,9 @@ class Choice:
 
 class HeuristicPlayer(Worth, Player):
     name = "heuristic"
-    search_horizon = 1           # a look-ahead plays to the end of the turn
-    search_budget = 2            # look-ahead games per impulse (a search game near 2 s)
+    search_horizon = 1           # a look-ahead plays at most to the end of the turn,
+    search_to_next_plan = True   # and stops at the side's next impulse
+    search_budget = 8            # look-ahead games per impulse (a search game near 2 s)
     settings = [
         Setting("reactions", True, "bool", "answer enemy attacks and entries with reaction cards (§10)"),
         Setting("air-attacks", True, "bool", "make air attacks (§9.1)"),
@@ -384,6 +386,9 @@ class HeuristicPlayer(Worth, Player):
         if passing is not None and passing is not own:
             chosen.insert(min(len(chosen), PLAN_WIDTH - 1), passing)
         return [Plan(choice.label, choice) for choice in chosen]
+
+    def plan_point(self, state) -> bool:
+        return state.step == "impulse"
 
     def follow(self, state, plan: Plan) -> None:
         self.following = plan.content

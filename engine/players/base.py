@@ -36,6 +36,11 @@ class Player(ABC):
     # when that seat's turn comes round again (every other seat has answered), not where a
     # new round begins (which is sooner for the last seat of a round than for the first)
     search_from_seat: ClassVar[bool] = False
+    # whether a look-ahead stops sooner, where the deciding seat next faces a decision with
+    # plans (`plan_point`): in a game of many short decisions a turn (GJ69's impulses) a
+    # look-ahead to the seat's next one is cheap, so the budget reaches every plan, several
+    # times, where look-aheads to the end of the turn would reach two plans once each
+    search_to_next_plan: ClassVar[bool] = False
 
     def __init__(self, system, side: str, options: dict, rng: np.random.Generator):
         self.system, self.side, self.rng = system, side, rng
@@ -51,6 +56,11 @@ class Player(ABC):
         first; empty where there is no such decision (most actions carry out a plan already
         chosen). A search plays each of them out and `follow`s the best."""
         return []
+
+    def plan_point(self, state: GameState) -> bool:
+        """Whether this player would weigh plans at `state`'s decision (for
+        `search_to_next_plan`); asked after every action of a look-ahead, so it must be cheap."""
+        return False
 
     def follow(self, state: GameState, plan: Plan) -> None:
         """Carry out `plan` (one of `plans(state)`) from here: the next `choose` calls play

@@ -4,8 +4,9 @@ Where the heuristic faces a decision that shapes a whole step of play (a purchas
 a combat move, an impulse's card), it proposes a few plans, its own choice first (`plans`). The
 search plays each plan out on clones of the game: the rest of the step as the plan says, then
 every side as the heuristic plays it, for `horizon` rounds (or to the end; counted from the
-deciding seat where the system says so), with the dice drawn anew for each look-ahead, and
-reads who stands better there (`GameState.standing`). It follows
+deciding seat where the system says so; or, where the system says so and no horizon is set,
+only until the deciding seat next weighs plans), with the dice drawn anew for each look-ahead,
+and reads who stands better there (`GameState.standing`). It follows
 the plan that did best. This is rollout policy improvement (Tesauro and Galperin) over
 plan-level choices: the action space of a turn is far too large to search action by action,
 but a handful of plans is not.
@@ -46,7 +47,8 @@ class SearchPlayer(Player):
                 optional=True, minimum=1, maximum=1000),
         Setting("width", 4, "int", "the most plans weighed at one decision", minimum=1, maximum=16),
         Setting("horizon", None, "int", "rounds each look-ahead plays before the position is "
-                "judged (default: the heuristic's own, to the end where games are short)",
+                "judged (default: the heuristic's own: to the end where games are short, to "
+                "the side's next impulse in GJ69)",
                 optional=True, minimum=1, maximum=50),
         Setting("seconds", None, "float", "also stop a decision's search after this long "
                 "(the choices then depend on the machine's speed)", optional=True,
@@ -60,6 +62,7 @@ class SearchPlayer(Player):
         self.budget = base.search_budget if self.options["budget"] is None else self.options["budget"]
         horizon = self.options["horizon"]
         self.horizon = base.search_horizon if horizon is None else horizon
+        self.to_next_plan = base.search_to_next_plan and horizon is None
         if self.budget < 1 or self.options["width"] < 1 or (self.horizon is not None and self.horizon < 1):
             from ..options import SettingError
             raise SettingError("search: budget, width and horizon are at least 1")
@@ -117,8 +120,11 @@ class SearchPlayer(Player):
         others: dict[str, Player] = {}
         stop = math.inf if self.horizon is None else root.round + self.horizon
         deciding = root.current_player if self.base.search_from_seat else None
-        for _ in range(MAX_LOOKAHEAD_ACTIONS):
+        for played in range(MAX_LOOKAHEAD_ACTIONS):
             if state.is_terminal() or _horizon_reached(state, stop, deciding):
+                break
+            if self.to_next_plan and played and state.current_player == root.current_player \
+                    and own.plan_point(state):
                 break
             seat = state.current_player
             assert seat is not None
