@@ -14,7 +14,7 @@ Target: a search game under 2 s median on one core, under 500 MB.
 Strength (`--strength N`, on every core): N games of `search` against the heuristic in each
 seat and N of the heuristic against itself on the same seeds; for each side the share of
 decided games it wins and its mean VP margin (its VP less the enemy's, with a 95% interval),
-search against heuristic, at each budget of `--budgets`. Target (issue 29): search raises its
+search against heuristic, at each budget of `--budgets`. Target (docs/playtest.md): search raises its
 side's share of decided games by 15 points.
 """
 from __future__ import annotations

@@ -16,7 +16,7 @@ Sections (all by default, in this order):
   games and scores it on the other half (log loss, Brier score) beside the coefficients in use.
 - `search`: `search` against `heuristic` in the same seat, against the heuristic opponent, for
   each side, at the default budget and at a few others (budget against strength), and the CPU
-  time of a game and the memory of a worker. Targets (issue 29): a search game under 0.5 s
+  time of a game and the memory of a worker. Targets (docs/playtest.md): a search game under 0.5 s
   median on one core; under 500 MB per worker.
 """
 from __future__ import annotations

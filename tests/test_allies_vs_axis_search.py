@@ -1,4 +1,4 @@
-"""Allies vs. Axis for a search (issue 29): clones that copy the game's data, the standing, the
+"""Allies vs. Axis for a search: clones that copy the game's data, the standing, the
 heuristic's plans for the decisions of a turn (where to land, whether to take the square, how
 much to defend it, how much money to keep), and the search player on the command line. Rules
 are the page's (seed 003), sections named in quotes."""

@@ -293,7 +293,7 @@ def paired_games(rng, n: int, base_rate: float, changed: float, new_rate: float)
 
 
 def test_the_star_and_the_interval_always_agree():
-    """Issue 27: one coherent answer: p < 0.05 exactly when the 95% interval leaves out 0."""
+    """One coherent answer: p < 0.05 exactly when the 95% interval leaves out 0."""
     rng = np.random.default_rng(3)
     for _ in range(400):
         shift = paired_shift(*paired_games(rng, int(rng.integers(20, 300)), 0.45, 0.2, 0.45))
@@ -306,7 +306,7 @@ def test_the_star_and_the_interval_always_agree():
 
 
 def test_a_shift_inside_the_tolerance_rarely_fails_the_gate():
-    """Issue 27: a real +4-point change against a 5-point tolerance failed 23-26% of 200-game
+    """A real +4-point change against a 5-point tolerance failed 23-26% of 200-game
     runs when the gate tested "shift != 0"; tested against the tolerance it fails at most 5%."""
     rng = np.random.default_rng(8)
     runs, failed, caught = 300, 0, 0
@@ -388,7 +388,7 @@ def test_the_examples_in_the_docs_are_what_the_commands_print(capsys, monkeypatc
         assert code in (0, 1, 2) and out + err == shown, command
 
 
-# -- a baseline is checked before any game is played (issue 27) ----------------------------------
+# -- a baseline is checked before any game is played -------------------------------------------
 def damaged(report: dict, change) -> dict:
     found = json.loads(json.dumps(report))
     change(found)
@@ -440,7 +440,7 @@ def test_a_baseline_that_is_no_file_or_too_deep_is_refused(capsys, tmp_path):
 
 
 def test_a_crossing_whose_interval_leaves_the_range_is_not_found():
-    """Issue 27: "fair value 1.44 (95% -24.55 to 13.12)" for a knob searched in 0:72 is no
+    """A fair value of 1.44 (95% -24.55 to 13.12) for a knob searched in 0:72 is no
     answer: an interval outside the range is "not found"."""
     rng = np.random.default_rng(2)
 
@@ -455,7 +455,7 @@ def test_a_crossing_whose_interval_leaves_the_range_is_not_found():
 
 def test_the_fit_of_the_logistic_curve_is_checked():
     """A win rate that is not logistic in the knob (a step, flat on both sides) is flagged; a
-    logistic one is not (Pearson's chi-squared, issue 27)."""
+    logistic one is not (Pearson's chi-squared)."""
     def answer_for(truth, seed):
         rng = np.random.default_rng(seed)
 
@@ -485,7 +485,7 @@ def test_the_gate_says_how_many_games_its_tolerance_needs():
 
 
 def test_the_progress_of_a_comparison_never_counts_past_its_total(capsys, monkeypatch):
-    """Issue 23: `compare` with --ablation-games and no change to try counted 20/16 (it played
+    """`compare` with --ablation-games and no change to try counted 20/16 (it played
     the parent again for an ablation that did not run)."""
     import sandtable.commands.playtest_balance as command
     seen = []
@@ -528,7 +528,7 @@ def test_hostile_study_arguments_exit_2_without_a_traceback(capsys, argv, messag
 
 
 def test_a_study_whose_games_all_fail_is_no_report(capsys, monkeypatch):
-    """Issue 25: a study in which every game stopped by a rules error exits 1, not 0."""
+    """A study in which every game stopped by a rules error exits 1, not 0."""
     from engine.aa50.system import AA50
 
     def broken(self, options, rng, max_rounds=None):

@@ -1,4 +1,4 @@
-"""The GJ69 heuristic's blunders (issue 29), each on an exact position built through the game
+"""The GJ69 heuristic's blunders, each on an exact position built through the game
 API: a group that could only hold is never formed (no unit turned over for nothing, §6.2), a
 hand is played rather than passed away (§4.0(3), §4.0(4)③), and the Japanese player strikes
 the fleet that blocks a landing before it lands (§7.1(2), §7.3(1), §7.5(3)) instead of

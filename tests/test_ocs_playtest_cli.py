@@ -108,7 +108,7 @@ def test_battle_json_has_the_details_in_steps(capsys):
                        "--option", "defender-mode=disorganized")
     report = json.loads(out)
     assert code == 0 and report["loss_unit"] == "steps"
-    assert "swing" in report and "ipc_swing" not in report        # steps, not IPCs (issue 24)
+    assert "swing" in report and "ipc_swing" not in report        # steps, not IPCs
     assert report["details"]["kind"] == "combat"
     assert report["details"]["action_rating"] == {"attacker": 4, "defender": 1}
     assert set(report["details"]) >= {"steps_lost", "retreat_hexes", "disorganized", "exploit",

@@ -92,7 +92,7 @@ def test_the_verdict_is_split_when_standings_and_decided_games_disagree():
 
 
 def test_who_first_took_a_space_how_many_games_each_round_stands_on_and_length_by_winner():
-    """Issue 29(7): a capture's "by" is the first taker, not the space's usual holder; the
+    """A capture's "by" is the first taker, not the space's usual holder; the
     medians by round say how many games are still running; game length is split by winner."""
     records = [record(0, "axis", "victory-cities", 2, {}, {"germany": [30, 35]},
                       captures=[(1, "ukraine", "soviet-union", "germany"),

@@ -1,4 +1,4 @@
-"""Each system's report in its own words (issue 24): the payouts under the system's heading and
+"""Each system's report in its own words: the payouts under the system's heading and
 unit, scores named as the system counts them, no victory cities where a system has none, and
 the side ahead at the round limit found by the system's own score."""
 from __future__ import annotations

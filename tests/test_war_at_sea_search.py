@@ -1,4 +1,4 @@
-"""War at Sea for a search (issue 29): clones (a copy of the data begun again at a stage, or a
+"""War at Sea for a search: clones (a copy of the data begun again at a stage, or a
 replay), chance drawn anew, the standing, the heuristic's plans and its settings' ranges, and the
 search player choosing a plan by what wins where the heuristic's fixed margin cannot. Sections
 are those of the rules text (shared/seeds/002_49fff522289f8e4e.txt)."""
@@ -139,7 +139,7 @@ def test_the_standing_rises_with_the_track_and_the_fleet_and_ends_in_the_result(
     ("heuristic:escape-below=-1", "escape-below='-1': expected a number, 0 to 10"),
 ])
 def test_settings_that_cannot_play_are_refused_with_their_range(was, spec, message):
-    """Issue 25: margin=0 divided by zero and margin=-1e300 overflowed in every game."""
+    """margin=0 divided by zero and margin=-1e300 overflowed in every game."""
     with pytest.raises(SettingError) as refused:
         make_player(spec, was, "axis", np.random.default_rng(1))
     assert str(refused.value) == message
