@@ -195,18 +195,18 @@ def first_impulse(gj69, seed: int = 1):
 
 def test_plans_are_the_impulses_own_choice_first_6_1(gj69):
     """At an impulse the heuristic proposes its own choice first, then other kinds of action
-    (a normal action, an air operation, card actions) and passing, all legal and distinct;
-    elsewhere, and for the other side, none."""
+    (a normal action, an air operation, card actions), all legal and distinct; passing only
+    when it is its own choice; elsewhere, and for the other side, none."""
     game = first_impulse(gj69)
     japan = make_player("heuristic", gj69, "japan", np.random.default_rng(1))
     plans = japan.plans(game)
     own = make_player("heuristic", gj69, "japan", np.random.default_rng(1)).choose(game)
     assert plans[0].content.action == own
     actions = [plan.content.action for plan in plans]
-    assert ("pass",) in actions[:4] and all(game.is_legal(a) for a in actions)
+    assert ("pass",) not in actions and all(game.is_legal(a) for a in actions)
     assert len({(p.content.action, p.content.group and (p.content.group[0], p.content.group[2]))
                 for p in plans}) == len(plans)
-    assert {a[0] for a in actions[:4]} == {"play", "normal", "air", "pass"}
+    assert {a[0] for a in actions[:3]} == {"play", "normal", "air"}
     assert make_player("heuristic", gj69, "allies", np.random.default_rng(1)).plans(game) == []
     game.apply(own)
     assert japan.plans(game) == []                   # the groups carry the impulse out
@@ -266,6 +266,33 @@ def test_a_look_ahead_plays_to_the_sides_next_impulse_6_0(gj69, monkeypatch, spe
     for turn, step, seat, checkpoint in judged:
         assert (turn, step, seat) == (game.turn, "impulse", "japan")
         assert checkpoint[0] == "impulse" and checkpoint[3] > game.checkpoint[3]
+
+
+def test_a_searching_japan_plays_its_hand_rather_than_pass_it_away_4_0(gj69, monkeypatch):
+    """§4.0(3), §4.0(4)③: the turn ends when both sides pass in a row, and the cards still in
+    hand go back unused. A look-ahead to the side's next impulse cannot see what a card kept is
+    worth, so a search that weighed passing against acting passed and ended turns with about
+    seven action cards a game unused; the search weighs passing only where the heuristic itself
+    passes. Over two whole games Japan ends its turns with at most one card in hand that is not
+    a reaction card (kept for the enemy's impulses, §10)."""
+    from engine.game import Chronicle
+    left = []
+    blunder = Chronicle.blunder
+
+    def watch(self, round_, kind, side, amount=1):
+        if kind == "cards-unused" and side == "japan":
+            left.append(game.decks["japan"].hand[:])
+        return blunder(self, round_, kind, side, amount)
+
+    monkeypatch.setattr(Chronicle, "blunder", watch)
+    for seed in (1, 2):
+        game = gj69.new_game({}, np.random.default_rng(seed))
+        players = {"japan": make_player("search", gj69, "japan", np.random.default_rng(seed)),
+                   "allies": make_player("heuristic", gj69, "allies", np.random.default_rng(seed))}
+        while not game.is_terminal():
+            game.apply(players[game.current_player].choose(game))
+    actions = [card for hand in left for card in hand if not gj69.cards[card].reaction]
+    assert len(actions) <= 1, actions
 
 
 def test_search_plays_japan_and_the_allies_the_same_for_the_same_seed(gj69):

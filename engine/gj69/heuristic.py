@@ -369,8 +369,11 @@ class HeuristicPlayer(Worth, Player):
     # -- what a search asks of the player --------------------------------------------------------
     def plans(self, state) -> list[Plan]:
         """At an impulse: its own choice first, then the best of each other kind of action (a
-        normal action, an air operation, a card action), passing, and the rest best first;
-        elsewhere none (the impulse's groups carry out the plan chosen)."""
+        normal action, an air operation, a card action), and the rest best first; elsewhere
+        none (the impulse's groups carry out the plan chosen). Passing is a plan only where it
+        is its own choice: a look-ahead to the next impulse cannot see what a card kept is
+        worth, and a search that weighed passing against acting ended turns with cards unused
+        (§4.0(3))."""
         if state.step != "impulse" or state.current_player != self.side:
             return []
         self.new_position(state)
@@ -382,9 +385,6 @@ class HeuristicPlayer(Worth, Player):
                 chosen.append(choice)
                 kinds.add(choice.kind)
         chosen += [c for c in choices[1:] if c not in chosen and c.action != ("pass",)]
-        passing = next((c for c in choices if c.action == ("pass",)), None)
-        if passing is not None and passing is not own:
-            chosen.insert(min(len(chosen), PLAN_WIDTH - 1), passing)
         return [Plan(choice.label, choice) for choice in chosen]
 
     def plan_point(self, state) -> bool:
