@@ -49,7 +49,6 @@ AIR_SLOT = Order.air().slots[0]
 RESERVE = 2.0        # what a reaction card in hand is worth
 SPECIAL = 0.6        # a card that leaves the game after use, kept for its own action
 PLAIN = 0.15         # any other card, played face down
-PLAN_WIDTH = 4       # plans a search weighs by default (engine/players/search.py)
 
 
 @dataclass(frozen=True)
