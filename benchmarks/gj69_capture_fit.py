@@ -8,8 +8,8 @@ of the terms `GJ69Game.contested` gives (1, the attacker's expected hits per att
 points that drive every defender out, whether the defenders can recover, the turns left), with
 the weights CAPTURE. This plays games (both sides `heuristic` by default), takes every contested
 area at the start of every turn, and notes whether the attacker held it when the game ended; it
-fits the weights by maximum likelihood (iteratively reweighted least squares, a few lines of
-NumPy for four weights) on the even games and compares the fitted and the bundled weights on
+fits the weights by logistic regression (playtest/stats.py `fit_firth`, the balance curves'
+own) on the even games and compares the fitted and the bundled weights on
 the odd ones: the mean log-loss (lower is better) and the predicted against the observed share,
 in five bands of prediction. The baseline is the share of captures alone (one weight).
 """
@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 from engine.gj69.standing import CAPTURE  # noqa: E402
 from engine.players import make_player  # noqa: E402
 from engine.system import load_system  # noqa: E402
+from playtest.stats import fit_firth  # noqa: E402
 from playtest.study import game_seed  # noqa: E402
 from sandtable.scenario import load_scenario  # noqa: E402
 
@@ -55,19 +56,10 @@ def samples(system, games: int, seed: int, players: str) -> list[tuple[int, tupl
     return found
 
 
-def fit(x: np.ndarray, y: np.ndarray, steps: int = 50) -> tuple[np.ndarray, np.ndarray]:
-    """Logistic regression weights and their standard errors (IRLS, a tiny ridge for stability)."""
-    weights = np.zeros(x.shape[1])
-    for _ in range(steps):
-        p = 1 / (1 + np.exp(-x @ weights))
-        w = np.clip(p * (1 - p), 1e-9, None)
-        hessian = x.T @ (x * w[:, None]) + 1e-6 * np.eye(x.shape[1])
-        step = np.linalg.solve(hessian, x.T @ (y - p))
-        weights += step
-        if np.max(np.abs(step)) < 1e-9:
-            break
-    p = 1 / (1 + np.exp(-x @ weights))
-    covariance = np.linalg.inv(x.T @ (x * (p * (1 - p))[:, None]) + 1e-6 * np.eye(x.shape[1]))
+def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The logistic regression's weights and their standard errors (playtest/stats.py, one
+    trial an area)."""
+    weights, covariance = fit_firth(x, y, np.ones_like(y))
     return weights, np.sqrt(np.diag(covariance))
 
 

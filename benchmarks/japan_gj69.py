@@ -47,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 from engine.gj69.attack import IN  # noqa: E402
 from engine.gj69.position import GJ69Position  # noqa: E402
 from engine.system import Contingent, load_system  # noqa: E402
+from playtest.stats import mean_interval  # noqa: E402
 from playtest.study import Study, run_study  # noqa: E402
 from sandtable.scenario import load_scenario  # noqa: E402
 
@@ -97,9 +98,7 @@ def japan_figures(records) -> tuple[int, int, float, float, float]:
     decided = [r for r in records if r.result["winner"] is not None]
     won = sum(r.result["winner"] == "japan" for r in decided)
     values = [r.result["scores"]["japan"] - r.result["scores"]["allies"] for r in records]
-    mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else 0.0
-    return won, len(decided), mean, mean - half, mean + half
+    return (won, len(decided), *mean_interval(values))
 
 
 def strike(system, area: str, garrison: dict[str, int], used: dict[str, int], air: bool,

@@ -40,6 +40,7 @@ from game_timing import cpu_per_game, median_and_90th  # noqa: E402
 from engine.calculator import wilson  # noqa: E402
 from engine.players import available  # noqa: E402
 from engine.system import load_system  # noqa: E402
+from playtest.stats import mean_interval  # noqa: E402
 from playtest.study import Study, run_study  # noqa: E402
 from sandtable.scenario import load_scenario  # noqa: E402
 
@@ -75,9 +76,8 @@ def show_share(label: str, wins: int, decided: int, margins: list[float]) -> flo
     low, high = wilson(wins, decided)
     margin = ""
     if len(margins) > 1:
-        mean = statistics.fmean(margins)
-        half = 1.96 * statistics.stdev(margins) / len(margins) ** 0.5
-        margin = f"  margin {mean:+.1f} ({mean - half:+.1f} to {mean + half:+.1f})"
+        mean, low_margin, high_margin = mean_interval(margins)
+        margin = f"  margin {mean:+.1f} ({low_margin:+.1f} to {high_margin:+.1f})"
     print(f"    {label:<28}{wins:>4} of {decided:<4} {100 * share:5.1f}%  "
           f"(95% {100 * low:.1f}-{100 * high:.1f}%){margin}")
     return share

@@ -38,6 +38,7 @@ from engine.game import ReplayClone  # noqa: E402
 from engine.players import make_player  # noqa: E402
 from engine.processes import available_cores  # noqa: E402
 from engine.system import load_system  # noqa: E402
+from playtest.stats import mean_interval  # noqa: E402
 from playtest.study import Study, run_study  # noqa: E402
 from sandtable.scenario import load_scenario  # noqa: E402
 
@@ -74,9 +75,7 @@ def margins(records, side: str) -> tuple[float, float, float, float]:
     won = sum(r.result["winner"] == side for r in decided)
     values = [r.result["scores"][side] - sum(v for s, v in r.result["scores"].items() if s != side)
               for r in records]
-    mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else 0.0
-    return (won / len(decided) if decided else 0.0), mean, mean - half, mean + half
+    return ((won / len(decided) if decided else 0.0), *mean_interval(values))
 
 
 def main() -> None:

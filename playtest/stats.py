@@ -297,6 +297,18 @@ def mean_shift(old: dict, new: dict) -> dict:
     return {"old": m_old, "new": m_new, "shift": shift, "interval": [shift - half, shift + half]}
 
 
+def mean_interval(values, z: float = Z95) -> tuple[float, float, float]:
+    """The mean of the values and its normal-approximation interval (z standard errors each
+    side; no width for a single value)."""
+    values = [float(v) for v in values]
+    mean = math.fsum(values) / len(values)
+    if len(values) < 2:
+        return mean, mean, mean
+    spread = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (len(values) - 1))
+    half = z * spread / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
 # -- a win-rate curve ----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class LogisticFit:
@@ -383,4 +395,5 @@ def fit_firth(design, wins, trials, iterations: int = 100) -> tuple[np.ndarray, 
 
 __all__ = ["Shift", "paired_shift", "independent_shift", "mcnemar", "binomial_two_sided",
            "holm", "chi2_survival", "newcombe", "tango_score", "tango_interval", "games_to_decide",
-           "mean_shift", "histogram_moments", "LogisticFit", "fit_logistic", "fit_firth", "wilson", "Z95"]
+           "mean_shift", "mean_interval", "histogram_moments", "LogisticFit", "fit_logistic",
+           "fit_firth", "wilson", "Z95"]

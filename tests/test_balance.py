@@ -537,3 +537,17 @@ def test_a_study_whose_games_all_fail_is_no_report(capsys, monkeypatch):
     code, out, err = run(capsys, "games", DUEL, "--games", 3, *GAME)
     assert code == 1 and "every game stopped by a rules error (3 of 3)" in err
     assert "rules error" in out
+
+
+def test_a_mean_and_its_interval_agree_with_the_standard_library():
+    """playtest.stats.mean_interval, which the benchmarks print margins with: the mean and
+    1.96 standard errors (the sample's deviation over the square root of its size)."""
+    import statistics
+
+    from playtest.stats import mean_interval
+    values = [-24.0, -19.5, -30.25, -22.0, -18.0, -27.5]
+    mean, low, high = mean_interval(values)
+    half = statistics.NormalDist().inv_cdf(0.975) * statistics.stdev(values) / len(values) ** 0.5
+    assert mean == pytest.approx(statistics.fmean(values))
+    assert (low, high) == pytest.approx((mean - half, mean + half))
+    assert mean_interval([3.0]) == (3.0, 3.0, 3.0)
