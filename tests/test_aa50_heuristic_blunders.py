@@ -162,6 +162,19 @@ def test_a_search_weighs_the_attacks_without_a_landing_that_leaves_its_transport
                    for _to, _count, target in entries)
 
 
+@pytest.mark.parametrize("risk, lands", [(0.25, True), (0.5, True), (1.0, False)])
+def test_the_landing_risk_setting_prices_the_transport_a_landing_leaves_exposed(system42, risk, lands):
+    """The same round-1 Alaska landing (§7.3.6: the transport stays in sz-64, in reach of the
+    American fleet and aircraft). `landing-risk` is the share of the exposed transports' cost
+    the landing must be worth: the heuristic lands at its default of half, and not once the
+    transport's whole cost counts."""
+    game = until(new_game(system42), "japan", "combat-move")
+    player = make_player(f"heuristic:landing-risk={risk}", system42, "axis", np.random.default_rng(1))
+    own = player.plans(game)[0]
+    assert ("alaska" in attacked(game, own)) is lands
+    assert {"india", "suiyuan", "yunnan", "sz-53"} <= attacked(game, own)
+
+
 # -- money -----------------------------------------------------------------------------------------
 def test_a_rich_britain_spends_its_money_and_buys_a_factory(system42):
     """The United Kingdom with 144 IPCs and one factory of 8 used to buy more units than its

@@ -97,6 +97,9 @@ class HeuristicPlayer(Player):
         Setting("bombing", True, "bool", "flies strategic bombing raids"),
         Setting("odds", 0.75, "float", "the least estimated chance to win it attacks with",
                 minimum=0, maximum=1),
+        Setting("landing-risk", 0.5, "float", "the share of the cost of transports a landing "
+                "leaves where the enemy can sink them (§7.3.6) that the landing must be worth",
+                minimum=0, maximum=4),
         Setting("research", 0, "int", "research tokens it buys each turn (research option)",
                 minimum=0, maximum=MAX_RESEARCH_TOKENS),
         Setting("judge", "estimate", "text", "how it weighs a planned attack: the quick "
@@ -1386,8 +1389,9 @@ class CombatPlan:
     def _worth_landing(self, shore: str, chance: float, chosen: list[Piece], defence,
                        coming: dict[int, str], fleets, ships) -> bool:
         """Whether a landing is worth its expected losses, counting the transports left in
-        zones the enemy can strike even with the ships that stay there too: at half their
-        cost, since the enemy sinks them only when it has nothing better to strike."""
+        zones the enemy can strike even with the ships that stay there too: at the
+        `landing-risk` share of their cost (half by default, since the enemy sinks them only
+        when it has nothing better to strike)."""
         state = self.state
         lost, killed = expected_losses(forces(state, chosen), defence)
         escort: dict[str, list[Piece]] = defaultdict(list)
@@ -1397,7 +1401,8 @@ class CombatPlan:
                       if not self._safe_landing(zone, escort[zone]))
         if exposed and self.sheltered:
             return False
-        return chance * (killed + 2 * self._worth(shore)) >= lost * (1.2 - chance) + exposed / 2
+        risk = self.player.options["landing_risk"]
+        return chance * (killed + 2 * self._worth(shore)) >= lost * (1.2 - chance) + exposed * risk
 
     def _safe_landing(self, zone: str, joining: Sequence[Piece] = ()) -> bool:
         """Whether transports landing troops from `zone` (where they stay, §7.3.6) are safe
