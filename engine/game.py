@@ -145,6 +145,8 @@ BLUNDERS = {
     "capital-empty": "turns ended with the capital open to capture",
     "cards-unused": "cards in hand when a side passed to end the turn",
     "idle-turnover": "units turned over without moving or fighting",
+    "lost-off-guard": "units lost off guard: troops at sea, used aircraft, lone ships",
+    "lost-off-guard-vp": "VP those losses gave the enemy",
 }
 
 

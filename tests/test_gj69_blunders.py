@@ -2,7 +2,8 @@
 API: a group that could only hold is never formed (no unit turned over for nothing, §6.2), a
 hand is played rather than passed away (§4.0(3), §4.0(4)③), and the Japanese player strikes
 the fleet that blocks a landing before it lands (§7.1(2), §7.3(1), §7.5(3)) instead of
-withdrawing the troops.
+withdrawing the troops. Units lost off guard (troops at sea, used aircraft, ships without a
+destroyer against submarines) are counted for the report.
 """
 from __future__ import annotations
 
@@ -209,3 +210,74 @@ def test_units_turned_over_for_nothing_are_counted_and_the_heuristic_turns_none(
     found = [entry for seed in (1, 2) for entry in idle_turnovers(gj69, seed, "random")]
     assert found and all(side in ("japan", "allies") and amount >= 1 for _, side, amount in found)
     assert [entry for seed in (1, 2) for entry in idle_turnovers(gj69, seed, "heuristic")] == []
+
+
+# -- units lost off guard -------------------------------------------------------------------------
+def off_guard(game, side: str) -> tuple[int, float]:
+    found = [(kind, amount) for _, kind, who, amount in game.chronicle.blunders if who == side]
+    return (sum(a for k, a in found if k == "lost-off-guard"),
+            sum(a for k, a in found if k == "lost-off-guard-vp"))
+
+
+def air_strike(game, area: str, unit: str, target: str) -> None:
+    """An air operation of every ready `unit` in the area against the target (§9.1); no
+    reaction to it."""
+    game.apply(("air",))
+    game.apply(("area", area))
+    while ("add", unit, READY) in game.legal_actions():
+        game.apply(("add", unit, READY))
+    if ("done",) in game.legal_actions():
+        game.apply(("done",))
+    game.apply(("air-attack", target))
+    while game.step == "react":
+        game.apply(("no-reaction",))
+
+
+def lost(before: dict, after: dict, kinds) -> int:
+    return sum(n for (u, _), n in before.items() if u in kinds) - \
+        sum(n for (u, _), n in after.items() if u in kinds)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_troops_at_sea_and_used_aircraft_lost_are_counted_off_guard_11_31_11_32(gj69, seed):
+    """The opening: the 14th Army's troops wait at sea in the Luzon Strait beside its cruisers,
+    the American air groups stand in Luzon. The Allies strike the strait: a land unit at sea
+    goes to the pool on one point (§11.31(2)), a ship on its durability (§11.33); Japan strikes
+    back at the air groups, now used, which one point sends to the pool (§11.32). Every troop
+    and every used air group lost is counted off guard, with the VP the Allies scored for the
+    troops (§15.0(1)②); no ship is."""
+    game = new(gj69, seed)
+    deal(game, ["j01", "j02", "j04", "j06", "j13", "j15", "j16"], ["a01", "a02", "a03", "a04", "a05"])
+    game.apply(("pass",))
+    strait = units(game, "luzon-strait", "japan")
+    vp = game.vp["allies"]
+    air_strike(game, "luzon", "us-af", "luzon-strait")
+    troops = {"ija-14a-infantry", "ija-14a-armour"}
+    sunk = lost(strait, units(game, "luzon-strait", "japan"), troops)
+    assert sunk >= 1                    # these seeds' dice sink troops and ground aircraft
+    assert off_guard(game, "japan") == (sunk, pytest.approx(sum(
+        game.loss_vp_of(u) * (n - units(game, "luzon-strait", "japan").get((u, f), 0))
+        for (u, f), n in strait.items() if u in troops)))
+    assert game.vp["allies"] - vp >= off_guard(game, "japan")[1]
+    base = units(game, "luzon", "allies")
+    assert base.get(("us-af", USED)) == 4
+    air_strike(game, "taiwan", "ijn-af-taiwan", "luzon")
+    grounded = lost(base, units(game, "luzon", "allies"), {"us-af"})
+    assert grounded >= 1 and off_guard(game, "allies") == (grounded, 0.0)
+
+
+def test_a_ship_sunk_by_submarines_with_no_destroyer_by_is_counted_off_guard_19(gj69):
+    """§19 Submarines: a die per attack, 2 off for each enemy destroyer in the sea area. The
+    Kongo alone in the Indian Ocean, no destroyer, no Japanese control marker: the first attack
+    cannot fail and sinks it, counted off guard with the VP its loss gave the Allies."""
+    game = new(gj69)
+    put(game, "indian-ocean", "ijn-kongo")
+    deal(game, ["j01", "j02", "j04", "j06", "j13", "j15", "j16"], ["a09", "a01", "a02", "a03", "a04"])
+    game.apply(("pass",))
+    vp = game.vp["allies"]
+    game.apply(("play", "a09", ""))
+    game.apply(("area", "indian-ocean"))          # the only target: it goes without asking
+    game.apply(("end",))
+    assert not units(game, "indian-ocean", "japan")
+    assert off_guard(game, "japan") == (1, game.loss_vp_of("ijn-kongo"))
+    assert game.vp["allies"] - vp == game.loss_vp_of("ijn-kongo") > 0

@@ -18,6 +18,7 @@ from ..game import Action, Chronicle, GameResult, GameState, ensure_legal
 from ..system import EngineError
 from .board import Forces
 from .cards import Deck, Order, Slot
+from .damage import USED
 from .movement import Movement
 from .settings import Rules
 
@@ -225,7 +226,7 @@ class GameCore(GameState):
                 continue
             profile = self.profiles[unit]
             self.forces.to_pool(pools.get(profile.side, f"{profile.side}-replacements"), unit, n)
-            amount = self.system.loss_vp.get((profile.side, profile.durability), 0.0) * n
+            amount = self.loss_vp_of(unit) * n
             if amount:
                 self._score(self.enemy(profile.side), amount,
                             f"{self.system.name_of(profile.side)} units lost (§15.0(1)②)")
@@ -233,6 +234,35 @@ class GameCore(GameState):
             if change and card not in (change.get("cards") or []):
                 self._score(change["side"], float(change["amount"]) * n,
                             f"{self.system.name_of(unit)} eliminated (§16.2(3))")
+
+    def loss_vp_of(self, unit: str) -> float:
+        """The VP the enemy scores when a unit of this type goes to the pool (§15.0(1)②)."""
+        profile = self.profiles[unit]
+        return self.system.loss_vp.get((profile.side, profile.durability), 0.0)
+
+    def note_off_guard(self, area: str, side: str, lost: dict[str, int], before: dict) -> None:
+        """The chronicle's blunder for the side's units `lost` in the area (`before`: its
+        (type, face) counts there when the attack began) that their side could not guard: land
+        units at sea, which one point sinks (§11.31(2)), and air units struck while used, which
+        one point sends to the pool (§11.32)."""
+        at_sea = not self.board.areas[area].land
+        count, vp = 0, 0.0
+        for unit, n in lost.items():
+            profile = self.profiles[unit]
+            if profile.domain == "land" and at_sea:
+                off = n
+            elif profile.domain == "air":
+                off = min(n, before.get((unit, USED), 0))
+            else:
+                continue
+            count += off
+            vp += off * self.loss_vp_of(unit)
+        self.note_lost_off_guard(side, count, vp)
+
+    def note_lost_off_guard(self, side: str, count: int, vp: float) -> None:
+        if count:
+            self.chronicle.blunder(self.turn, "lost-off-guard", side, count)
+            self.chronicle.blunder(self.turn, "lost-off-guard-vp", side, vp)
 
     def _use_card(self, side: str, card: str, face_down: bool = False) -> None:
         """§5.2(4): a used card is discarded; a card face up that says so is removed (§19)."""

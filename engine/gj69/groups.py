@@ -390,6 +390,7 @@ class GroupActions(GameCore):
                             air or bool(mine and mine.stays), theirs)
         if mine is not None:
             self.lose(mine.eliminated)
+        self.note_off_guard(area, enemy, theirs.eliminated, defenders)
         self.lose(theirs.eliminated)
         if mine is not None:
             yield from self._retreats(side, area, mine.retreats)

@@ -135,6 +135,8 @@ def submarine_run(game, side, effect) -> Steps:
             continue
         targets = game.forces.stacks(area, enemy)
         pick = yield from game.ask(side, "sink", [("sink", u, f) for u, f, _ in targets])
+        if not destroyers:          # no destroyer stood by to hunt the submarines
+            game.note_lost_off_guard(enemy, 1, game.loss_vp_of(pick[1]))
         game.eliminate(area, pick[1], pick[2], card=game.playing)
 
 
