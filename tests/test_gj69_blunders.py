@@ -281,3 +281,26 @@ def test_a_ship_sunk_by_submarines_with_no_destroyer_by_is_counted_off_guard_19(
     assert not units(game, "indian-ocean", "japan")
     assert off_guard(game, "japan") == (1, game.loss_vp_of("ijn-kongo"))
     assert game.vp["allies"] - vp == game.loss_vp_of("ijn-kongo") > 0
+
+
+# -- a card that lets a group act again is valued for what that group can do (§18.1) -------------
+def test_a_blitzkrieg_is_worth_what_its_group_can_do_after_the_move_18_1(gj69):
+    """Blitzkrieg lets one group act twice (§18.1): a move into Hong Kong, then an attack there
+    by the same group. With one infantry left in Canton, next to the fortress and its brigade,
+    that attack can do nothing (§11.4). The card used to be valued as if the move were followed
+    by half of Hong Kong's worth (4.8 VP more than the move), so the player spent a Blitzkrieg
+    on a move it then stopped; now the follow-up is the group's own attack, and the card is
+    worth no more than the move made with any card."""
+    game = new(gj69)
+    for area in sorted(game.forces.occupied("japan")):
+        remove(game, area, "japan")
+    put(game, "canton", "ija-23a-infantry")
+    deal(game, ["j01", "j02", "j03", "j07", "j12", "j15", "j16"], ["a01", "a02", "a03", "a04", "a05"])
+    player = heuristic(gj69, "japan")
+    player.new_position(game)
+    choices = player.impulse_choices(game)
+    move = max((c for c in choices if c.kind == "normal"), key=lambda c: c.worth)
+    assert move.group[2] == ("move", "hong-kong")
+    plays = {c.action: c.worth for c in choices if c.kind == "play"}
+    for card in ("j01", "j02"):
+        assert plays[("play", card, "")] <= move.worth + 0.01

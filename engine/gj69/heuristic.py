@@ -429,23 +429,30 @@ class HeuristicPlayer(Worth, Player):
         total, used = 0.0, set()
         firsts = []
         for slot in order.slots:
-            for worth, area, _, action in self.group_options(state, side, slot, slot.kinds, order):
+            for worth, area, units, action in self.group_options(state, side, slot, slot.kinds, order):
                 if area not in used and worth > 0.05:
                     used.add(area)
                     total += worth
-                    firsts.append((worth, area, action))
+                    firsts.append((worth, units, action))
                     break
         if order.again_groups and firsts:
-            follow = [self._follow_up(state, side, area, action) for _, area, action in firsts]
+            follow = [self._follow_up(state, side, units, action) for _, units, action in firsts]
             total += sum(sorted(follow, reverse=True)[:order.again_groups])
         return total
 
-    def _follow_up(self, state, side, area, action) -> float:
-        """What a second action is worth after the first (a move into an enemy area, then an
-        attack there)."""
-        if action[0] == "move" and state.forces.has(action[1], state.enemy(side)) \
-                and state.board.areas[action[1]].land:
-            return 0.5 * self.area_worth(state, action[1]) + 0.3
+    def _follow_up(self, state, side, units: dict, action) -> float:
+        """What a second action is worth after the first: after a move into an enemy land
+        area, the attack the group's own units can make there (only the group acts again,
+        §18.1); after an attack, a little."""
+        target = action[1] if action[0] == "move" else None
+        if target is not None and state.board.areas[target].land:
+            enemies = {(u, f): n for u, f, n in state.forces.stacks(target, state.enemy(side))}
+            firing = {k: n for k, n in units.items() if state.fires_here(k[0], target, side)}
+            if not enemies or not firing:
+                return 0.0
+            capture = self.area_worth(state, target) if state.forces.control.get(target) != side else 0.0
+            return self.attack_worth(state, firing, enemies, "normal", True, capture=capture,
+                                     lasting=self.lasting(state, side, target))
         if action[0] == "attack":
             return 0.5
         return 0.0
