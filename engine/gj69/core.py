@@ -260,6 +260,8 @@ class GameCore(GameState):
         self.note_lost_off_guard(side, count, vp)
 
     def note_lost_off_guard(self, side: str, count: int, vp: float) -> None:
+        """`count` units of the side lost off guard, worth `vp` to the enemy (also ships sunk
+        by Submarines with no destroyer of theirs there, operations.py)."""
         if count:
             self.chronicle.blunder(self.turn, "lost-off-guard", side, count)
             self.chronicle.blunder(self.turn, "lost-off-guard-vp", side, vp)
