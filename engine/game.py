@@ -144,6 +144,7 @@ BLUNDERS = {
     "below-odds": f"attacks at an estimated chance below {BELOW_ODDS:.0%}",
     "capital-empty": "turns ended with the capital open to capture",
     "cards-unused": "cards in hand when a side passed to end the turn",
+    "cards-unused-reaction": "of those, reaction cards kept for an enemy impulse",
     "idle-turnover": "units turned over without moving or fighting",
     "lost-off-guard": "units lost off guard: troops at sea, used aircraft, lone ships",
     "lost-off-guard-vp": "VP those losses gave the enemy",

@@ -130,6 +130,20 @@ def test_the_hand_is_played_rather_than_passed_away_4_0(gj69):
     assert units(game, "canton", "japan") == {}
 
 
+def test_cards_left_when_the_turn_ends_are_counted_with_the_reaction_cards_among_them_4_0(gj69):
+    """§4.0(3): two passes in a row end the turn's impulses and the hands go back unused. The
+    report counts the cards left and, among them, the reaction cards (★, §5.3) that waited for
+    an enemy impulse: Ambush in Japan's hand, Ambush and Force Z in the Allies'."""
+    game = new(gj69)
+    deal(game, ["j01", "j02", "j05", "j06", "j08", "j15", "j16"], ["a07", "a16", "a02", "a04", "a05"])
+    game.apply(("pass",))
+    game.apply(("pass",))
+    counted = {(kind, side): amount for turn, kind, side, amount in game.chronicle.blunders
+               if turn == 1 and kind.startswith("cards-unused")}
+    assert counted == {("cards-unused", "japan"): 7, ("cards-unused-reaction", "japan"): 1,
+                       ("cards-unused", "allies"): 5, ("cards-unused-reaction", "allies"): 2}
+
+
 # -- two-step operations: strike the fleet, then land (§7.1(2), §7.3(1), §7.5(3)) ------------------
 FORCE_Z = ("uk-prince-of-wales", "uk-repulse", "uk-destroyers")
 JAPAN_HAND = ["j01", "j03", "j05", "j07", "j13", "j14", "j15"]

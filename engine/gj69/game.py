@@ -126,8 +126,12 @@ class GJ69Game(Checkpoints, GroupActions, Scoring, Standing):
             side = self.enemy(side)
             impulses += 1
         for each in self.sides:                  # cards never played this turn (a blunder counted)
-            if self.decks[each].hand:
-                self.chronicle.blunder(self.turn, "cards-unused", each, len(self.decks[each].hand))
+            hand = self.decks[each].hand
+            if hand:
+                self.chronicle.blunder(self.turn, "cards-unused", each, len(hand))
+                kept = sum(self.system.cards[card].reaction for card in hand)
+                if kept:
+                    self.chronicle.blunder(self.turn, "cards-unused-reaction", each, kept)
 
     def _can_act(self, side: str) -> bool:
         """§4.0(3): a side without hand cards and ready air units passes."""
