@@ -63,6 +63,9 @@ def share_of_decided(scenario, system, players: dict, side: str, games: int, see
     scores both sides."""
     options = {s.key: s.default for s in system.game_settings()}
     records = run_study(Study(scenario, options, players, games, seed), workers)
+    stopped = [r.error for r in records if r.error]
+    if stopped:                 # a share of the games that finished would mislead
+        raise SystemExit(f"{len(stopped)} of {games} games stopped: {stopped[0]}")
     results = [r.result for r in records if r.result]
     decided = [r["winner"] for r in results if r["winner"] is not None]
     other = next(s for s in players if s != side)
