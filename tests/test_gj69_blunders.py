@@ -144,6 +144,35 @@ def test_cards_left_when_the_turn_ends_are_counted_with_the_reaction_cards_among
                        ("cards-unused", "allies"): 5, ("cards-unused-reaction", "allies"): 2}
 
 
+def test_on_the_last_turn_no_unit_moves_into_an_enemy_area_where_it_can_do_nothing_17_1(gj69):
+    """Turn 8 of 8 (§17.1): a unit that moves now is used till the game ends (§6.2 ③, §12), and
+    entering an area the enemy still holds changes no control (§14). Five Japanese infantry
+    stand in Rangoon beside its three British brigades, one more waits in Cambodia. The player
+    used to spend its Blitzkrieg cards moving the one after the five (credited with the attack
+    all six could make "next", which no turn is left for) and never attacked; now the five
+    attack, twice with the damage added (§18.1)."""
+    game = new(gj69)
+    for area in sorted(game.forces.occupied("japan")):
+        remove(game, area, "japan")
+    put(game, "rangoon", "ija-15a-infantry", 5)
+    put(game, "cambodia", "ija-15a-infantry")
+    put(game, "mandalay", "uk-infantry")        # no empty area to take instead
+    game.turn = game.last_turn
+    deal(game, ["j01", "j02", "j05", "j06", "j08", "j15", "j16"], ["a02", "a04", "a05", "a10", "a14"])
+    player = heuristic(gj69, "japan")
+    moves = []
+    while not game.is_terminal() and game.turn == game.last_turn:
+        if game.current_player != "japan":           # the Allies never act
+            game.apply(("pass",) if ("pass",) in game.legal_actions() else game.legal_actions()[0])
+            continue
+        action = player.choose(game)
+        if action[0] == "move":
+            moves.append((game.group.area, action[1]))
+        game.apply(action)
+    assert ("cambodia", "rangoon") not in moves
+    assert any(b[1] == "rangoon" and b[2] == "japan" for b in game.chronicle.battles)
+
+
 # -- two-step operations: strike the fleet, then land (§7.1(2), §7.3(1), §7.5(3)) ------------------
 FORCE_Z = ("uk-prince-of-wales", "uk-repulse", "uk-destroyers")
 JAPAN_HAND = ["j01", "j03", "j05", "j07", "j13", "j14", "j15"]

@@ -383,7 +383,11 @@ class Worth:
             at = self._view(state, side, origin)
         worth = 0.0
         if to.land:
-            if to.enemies:
+            if to.enemies and state.turn >= state.last_turn:
+                # units that move on the last turn are used till the game ends (§6.2, §12):
+                # they attack nothing more and change no one's control
+                worth = 0.0
+            elif to.enemies:
                 ours = dict(to.own_land)
                 for key, n in units.items():
                     if profiles[key[0]].domain == "land":
