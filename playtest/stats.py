@@ -31,6 +31,7 @@ for a handful of functions. The tests check each against SciPy's.
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass
 from statistics import NormalDist
 
@@ -301,11 +302,10 @@ def mean_interval(values, z: float = Z95) -> tuple[float, float, float]:
     """The mean of the values and its normal-approximation interval (z standard errors each
     side; no width for a single value)."""
     values = [float(v) for v in values]
-    mean = math.fsum(values) / len(values)
+    mean = statistics.fmean(values)
     if len(values) < 2:
         return mean, mean, mean
-    spread = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (len(values) - 1))
-    half = z * spread / math.sqrt(len(values))
+    half = z * statistics.stdev(values, mean) / math.sqrt(len(values))
     return mean, mean - half, mean + half
 
 

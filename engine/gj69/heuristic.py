@@ -168,8 +168,7 @@ class HeuristicPlayer(Worth, Player):
                 firing = {k: n for k, n in eligible.items() if state.fires_here(k[0], area, side)}
                 if firing:
                     targets = {(u, f): n for u, f, n in state.forces.stacks(area, enemy)}
-                    capture = self.area_worth(state, area) if land and \
-                        state.forces.control.get(area) != side else 0.0
+                    capture = self.capture_worth(state, side, area)
                     set_attack = order.set_attack if order else ()
                     # a card that lets the group act again lets it attack twice, the damage
                     # added (§18.1)
@@ -450,8 +449,8 @@ class HeuristicPlayer(Worth, Player):
             firing = {k: n for k, n in units.items() if state.fires_here(k[0], target, side)}
             if not enemies or not firing:
                 return 0.0
-            capture = self.area_worth(state, target) if state.forces.control.get(target) != side else 0.0
-            return self.attack_worth(state, firing, enemies, "normal", True, capture=capture,
+            return self.attack_worth(state, firing, enemies, "normal", True,
+                                     capture=self.capture_worth(state, side, target),
                                      lasting=self.lasting(state, side, target))
         if action[0] == "attack":
             return 0.5
@@ -592,8 +591,7 @@ class HeuristicPlayer(Worth, Player):
             targets = {(u, f): n for u, f, n in state.forces.stacks(area, state.enemy(side))}
             twice = action[0] == "attack-twice"      # damage added before allocation (§18.1)
             land = state.board.areas[area].land
-            capture = self.area_worth(state, area) if land and state.forces.control.get(area) != side \
-                else 0.0
+            capture = self.capture_worth(state, side, area)
             return self.attack_worth(state, group.units, targets, "normal", land,
                                      state.order.set_attack if state.order else (),
                                      2 if twice else group.slot.strikes, capture, combined=twice,

@@ -122,6 +122,13 @@ class Worth:
             worth += self._fortress_worth(state, area)
         return worth
 
+    def capture_worth(self, state, side: str, area: str) -> float:
+        """What driving every enemy unit out of the area wins the side: the area's worth where
+        it is a land area the enemy holds, nothing elsewhere (§14)."""
+        if not state.board.areas[area].land or state.forces.control.get(area) == side:
+            return 0.0
+        return self.area_worth(state, area)
+
     @staticmethod
     def _fortress_worth(state, area: str) -> float:
         """The VP a fortress area pays its holder at the end of each turn left (§16.1(3))."""
