@@ -223,6 +223,25 @@ def _payouts(finished: list[dict], played: int) -> dict:
             for objective, n in times.most_common()}
 
 
+def _payout_lines(payouts: dict, sides: list[str], names: dict, unit: str) -> list[str]:
+    """The payouts under the side paid, most paid first, with each side's total: where a
+    side's score came from, read at a glance."""
+    by_side: dict[str, list] = defaultdict(list)
+    for objective, found in payouts.items():
+        by_side[found["owner"]].append((names.get(objective, objective), found))
+    width = min(56, max(len(name) for rows in by_side.values() for name, _ in rows)) + 2
+    lines = []
+    for side in sides + sorted(set(by_side) - set(sides)):
+        rows = sorted(by_side.get(side, []), key=lambda row: (-row[1]["amount_per_game"], row[0]))
+        if not rows:
+            continue
+        total = sum(found["amount_per_game"] for _, found in rows)
+        lines.append(f"  {names.get(side, side)}: {total:.1f}{unit} in all")
+        lines += [f"    {name[:width - 2]:<{width}}{found['per_game']:6.2f} times, "
+                  f"{found['amount_per_game']:6.1f}{unit}" for name, found in rows]
+    return lines
+
+
 def _blunders(finished: list[dict], played: int, sides: list[str]) -> dict:
     """Kind -> side -> {per_game: the amount per game, games: the share of games with any}:
     what the players did that a sensible player does not (engine/game.py BLUNDERS)."""
@@ -337,9 +356,7 @@ def render_text(report: dict, names: dict[str, str] | None = None, top: int = 8)
     if report["payouts"]:
         unit = f" {terms['unit']}" if terms.get("unit") else ""
         lines += ["", f"{terms.get('payouts', 'bonuses paid')} (per game)"]
-        for objective, found in report["payouts"].items():
-            lines.append(f"  {names.get(objective, objective)[:40]:<40}{found['per_game']:6.2f} "
-                         f"times, {found['amount_per_game']:6.1f}{unit} in all")
+        lines += _payout_lines(report["payouts"], list(report["sides"]), names, unit)
     if report.get("blunders"):
         lines += ["", "how the players played (per game; a sensible player keeps these near 0)"]
         sides = list(report["sides"])

@@ -147,3 +147,23 @@ def test_a_verdict_that_depends_on_the_players_is_no_balance_claim():
     assert "is favoured: it wins" not in text
     assert "verdict: depends on the players, not a balance claim: axis is favoured" in text
     assert text.splitlines()[2].startswith("robust check: the verdict depends on the players")
+
+
+def test_payouts_are_read_under_the_side_paid_most_first_with_its_total_and_whole_names():
+    long_name = "Allies hold Singapore at the end of a turn (§15.0(1)①)"
+    records = [record(0, "allies", "victory-points", 8, {}, {},
+                      payouts=[(1, "japan-area-malay", "japan", 1), (2, "units", "allies", 1),
+                               (2, "units", "allies", 0.5), (3, "fortress", "allies", 1)]),
+               record(1, "allies", "victory-points", 8, {}, {},
+                      payouts=[(1, "fortress", "allies", 1), (4, "fortress", "allies", 1)])]
+    report = summarise(records, {**META, "sides": ["japan", "allies"]})
+    text = render_text(report, {"japan": "Japan", "allies": "Allies", "fortress": long_name})
+    lines = text.splitlines()
+    start = lines.index("bonuses paid (per game)")
+    width = len(long_name) + 2
+    assert lines[start + 1:start + 6] == [
+        "  Japan: 0.5 in all",
+        f"    {'japan-area-malay':<{width}}  0.50 times,    0.5",
+        "  Allies: 2.2 in all",
+        f"    {long_name:<{width}}  1.50 times,    1.5",
+        f"    {'units':<{width}}  1.00 times,    0.8"]
