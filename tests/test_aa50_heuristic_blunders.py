@@ -90,6 +90,25 @@ def test_an_empty_transport_leaves_a_zone_the_enemy_can_strike(system42):
     assert transport not in lone_and_in_reach(game, "axis")
 
 
+def test_transports_left_behind_when_one_fetches_troops_are_sheltered_too(system42):
+    """Four empty Japanese transports and their one destroyer in the Celebes Sea (sz-49), in
+    reach of a British carrier (sz-37); Japanese troops wait on New Guinea, by the next zone
+    (sz-48). One transport goes for them, and the destroyer with it to where that one is safe;
+    the other three used to stay behind, alone where the carrier sinks them (a 1942 game lost
+    thirteen transports so, round 12). Now the rest of the group is sheltered as well."""
+    game = until(new_game(system42), "japan", "noncombat-move")
+    clear(game, "sz-49")
+    transports = put(game, "sz-49", "japan", "transport", 4)
+    (destroyer,) = put(game, "sz-49", "japan", "destroyer")
+    put(game, "new-guinea", "japan", "infantry", 3)
+    put(game, "sz-37", "united-kingdom", "carrier")
+    survey = Survey(game, "japan")
+    assert not survey.safe_at_sea("sz-49") and not survey.safe_at_sea("sz-48")
+    play_phase(game, system42, "axis")
+    assert lone_and_in_reach(game, "axis") == []
+    assert {p.space for p in transports} == {destroyer.space} != {"sz-49"}
+
+
 def test_a_fighter_lands_on_the_carrier_that_guards_transports_which_cannot_leave(system42):
     """A British transport that landed its troops stays in its zone (§7.3.6) off the Belgian
     Congo (sz-23) beside a carrier, with the Axis aircraft and ships in reach that would sink

@@ -1742,6 +1742,14 @@ class NoncombatPlan:
             if zone != space or target:
                 self.moves[(space, type_)].append((zone, count, target))
                 sailing[space] = zone
+            if count < len(group):
+                # the rest of the group (one went for troops waiting by another zone) is
+                # sheltered too: it stays only where it is safe, with the escort counted there
+                rest, _ = self._shelter(space, reach, space, "")
+                if not self._escort(rest, claim=False):
+                    self.exposed[rest] += len(group) - count
+                if rest != space:
+                    self.moves[(space, type_)].append((rest, len(group) - count, ""))
         return sailing
 
     def _shelter(self, space: str, reach: dict[str, int], zone: str, target: str) -> tuple[str, str]:
