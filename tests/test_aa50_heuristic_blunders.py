@@ -109,6 +109,34 @@ def test_transports_left_behind_when_one_fetches_troops_are_sheltered_too(system
     assert {p.space for p in transports} == {destroyer.space} != {"sz-49"}
 
 
+def test_aircraft_that_fly_home_are_not_counted_as_the_transports_guard(system42):
+    """Two loaded American transports off Eastern US (sz-10) sail toward Britain; three
+    American bombers sit in sz-12 after their combat, where one German bomber can strike. The
+    bombers made sz-12 look safe, though they fly on to land (§5.6.1.2): the transports waited there
+    alone and the German bomber sank them (7 of 40 games of 1942, round 2). Now a zone's guard
+    is the ships that stay, and the transports end where the German bomber cannot reach them."""
+    game = until(new_game(system42), "united-states", "noncombat-move")
+    clear(game, "sz-10", "sz-12")
+    for found in game.pieces.values():
+        for piece in list(found):
+            if game.side(piece.owner) == "axis" and game.data.types[piece.type].domain in ("air", "sea"):
+                found.remove(piece)
+    put(game, "germany", "germany", "bomber")
+    transports = put(game, "sz-10", "united-states", "transport", 2)
+    for transport in transports:
+        for kind in ("infantry", "armour"):
+            piece = game.new_piece("united-states", kind, "sz-10")
+            game.pieces["sz-10"].remove(piece)            # cargo is not in its zone's list
+            piece.aboard = transport
+            transport.cargo.append(piece)
+    bombers = put(game, "sz-12", "united-states", "bomber", 3)
+    recount(game)
+    play_phase(game, system42, "allies")
+    assert all(bomber.space in game.data.board.land for bomber in bombers)
+    assert all(transport.space != "sz-10" for transport in transports)     # they did sail
+    assert lone_and_in_reach(game, "allies") == []
+
+
 def test_a_fighter_lands_on_the_carrier_that_guards_transports_which_cannot_leave(system42):
     """A British transport that landed its troops stays in its zone (§7.3.6) off the Belgian
     Congo (sz-23) beside a carrier, with the Axis aircraft and ships in reach that would sink

@@ -1778,8 +1778,11 @@ class NoncombatPlan:
         """The side's defence in a sea zone after this move: the nation's warships that stay
         or are sent there, its allies' ships, and `extra` groups."""
         state = self.state
+        # the nation's own aircraft are not counted: each lands where its own move takes it
+        # (`_cover` seats fighters on a carrier that guards transports)
         staying = [p for p in state.pieces[zone] if state.side(p.owner) == state.side(self.nation)
                    and not state.data.types[p.type].capacity
+                   and not (p.owner == self.nation and state.data.types[p.type].domain == "air")
                    and not any(p in group for group in self.fleet.values())]
         for key, group in self.fleet.items():
             if self.escorting.get(key) == zone or key in extra:
