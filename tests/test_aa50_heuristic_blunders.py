@@ -12,6 +12,7 @@ import pytest
 from test_aa50_game import clear, new_game, put, recount, until
 from test_aa50_heuristic import play_phase
 
+from engine.aa50 import economy
 from engine.aa50.heuristic import Survey, sea_distances
 from engine.players import make_player
 from engine.system import load_system
@@ -244,6 +245,24 @@ def test_a_rich_britain_spends_its_money_and_buys_a_factory(system42):
     assert sum(game.pool["united-kingdom"].values()) == 0
     (site,) = set(game.factories) - before
     assert game.control[site] == "united-kingdom" and game.data.board.value[site] >= 2
+
+
+def test_a_factory_repaired_is_filled_in_the_same_purchase(system42):
+    """The Soviet factory in Russia (worth 6) bombed to 6 damage, with 28 IPCs: the purchase
+    repaired it and counted the room it had before the repair (a 1942 game bought nothing so and
+    kept 22 IPCs idle), though a repair takes effect at once (§5.3.2). Now it fills the room the
+    repair gives back, as far as the money goes, and no money that could buy a unit is left."""
+    game = until(new_game(system42), "soviet-union", "purchase")
+    room = sum(economy._factories(game, "soviet-union").values())   # undamaged: Russia's 6 and more
+    infantry = game.cost("soviet-union", "infantry")
+    game.damage["russia"] = 6
+    game.money["soviet-union"] = 28
+    noted = len(game.chronicle.blunders)
+    bought = play_phase(game, system42, "allies")
+    assert ("repair", "russia", 6) in bought
+    assert sum(a[2] for a in bought if a[0] == "buy") == min(room, (28 - 6) // infantry)
+    assert economy.idle_money(game, "soviet-union") == 0
+    assert not [b for b in game.chronicle.blunders[noted:] if b[1] == "unspent"]
 
 
 # -- forced assaults -------------------------------------------------------------------------------

@@ -883,16 +883,19 @@ class Purchase:
     def plan(self) -> list[tuple]:
         state, nation, style = self.state, self.nation, self.style
         self.money = state.money[nation]
-        self.room, self.sea_room = self._room()
         self.cost = {t: state.cost(nation, t) for t in buyable(state, nation)}   # none without a cost
         self.bought: dict[str, int] = {}
         repairs: list[tuple] = []
+        repaired: dict[str, int] = {}
         for space in sorted(state.damage):
             if state.damage.get(space) and state.control.get(space) == nation and self.money > 10:
                 fix = min(state.damage[space], self.money - 10)
                 if fix > 0:
                     repairs.append(("repair", space, fix))
+                    repaired[space] = fix
                     self.money -= fix
+        # the room the repairs give back is room to fill (§5.3.2: a repair takes effect at once)
+        self.room, self.sea_room = self._room(repaired)
         capital = state.data.nations[nation].capital
         threat = self.player.survey.threat_to(capital) if capital else 0.0
         if threat > 0:
@@ -938,16 +941,18 @@ class Purchase:
                 self.sea_room = min(self.sea_room, self.room)
         return n
 
-    def _room(self) -> tuple[int, int]:
-        """Units the factories may place this turn, and how many of them at sea; units
-        bought before and still waiting take their room first."""
+    def _room(self, repaired: dict[str, int] | None = None) -> tuple[int, int]:
+        """Units the factories may place this turn, once the `repaired` damage is mended, and
+        how many of them at sea; units bought before and still waiting take their room first."""
         state, nation = self.state, self.nation
+        repaired = repaired or {}
         land = sea = 0
         for space in state.data.board.land:
             factory = state.factory_at(space)
             if factory is None or state.control.get(space) != nation:
                 continue
-            room = max(0, state.data.board.value[space] - state.damage.get(space, 0))
+            damage = state.damage.get(space, 0) - repaired.get(space, 0)
+            room = max(0, state.data.board.value[space] - damage)
             land += room
             if state.data.board.coasts.get(space):
                 sea += room
