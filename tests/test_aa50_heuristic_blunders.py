@@ -265,6 +265,24 @@ def test_a_factory_repaired_is_filled_in_the_same_purchase(system42):
     assert not [b for b in game.chronicle.blunders[noted:] if b[1] == "unspent"]
 
 
+def test_increased_factory_production_is_counted_in_repairs_and_room(system42):
+    """With Increased Factory Production an IPC removes two damage markers (§5.3.2) and each
+    factory mobilizes two more units (§5.2.3): the purchase counted a marker an IPC and the printed
+    value alone, so it kept money for repairs it did not pay for and left room unused. Now it
+    reads both from the rules: with 80 IPCs it repairs Russia's six markers (three IPCs) and
+    buys units beyond the territories' printed values, with no money left that could buy one."""
+    game = until(new_game(system42), "soviet-union", "purchase")
+    game.tech["soviet-union"].add("increased-factory-production")
+    game.damage["russia"] = 6
+    game.money["soviet-union"] = 80
+    noted = len(game.chronicle.blunders)
+    bought = play_phase(game, system42, "allies")
+    assert ("repair", "russia", 6) in bought
+    assert sum(a[2] for a in bought if a[0] == "buy") > 6 + 4 + 2     # beyond the printed values
+    assert economy.idle_money(game, "soviet-union") == 0
+    assert not [b for b in game.chronicle.blunders[noted:] if b[1] == "unspent"]
+
+
 # -- forced assaults -------------------------------------------------------------------------------
 def test_troops_that_must_land_go_where_the_odds_are_best(system42):
     """Three German transports east of Suez (sz-15) with troops taken aboard this turn, which

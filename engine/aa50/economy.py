@@ -237,16 +237,23 @@ def mobilize_done(game: AA50Game) -> bool:
 
 
 def _factories(game: AA50Game, nation: str) -> dict[str, int]:
+    return factory_rooms(game, nation)
+
+
+def factory_rooms(game: AA50Game, nation: str, repaired: dict[str, int] | None = None) -> dict[str, int]:
     """Factory territory -> units it may still mobilize this turn (§5.7.1, §7.1.5): a factory
     the nation controlled at the start of the turn (not one taken or placed this turn), in a
-    territory it held then; its territory's value less damage."""
+    territory it held then; its territory's value less damage, once the `repaired` damage
+    markers are removed (a repair takes effect at once, §5.3.2)."""
     found = {}
     bonus = production_bonus(game, nation)
+    repaired = repaired or {}
     for space, factory in game.factories.items():
         if game.control.get(space) != nation or game.start_control.get(space) != nation \
                 or factory.captured_now or factory.placed_now:
             continue
-        limit = game.data.board.value[space] + bonus - game.damage.get(space, 0)
+        damage = max(0, game.damage.get(space, 0) - repaired.get(space, 0))
+        limit = game.data.board.value[space] + bonus - damage
         room = limit - game.placed[space]
         if room > 0:
             found[space] = room

@@ -64,7 +64,7 @@ import numpy as np
 from ..options import Setting
 from ..players.base import Plan, Player
 from . import carriers, movement
-from .economy import MAX_RESEARCH_TOKENS, buyable
+from .economy import MAX_RESEARCH_TOKENS, buyable, factory_rooms, repair_rate
 from .estimate import (
     Fighter,
     after_bombardment,
@@ -887,13 +887,14 @@ class Purchase:
         self.bought: dict[str, int] = {}
         repairs: list[tuple] = []
         repaired: dict[str, int] = {}
+        rate = repair_rate(state, nation)          # damage markers an IPC removes (§5.3.2)
         for space in sorted(state.damage):
             if state.damage.get(space) and state.control.get(space) == nation and self.money > 10:
-                fix = min(state.damage[space], self.money - 10)
+                fix = min(state.damage[space], (self.money - 10) * rate)
                 if fix > 0:
                     repairs.append(("repair", space, fix))
                     repaired[space] = fix
-                    self.money -= fix
+                    self.money -= -(-fix // rate)
         # the room the repairs give back is room to fill (§5.3.2: a repair takes effect at once)
         self.room, self.sea_room = self._room(repaired)
         capital = state.data.nations[nation].capital
@@ -942,17 +943,12 @@ class Purchase:
         return n
 
     def _room(self, repaired: dict[str, int] | None = None) -> tuple[int, int]:
-        """Units the factories may place this turn, once the `repaired` damage is mended, and
-        how many of them at sea; units bought before and still waiting take their room first."""
+        """Units the factories may place this turn, once the `repaired` damage markers are
+        removed (the rules' own count, economy.factory_rooms), and how many of them at sea;
+        units bought before and still waiting take their room first."""
         state, nation = self.state, self.nation
-        repaired = repaired or {}
         land = sea = 0
-        for space in state.data.board.land:
-            factory = state.factory_at(space)
-            if factory is None or state.control.get(space) != nation:
-                continue
-            damage = state.damage.get(space, 0) - repaired.get(space, 0)
-            room = max(0, state.data.board.value[space] - damage)
+        for space, room in factory_rooms(state, nation, repaired).items():
             land += room
             if state.data.board.coasts.get(space):
                 sea += room
