@@ -253,7 +253,7 @@ def test_a_factory_repaired_is_filled_in_the_same_purchase(system42):
     kept 22 IPCs idle), though a repair takes effect at once (§5.3.2). Now it fills the room the
     repair gives back, as far as the money goes, and no money that could buy a unit is left."""
     game = until(new_game(system42), "soviet-union", "purchase")
-    room = sum(economy._factories(game, "soviet-union").values())   # undamaged: Russia's 6 and more
+    room = sum(economy.factory_rooms(game, "soviet-union").values())   # undamaged: Russia's 6 and more
     infantry = game.cost("soviet-union", "infantry")
     game.damage["russia"] = 6
     game.money["soviet-union"] = 28

@@ -172,7 +172,7 @@ def idle_money(game: AA50Game, nation: str) -> int:
     money = game.money[nation]
     types = game.data.types
     waiting = sum(n for t, n in game.pool[nation].items() if types[t].domain != "structure")
-    room = sum(_factories(game, nation).values()) - waiting
+    room = sum(factory_rooms(game, nation).values()) - waiting
     for type_ in buyable(game, nation):
         if game.cost(nation, type_) > money:
             continue
@@ -236,10 +236,6 @@ def mobilize_done(game: AA50Game) -> bool:
     return game.step == "placed" or not _placements(game)
 
 
-def _factories(game: AA50Game, nation: str) -> dict[str, int]:
-    return factory_rooms(game, nation)
-
-
 def factory_rooms(game: AA50Game, nation: str, repaired: dict[str, int] | None = None) -> dict[str, int]:
     """Factory territory -> units it may still mobilize this turn (§5.7.1, §7.1.5): a factory
     the nation controlled at the start of the turn (not one taken or placed this turn), in a
@@ -270,7 +266,7 @@ def placement_spaces(game: AA50Game, nation: str, type_: str) -> list[str]:
         return sorted(s for s in game.data.board.land
                       if game.control.get(s) == nation and game.start_control.get(s) == nation
                       and game.data.board.value[s] >= 1 and game.factory_at(s) is None)
-    factories = _factories(game, nation)
+    factories = factory_rooms(game, nation)
     if kind.domain == "sea":
         return sorted({sea for space in factories for sea in game.data.board.coasts[space]})
     if kind.domain == "air" and kind.carrier_size:
@@ -317,7 +313,7 @@ def _room(game: AA50Game, nation: str, type_: str, space: str) -> int:
         return china.placement_limit - len(game.pieces[space])
     if kind.has("factory"):
         return 1
-    factories = _factories(game, nation)
+    factories = factory_rooms(game, nation)
     if space in game.data.board.sea:
         room = sum(room for f, room in factories.items() if space in game.data.board.coasts[f])
         if kind.domain == "air":
@@ -336,7 +332,7 @@ def mobilize_apply(game: AA50Game, action: tuple) -> None:
     game.pool[nation][type_] -= count
     left = count
     if space in game.data.board.sea and not game.is_china(nation):
-        for factory, room in sorted(_factories(game, nation).items()):
+        for factory, room in sorted(factory_rooms(game, nation).items()):
             if space in game.data.board.coasts[factory] and left:
                 used = min(room, left)
                 game.placed[factory] += used
