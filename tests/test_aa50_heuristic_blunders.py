@@ -114,7 +114,7 @@ def test_aircraft_that_fly_home_are_not_counted_as_the_transports_guard(system42
     """Two loaded American transports off Eastern US (sz-10) sail toward Britain; three
     American bombers sit in sz-12 after their combat, where one German bomber can strike. The
     bombers made sz-12 look safe, though they fly on to land (§5.6.1.2): the transports waited there
-    alone and the German bomber sank them (7 of 40 games of 1942, round 2). Now a zone's guard
+    alone and the German bomber sank them (a 1942 game, round 2). Now a zone's guard
     is the ships that stay, and the transports end where the German bomber cannot reach them."""
     game = until(new_game(system42), "united-states", "noncombat-move")
     clear(game, "sz-10", "sz-12")
