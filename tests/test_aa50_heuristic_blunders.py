@@ -13,8 +13,9 @@ from test_aa50_game import clear, new_game, put, recount, until
 from test_aa50_heuristic import play_phase
 
 from engine.aa50 import economy
-from engine.aa50.heuristic import Survey, sea_distances
-from engine.players import make_player
+from engine.aa50.heuristic import Survey, landing_risks, sea_distances
+from engine.options import SettingError
+from engine.players import check_spec, make_player
 from engine.system import load_system
 from sandtable.scenario import load_scenario
 
@@ -221,6 +222,41 @@ def test_the_landing_risk_setting_prices_the_transport_a_landing_leaves_exposed(
     own = player.plans(game)[0]
     assert ("alaska" in attacked(game, own)) is lands
     assert {"india", "suiyuan", "yunnan", "sz-53"} <= attacked(game, own)
+
+
+@pytest.mark.parametrize("spec, lands", [
+    ("heuristic:landing-risk-of=japan:1", False),
+    ("heuristic:landing-risk=1,landing-risk-of=japan:0.5", True),
+    ("heuristic:landing-risk-of=germany:1+italy:1", True),
+])
+def test_a_nation_may_price_its_exposed_transports_apart_from_its_side(system42, spec, lands):
+    """`landing-risk-of` sets one nation's share in place of the side's: the round-1 Alaska
+    landing is Japan's, so Japan's own share decides it, whatever the side's and the other
+    Axis nations' are."""
+    game = until(new_game(system42), "japan", "combat-move")
+    player = make_player(spec, system42, "axis", np.random.default_rng(1))
+    assert ("alaska" in attacked(game, player.plans(game)[0])) is lands
+
+
+@pytest.mark.parametrize("text, message", [
+    ("japn:1", "landing-risk-of: no nation 'japn' in this scenario (nations: china, germany, "
+               "italy, japan, soviet-union, united-kingdom, united-states)"),
+    ("japan", "landing-risk-of='japan': expected NATION:X with X from 0 to 4, several joined "
+              "by + (japan:1+italy:0.25)"),
+    ("japan:5", "landing-risk-of='japan:5': expected NATION:X"),
+    ("japan:nan", "landing-risk-of='japan:nan': expected NATION:X"),
+    (":1", "landing-risk-of=':1': expected NATION:X"),
+])
+def test_a_wrong_landing_risk_of_is_refused_before_a_game_is_played(system42, text, message):
+    with pytest.raises(SettingError) as raised:
+        check_spec(f"heuristic:landing-risk-of={text}", system42)
+    assert str(raised.value).startswith(message)
+
+
+def test_landing_risks_reads_each_nation_once():
+    assert landing_risks("") == {}
+    assert landing_risks("japan:1+italy:0.25") == {"japan": 1.0, "italy": 0.25}
+    assert landing_risks(" japan : 1 + japan:2 ") == {"japan": 2.0}
 
 
 # -- money -----------------------------------------------------------------------------------------

@@ -61,7 +61,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..options import Setting
+from ..options import Setting, SettingError
 from ..players.base import Plan, Player
 from . import carriers, movement
 from .economy import MAX_RESEARCH_TOKENS, buyable, factory_rooms, repair_rate
@@ -100,6 +100,8 @@ class HeuristicPlayer(Player):
         Setting("landing-risk", 0.5, "float", "the share of the cost of transports a landing "
                 "leaves where the enemy can sink them (§7.3.6) that the landing must be worth",
                 minimum=0, maximum=4),
+        Setting("landing-risk-of", None, "text", "nations' own landing-risk in place of the "
+                "side's: NATION:X, several joined by + (japan:1+italy:0.25)", optional=True),
         Setting("research", 0, "int", "research tokens it buys each turn (research option)",
                 minimum=0, maximum=MAX_RESEARCH_TOKENS),
         Setting("judge", "estimate", "text", "how it weighs a planned attack: the quick "
@@ -109,6 +111,7 @@ class HeuristicPlayer(Player):
 
     def __init__(self, system, side, options, rng):
         super().__init__(system, side, options, rng)
+        self.landing_risks = landing_risks(self.options["landing_risk_of"])
         self.plan_key = None
         self.moves: dict[tuple[str, str], list[tuple[str, int, str]]] = {}
         self.shopping: list[tuple[str, int]] = []
@@ -119,6 +122,19 @@ class HeuristicPlayer(Player):
         # sea zone -> (territory, land type) of each unit a transport takes aboard there on
         # its way to an assault in the combat move
         self.loads: dict[str, list[tuple[str, str]]] = defaultdict(list)
+
+    @classmethod
+    def check_settings(cls, options: dict, system) -> None:
+        nations = set(system.nations())
+        for nation in landing_risks(options.get("landing_risk_of")):
+            if nation not in nations:
+                raise SettingError(f"landing-risk-of: no nation {nation!r} in this scenario "
+                                   f"(nations: {', '.join(sorted(nations))})")
+
+    def landing_risk(self, nation: str) -> float:
+        """The share of the cost of the transports a landing leaves exposed that the landing
+        must be worth, for this nation (`landing-risk-of`, else `landing-risk`)."""
+        return self.landing_risks.get(nation, self.options["landing_risk"])
 
     # -- dispatch ------------------------------------------------------------------------------
     def choose(self, state):
@@ -476,6 +492,23 @@ class HeuristicPlayer(Player):
         zones = [z for z in board.coasts.get(shore, ())
                  if not movement.hostile_sea(state, z, state.seat)]
         return min(zones) if zones else None
+
+
+def landing_risks(text: str | None) -> dict[str, float]:
+    """'japan:1+italy:0.25' -> {'japan': 1.0, 'italy': 0.25}; SettingError for anything else
+    ('+' joins them: ',' already parts a player's settings)."""
+    found: dict[str, float] = {}
+    for item in filter(None, (part.strip() for part in (text or "").split("+"))):
+        nation, colon, number = item.partition(":")
+        try:
+            share = float(number) if colon and nation.strip() else math.nan
+        except ValueError:
+            share = math.nan
+        if not 0 <= share <= 4:
+            raise SettingError(f"landing-risk-of={text!r}: expected NATION:X with X from 0 to "
+                               f"4, several joined by + (japan:1+italy:0.25)")
+        found[nation.strip()] = share
+    return found
 
 
 def _noncombat(label: str, moves: dict) -> Plan:
@@ -1402,7 +1435,7 @@ class CombatPlan:
                       if not self._safe_landing(zone, escort[zone]))
         if exposed and self.sheltered:
             return False
-        risk = self.player.options["landing_risk"]
+        risk = self.player.landing_risk(self.nation)
         return chance * (killed + 2 * self._worth(shore)) >= lost * (1.2 - chance) + exposed * risk
 
     def _safe_landing(self, zone: str, joining: Sequence[Piece] = ()) -> bool:

@@ -56,7 +56,7 @@ def check_spec(spec: str, system) -> None:
         close = difflib.get_close_matches(name, sorted(kinds), n=1, cutoff=0.5)
         hint = f"; did you mean {close[0]}?" if close else ""
         raise SettingError(f"unknown player {name!r}{hint} (players: {', '.join(sorted(kinds))})")
-    resolve(settings, kinds[name].settings)
+    kinds[name].check_settings(resolve(settings, kinds[name].settings), system)
 
 
 def make_player(spec: str, system, side: str, rng: np.random.Generator) -> Player:

@@ -46,6 +46,13 @@ class Player(ABC):
         self.system, self.side, self.rng = system, side, rng
         self.options = {s.key: s.default for s in self.settings} | dict(options)
 
+    @classmethod
+    def check_settings(cls, options: dict, system) -> None:
+        """SettingError for settings that the system's game refuses (a nation it lacks), so
+        that a study stops before its first game; the settings' own kinds are checked by
+        `engine.options.resolve`. Most players' settings need nothing more."""
+        return None
+
     @abstractmethod
     def choose(self, state: GameState) -> Action:
         """The action to take for `state.current_player`, one of the side's seats."""
