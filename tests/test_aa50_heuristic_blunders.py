@@ -13,7 +13,7 @@ from test_aa50_game import clear, new_game, put, recount, until
 from test_aa50_heuristic import play_phase
 
 from engine.aa50 import economy
-from engine.aa50.heuristic import Survey, landing_risks, sea_distances
+from engine.aa50.heuristic import CombatPlan, Survey, landing_risks, sea_distances
 from engine.options import SettingError
 from engine.players import check_spec, make_player
 from engine.system import load_system
@@ -195,13 +195,14 @@ def attacked(game, plan) -> set[str]:
 
 
 def test_a_search_weighs_the_attacks_without_a_landing_that_leaves_its_transport_exposed(system42):
-    """1942, round 1: Japan's own attacks land troops in Alaska from sz-64, where the transport
-    must stay after the landing (§7.3.6) and the battleship beside it would likely lose to the
-    American ships and aircraft in reach; the heuristic takes that trade when the landing is
-    worth more. The plans a search weighs include the same attacks without that landing, so
-    the look-ahead, not a fixed weight, decides whether the transport is worth the landing."""
+    """1942, round 1: a Japan that counts a quarter of an exposed transport's cost lands troops
+    in Alaska from sz-64, where the transport must stay after the landing (§7.3.6) and the
+    battleship beside it would likely lose to the American ships and aircraft in reach. The
+    plans a search weighs include the same attacks without that landing, so the look-ahead,
+    not a fixed weight, decides whether the transport is worth the landing."""
     game = until(new_game(system42), "japan", "combat-move")
-    plans = make_player("heuristic", system42, "axis", np.random.default_rng(1)).plans(game)
+    plans = make_player("heuristic:landing-risk=0.25", system42, "axis",
+                        np.random.default_rng(1)).plans(game)
     labels = [p.label for p in plans]
     own = plans[0]
     sheltered = plans[labels.index("attacks: sheltered landings")]
@@ -211,12 +212,12 @@ def test_a_search_weighs_the_attacks_without_a_landing_that_leaves_its_transport
                    for _to, _count, target in entries)
 
 
-@pytest.mark.parametrize("risk, lands", [(0.25, True), (0.5, True), (1.0, False)])
+@pytest.mark.parametrize("risk, lands", [(0.0, True), (0.25, True), (0.5, False), (1.0, False)])
 def test_the_landing_risk_setting_prices_the_transport_a_landing_leaves_exposed(system42, risk, lands):
     """The same round-1 Alaska landing (§7.3.6: the transport stays in sz-64, in reach of the
     American fleet and aircraft). `landing-risk` is the share of the exposed transports' cost
-    the landing must be worth: the heuristic lands at its default of half, and not once the
-    transport's whole cost counts."""
+    the landing must be worth: the heuristic lands at a quarter of it, and not at its default,
+    the whole cost (a transport left alone is sunk without a fight, §5.5.3.2)."""
     game = until(new_game(system42), "japan", "combat-move")
     player = make_player(f"heuristic:landing-risk={risk}", system42, "axis", np.random.default_rng(1))
     own = player.plans(game)[0]
@@ -225,9 +226,9 @@ def test_the_landing_risk_setting_prices_the_transport_a_landing_leaves_exposed(
 
 
 @pytest.mark.parametrize("spec, lands", [
-    ("heuristic:landing-risk-of=japan:1", False),
-    ("heuristic:landing-risk=1,landing-risk-of=japan:0.5", True),
-    ("heuristic:landing-risk-of=germany:1+italy:1", True),
+    ("heuristic:landing-risk=0.25,landing-risk-of=japan:1", False),
+    ("heuristic:landing-risk-of=japan:0.25", True),
+    ("heuristic:landing-risk=0.25,landing-risk-of=germany:1+italy:1", True),
 ])
 def test_a_nation_may_price_its_exposed_transports_apart_from_its_side(system42, spec, lands):
     """`landing-risk-of` sets one nation's share in place of the side's: the round-1 Alaska
@@ -236,6 +237,27 @@ def test_a_nation_may_price_its_exposed_transports_apart_from_its_side(system42,
     game = until(new_game(system42), "japan", "combat-move")
     player = make_player(spec, system42, "axis", np.random.default_rng(1))
     assert ("alaska" in attacked(game, player.plans(game)[0])) is lands
+
+
+def test_a_landing_is_worth_the_rounds_its_troops_can_hold_the_shore():
+    """1941, round 1: three Japanese infantry landed on Borneo or the East Indies defend with
+    more than all the Allies could strike those islands with next turn (an expected 1 hit a
+    round against 0.83), and win their income for four rounds; in Alaska the United States
+    could strike with more than twice what they defend with (4.5 hits a round), and they win
+    one round of it. A far shore the enemy can mass against is worth little more than the
+    round it is held."""
+    system41 = load_system(load_scenario(SCENARIOS / "aa50-1941"))
+    game = until(new_game(system41), "japan", "combat-move")
+    player = make_player("heuristic", system41, "axis", np.random.default_rng(1))
+    player.survey = Survey(game, "japan")
+    plan = CombatPlan(player, game, player.options["odds"])
+    infantry = [p for found in game.pieces.values() for p in found
+                if p.owner == "japan" and p.type == "infantry"][:3]
+    held = {shore: plan._rounds_held(shore, infantry, 0.0)
+            for shore in ("borneo", "east-indies", "alaska")}
+    assert held == {"borneo": 4.0, "east-indies": 4.0, "alaska": 1.0}
+    # a landing that loses its troops holds nothing beyond the round it is fought in
+    assert plan._rounds_held("borneo", infantry, 9.0) == 1.0
 
 
 @pytest.mark.parametrize("text, message", [

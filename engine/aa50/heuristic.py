@@ -23,7 +23,8 @@ questions from it:
   idle battleships and cruisers sailing to the landing zones to bombard the shore, their
   expected hits counted in the odds (§5.5.2.2); idle warships escort a landing to zones
   the enemy could strike, and a landing counts the transports it must still leave there
-  among its losses; troops that must land where the plan did
+  among its losses, and the shore's income for as long as the troops landed can hold it
+  against what the enemy could strike it with next turn; troops that must land where the plan did
   not foresee it go where the odds are best;
   never counts transports as fighting ships; sends idle bombers on raids;
 - conduct combat: presses on while the odds hold, retreats early when they fall;
@@ -81,6 +82,9 @@ FAR = 99
 # transports wait only where the enemy's chance to sink them, all it has in reach striking at
 # once, is below this (the enemy's heuristic attacks at 0.75)
 SAFE_ODDS = 0.4
+# a landing is worth the shore's income for one round, and for up to this many more as the
+# troops landed are likely to hold it against the enemy's next turn
+ROUNDS_HELD = 3
 
 
 class HeuristicPlayer(Player):
@@ -97,7 +101,7 @@ class HeuristicPlayer(Player):
         Setting("bombing", True, "bool", "flies strategic bombing raids"),
         Setting("odds", 0.75, "float", "the least estimated chance to win it attacks with",
                 minimum=0, maximum=1),
-        Setting("landing-risk", 0.5, "float", "the share of the cost of transports a landing "
+        Setting("landing-risk", 1.0, "float", "the share of the cost of transports a landing "
                 "leaves where the enemy can sink them (§7.3.6) that the landing must be worth",
                 minimum=0, maximum=4),
         Setting("landing-risk-of", None, "text", "nations' own landing-risk in place of the "
@@ -1423,9 +1427,10 @@ class CombatPlan:
     def _worth_landing(self, shore: str, chance: float, chosen: list[Piece], defence,
                        coming: dict[int, str], fleets, ships) -> bool:
         """Whether a landing is worth its expected losses, counting the transports left in
-        zones the enemy can strike even with the ships that stay there too: at the
-        `landing-risk` share of their cost (half by default, since the enemy sinks them only
-        when it has nothing better to strike)."""
+        zones the enemy can strike even with the ships that stay there too (at the
+        `landing-risk` share of their cost: all of it by default, as transports left alone
+        are sunk without a fight, §5.5.3.2), against the shore's income for the rounds the
+        troops are likely to hold it (`_rounds_held`)."""
         state = self.state
         lost, killed = expected_losses(forces(state, chosen), defence)
         escort: dict[str, list[Piece]] = defaultdict(list)
@@ -1436,7 +1441,27 @@ class CombatPlan:
         if exposed and self.sheltered:
             return False
         risk = self.player.landing_risk(self.nation)
-        return chance * (killed + 2 * self._worth(shore)) >= lost * (1.2 - chance) + exposed * risk
+        held = self._rounds_held(shore, chosen, lost)
+        return chance * (killed + held * self._worth(shore)) >= lost * (1.2 - chance) + exposed * risk
+
+    def _rounds_held(self, shore: str, chosen: list[Piece], lost: float) -> float:
+        """The rounds of the shore's income a landing wins: one, and up to ROUNDS_HELD more as
+        the troops that survive it could stand against all the enemy could strike the shore
+        with next turn (none once that strike is twice their defence). Troops landed on a
+        far shore the enemy can mass against (Japan's in Alaska) win a round; those on an
+        island the enemy cannot reach win the whole of it."""
+        state = self.state
+        troops = [p for p in chosen if state.data.types[p.type].domain == "land"]
+        cost = sum(state.data.types[p.type].cost for p in troops)
+        if not cost:
+            return 1.0
+        surviving = max(0.0, cost - lost) / cost
+        defence = surviving * sum(state.profiles(p.owner)[p.type].value(False) / 6 for p in troops)
+        strike = self.player.survey.attack[state.data.board.number[shore]]
+        if not defence:
+            return 1.0
+        lost_next = min(1.0, max(0.0, strike / defence - 1))
+        return 1 + ROUNDS_HELD * (1 - lost_next)
 
     def _safe_landing(self, zone: str, joining: Sequence[Piece] = ()) -> bool:
         """Whether transports landing troops from `zone` (where they stay, §7.3.6) are safe
