@@ -129,8 +129,9 @@ class HeuristicPlayer(Player):
 
     @classmethod
     def check_settings(cls, options: dict, system) -> None:
-        nations = set(system.nations())
-        for nation in landing_risks(options.get("landing_risk_of")):
+        risks = landing_risks(options.get("landing_risk_of"))
+        nations = set(system.nations()) if risks else set()
+        for nation in risks:
             if nation not in nations:
                 raise SettingError(f"landing-risk-of: no nation {nation!r} in this scenario "
                                    f"(nations: {', '.join(sorted(nations))})")
