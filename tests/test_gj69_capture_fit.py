@@ -47,6 +47,20 @@ def test_the_terms_are_those_of_a_contested_area_15_0_11_31():
     assert game.contested() == {"malay": ("allies", (1.0, 4 / 16, 1.0, 8.0))}
 
 
+def test_defenders_beside_macarthur_recover_without_a_line_of_communication_16_2():
+    """Manila traces no line of communication at the start (the seas around the Philippines
+    are Japanese, §13), yet its units recover at the end of every turn while MacArthur stands
+    there (§16.2(1)②): the term says they recover; without him they do not."""
+    gj69 = load_system(load_scenario(SCENARIO))
+    game = gj69.new_game({}, np.random.default_rng(1))
+    assert "manila" not in game.supplied("allies")
+    game.forces.add("manila", "ija-14a-infantry", READY, 4)
+    # 6 US infantry (durability 2), the fortress (3) and MacArthur (1), all ready: 24 + 6 + 2
+    assert game.contested()["manila"] == ("allies", (1.0, 2 / 32, 1.0, 8.0))
+    game.forces.take("manila", "macarthur", READY)
+    assert game.contested()["manila"] == ("allies", (1.0, 2 / 30, 0.0, 8.0))
+
+
 @pytest.mark.parametrize("games", [4])
 def test_it_runs_end_to_end(capsys, games):
     assert benchmark().main(["--games", str(games)]) == 0

@@ -192,6 +192,16 @@ class GameCore(GameState):
             found = self._supplied[key] = frozenset(self.movement.supplied(self.forces, side))
         return found
 
+    def recovering(self, side: str) -> frozenset[str]:
+        """Areas where the side's units turn ready at the end of the turn: those with a line of
+        communication (§12), and the supply leader's area wherever it is (§16.2(1)②)."""
+        areas = self.supplied(side)
+        leader = self.rules.leader()
+        if leader and leader.get("recover_at_end_of_turn") == "all" \
+                and self.profiles.get(leader["type"]) and self.profiles[leader["type"]].side == side:
+            areas |= frozenset(self.forces.where(leader["type"]))
+        return areas
+
     def drop_zones(self, unit: str, source: str) -> list[str]:
         """Areas an airborne unit may be placed in (§19 Divine Soldiers): any other area it may
         be in, with room for it (§7.4)."""

@@ -45,13 +45,8 @@ class Scoring(GameCore):
     def _recovery(self) -> None:
         """§12: units in areas with a line of communication to their supply source turn ready;
         all units in the supply leader's area too (§16.2(1)②)."""
-        leader = self.rules.leader()
         for side in self.sides:
-            areas = set(self.supplied(side))
-            if leader and leader.get("recover_at_end_of_turn") == "all" \
-                    and self.profiles.get(leader["type"]) and self.profiles[leader["type"]].side == side:
-                areas |= set(self.forces.where(leader["type"]))
-            for area in areas:
+            for area in sorted(self.recovering(side)):
                 for unit, face, n in self.forces.stacks(area, side):
                     if face == USED:
                         self.forces.turn(area, unit, READY, n)

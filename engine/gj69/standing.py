@@ -116,8 +116,9 @@ class Standing(GameCore):
     def contested(self) -> dict[str, tuple[str, tuple[float, float, float, float]]]:
         """Land area -> (its holder, what its capture turns on) where both sides' land units
         stand: 1, the attacker's expected hits per attack over the points that drive every
-        defender out, whether the defenders can recover, the turns left (the terms of
-        CAPTURE, in order; benchmarks/gj69_capture_fit.py fits them to games)."""
+        defender out, whether the defenders can recover (a line of communication, §12, or
+        the supply leader among them, §16.2(1)②), the turns left (the terms of CAPTURE, in
+        order; benchmarks/gj69_capture_fit.py fits them to games)."""
         found = {}
         profiles = self.profiles
         left = self.last_turn - self.turn + 1
@@ -137,7 +138,7 @@ class Standing(GameCore):
                 else:
                     hits += n * profile.attack / 6
             if len(sides) == 2 and holder is not None and holder in sides:
-                recover = area in self.supplied(holder)
+                recover = area in self.recovering(holder)
                 found[area] = (holder, (1.0, hits / max(1.0, need), float(recover), float(left)))
         return found
 

@@ -229,14 +229,12 @@ class Worth:
 
     def lasting(self, state, side: str, area: str) -> bool:
         """Whether the enemy's units in the area stay turned over at the end of the turn: no
-        line of communication there (§12, §13) and no supply leader (§16.2(1))."""
+        line of communication there (§12, §13) and not the enemy's supply leader's area
+        (§16.2(1)②)."""
         key = ("lasting", side, area)
         found = self._memo.get(key)
         if found is None:
-            enemy = state.enemy(side)
-            leader = state.rules.leader()
-            found = self._memo[key] = area not in state.supplied(enemy) and not (
-                leader and area in state.forces.where(leader["type"]))
+            found = self._memo[key] = area not in state.recovering(state.enemy(side))
         return found
 
     def results(self, state, key: tuple) -> list[tuple[str, str | None]]:
