@@ -133,13 +133,22 @@ def _parse_float(text: str) -> float:
     return value
 
 
-def _parse_counts(text: str) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for item in filter(None, (part.strip() for part in text.split(","))):
-        name, colon, number = item.partition(":")
+def named_values(text: str, separator: str, parse: Callable[[str], Any]) -> list[tuple[str, Any]]:
+    """'a:1,b:2' -> [('a', 1), ('b', 2)]: NAME:VALUE items parted by `separator`, each value
+    read by `parse`; ValueError for an item that is not NAME:VALUE or a value `parse` refuses."""
+    found = []
+    for item in filter(None, (part.strip() for part in text.split(separator))):
+        name, colon, value = item.partition(":")
         if not colon or not name.strip():
             raise ValueError(item)
-        counts[name.strip()] = counts.get(name.strip(), 0) + _parse_int(number.strip())
+        found.append((name.strip(), parse(value.strip())))
+    return found
+
+
+def _parse_counts(text: str) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for name, n in named_values(text, ",", _parse_int):
+        counts[name] = counts.get(name, 0) + n
     return counts
 
 

@@ -62,7 +62,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..options import Setting, SettingError
+from ..options import Setting, SettingError, named_values
 from ..players.base import Plan, Player
 from . import carriers, movement
 from .economy import MAX_RESEARCH_TOKENS, buyable, factory_rooms, repair_rate
@@ -502,17 +502,13 @@ class HeuristicPlayer(Player):
 def landing_risks(text: str | None) -> dict[str, float]:
     """'japan:1+italy:0.25' -> {'japan': 1.0, 'italy': 0.25}; SettingError for anything else
     ('+' joins them: ',' already parts a player's settings)."""
-    found: dict[str, float] = {}
-    for item in filter(None, (part.strip() for part in (text or "").split("+"))):
-        nation, colon, number = item.partition(":")
-        try:
-            share = float(number) if colon and nation.strip() else math.nan
-        except ValueError:
-            share = math.nan
-        if not 0 <= share <= 4:
-            raise SettingError(f"landing-risk-of={text!r}: expected NATION:X with X from 0 to "
-                               f"4, several joined by + (japan:1+italy:0.25)")
-        found[nation.strip()] = share
+    try:
+        found = dict(named_values(text or "", "+", float))
+    except ValueError:
+        found = {"": math.nan}
+    if not all(0 <= share <= 4 for share in found.values()):
+        raise SettingError(f"landing-risk-of={text!r}: expected NATION:X with X from 0 to "
+                           f"4, several joined by + (japan:1+italy:0.25)")
     return found
 
 
