@@ -305,6 +305,25 @@ def test_a_rich_britain_spends_its_money_and_buys_a_factory(system42):
     assert game.control[site] == "united-kingdom" and game.data.board.value[site] >= 2
 
 
+def test_troops_by_a_coastal_factory_cut_off_by_sea_are_counted_once_for_transports(system42):
+    """Eastern United States has a coastal factory and no road to the enemy: its troops were
+    counted twice (once by the factory, once again as cut off by sea), so the United States
+    bought a transport for every troop there, round after round (a 1942 game kept 21 empty
+    transports in sz-10 until an Italian battleship sank them all). Now 12 infantry there and
+    no transport anywhere make 6 transports, one for every two troops (§5.2, two land units a
+    transport)."""
+    game = until(new_game(system42), "united-states", "purchase")
+    types = game.data.types
+    for found in game.pieces.values():
+        for piece in [p for p in found if p.owner == "united-states"
+                      and (types[p.type].domain == "land" or types[p.type].capacity)]:
+            found.remove(piece)
+    put(game, "eastern-united-states", "united-states", "infantry", 12)
+    game.money["united-states"] = 120
+    bought = play_phase(game, system42, "allies")
+    assert [a for a in bought if a[:2] == ("buy", "transport")] == [("buy", "transport", 6)]
+
+
 def test_a_factory_repaired_is_filled_in_the_same_purchase(system42):
     """The Soviet factory in Russia (worth 6) bombed to 6 damage, with 28 IPCs: the purchase
     repaired it and counted the room it had before the repair (a 1942 game bought nothing so and

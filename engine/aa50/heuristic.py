@@ -1004,8 +1004,9 @@ class Purchase:
         troops = sum(1 for found in state.pieces.values() for p in found
                      if p.owner == nation and state.data.types[p.type].domain == "land"
                      and state.data.types[p.type].size and p.space in overseas)
-        # troops cut off by sea, beyond the one that holds each such territory
-        troops += sum(max(0, n - 1) for n in self._cut_off().values())
+        # troops cut off by sea elsewhere, beyond the one that holds each such territory (those
+        # by a coastal factory are counted above)
+        troops += sum(max(0, n - 1) for space, n in self._cut_off().items() if space not in overseas)
         wanted = min(max(2, self.sea_room // 2), max(0, math.ceil(troops / 2) - transports))
         if self.style == "naval":
             wanted = max(wanted, 2)
