@@ -310,8 +310,8 @@ def test_troops_by_a_coastal_factory_cut_off_by_sea_are_counted_once_for_transpo
     counted twice (once by the factory, once again as cut off by sea), so the United States
     bought a transport for every troop there, round after round (a 1942 game kept 21 empty
     transports in sz-10 until an Italian battleship sank them all). Now 12 infantry there and
-    no transport anywhere make 6 transports, one for every two troops (§5.2, two land units a
-    transport)."""
+    no transport anywhere make 6 transports, one for every two troops (a transport carries one
+    land unit and one infantry, §7.3.6)."""
     game = until(new_game(system42), "united-states", "purchase")
     types = game.data.types
     for found in game.pieces.values():
