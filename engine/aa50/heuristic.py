@@ -504,9 +504,10 @@ def landing_risks(text: str | None) -> dict[str, float]:
     ('+' joins them: ',' already parts a player's settings)."""
     try:
         found = dict(named_values(text or "", "+", float))
+        valid = all(0 <= share <= 4 for share in found.values())
     except ValueError:
-        found = {"": math.nan}
-    if not all(0 <= share <= 4 for share in found.values()):
+        valid = False
+    if not valid:
         raise SettingError(f"landing-risk-of={text!r}: expected NATION:X with X from 0 to "
                            f"4, several joined by + (japan:1+italy:0.25)")
     return found
