@@ -122,6 +122,7 @@ class Standing(GameCore):
         found = {}
         profiles = self.profiles
         left = self.last_turn - self.turn + 1
+        recovering = {side: self.recovering(side) for side in self.sides}
         for area, stacks in self.forces.units.items():
             if not self.board.areas[area].land:
                 continue
@@ -138,7 +139,7 @@ class Standing(GameCore):
                 else:
                     hits += n * profile.attack / 6
             if len(sides) == 2 and holder is not None and holder in sides:
-                recover = area in self.recovering(holder)
+                recover = area in recovering[holder]
                 found[area] = (holder, (1.0, hits / max(1.0, need), float(recover), float(left)))
         return found
 
