@@ -37,9 +37,9 @@ def ground_the_enemy(game, side):
     recount(game)
 
 
-def play_phase(game, system, side):
+def play_phase(game, system, side, spec="heuristic"):
     """The heuristic player of `side` plays the current phase; returns its actions."""
-    player = make_player("heuristic", system, side, np.random.default_rng(1))
+    player = make_player(spec, system, side, np.random.default_rng(1))
     nation, phase, actions = game.current_player, game.phase, []
     while game.current_player == nation and game.phase == phase:
         action = player.choose(game)
@@ -128,14 +128,16 @@ def test_only_transports_with_troops_to_carry_frighten_a_capital(system41, troop
 def test_a_battleship_joins_a_landing_to_bombard_the_shore(system41):
     """§5.5.2.2: an idle German battleship off West Africa (sz-17) with no sea battle to join
     sails with the transport from Morocco to the landing zone off eastern Canada (sz-9), where
-    it bombards the shore before the assault."""
+    it bombards the shore before the assault. (A landing the American strike next turn would
+    make the Germans pay for with their tank, their infantry and the transport: made by a
+    player that prices the exposed transport at nothing, `landing-risk=0`.)"""
     game = until(new_game(system41), "germany", "combat-move")
     clear(game, "sz-12", "sz-13", "gibraltar", "sz-14", "sz-9", "sz-17")
     put(game, "gibraltar", "united-kingdom", "infantry")
     put(game, "morocco-algeria", "germany", "armour")
     put(game, "sz-12", "germany", "transport")
     put(game, "sz-17", "germany", "battleship")
-    actions = play_phase(game, system41, "axis")
+    actions = play_phase(game, system41, "axis", "heuristic:landing-risk=0")
     assert ("move", "sz-12", "transport", "armour+infantry/loaded", "sz-9", 1,
             "eastern-canada") in actions
     assert ("move", "sz-17", "battleship", "", "sz-9", 1, "") in actions

@@ -195,33 +195,36 @@ def attacked(game, plan) -> set[str]:
 
 
 def test_a_search_weighs_the_attacks_without_a_landing_that_leaves_its_transport_exposed(system42):
-    """1942, round 1: a Japan that counts a quarter of an exposed transport's cost lands troops
-    in Alaska from sz-64, where the transport must stay after the landing (§7.3.6) and the
-    battleship beside it would likely lose to the American ships and aircraft in reach. The
-    plans a search weighs include the same attacks without that landing, so the look-ahead,
-    not a fixed weight, decides whether the transport is worth the landing."""
+    """1942, round 1: a Japan that counts a quarter of an exposed transport's cost lands two
+    infantry, with a fighter, on the three Soviet infantry in Buryatia from sz-62, where the
+    transport must stay after the landing (§7.3.6), in reach of two Allied fighters and a
+    bomber. The plans a search weighs include the same attacks without that landing, so the
+    look-ahead, not a fixed weight, decides whether the transport is worth the landing."""
     game = until(new_game(system42), "japan", "combat-move")
     plans = make_player("heuristic:landing-risk=0.25", system42, "axis",
                         np.random.default_rng(1)).plans(game)
     labels = [p.label for p in plans]
     own = plans[0]
     sheltered = plans[labels.index("attacks: sheltered landings")]
-    assert "alaska" in attacked(game, own)
-    assert attacked(game, sheltered) == attacked(game, own) - {"alaska"}
-    assert not any(target == "alaska" for entries in sheltered.content["moves"].values()
+    assert "buryatia-ssr" in attacked(game, own)
+    assert attacked(game, sheltered) == attacked(game, own) - {"buryatia-ssr"}
+    assert not any(target == "buryatia-ssr" for entries in sheltered.content["moves"].values()
                    for _to, _count, target in entries)
 
 
-@pytest.mark.parametrize("risk, lands", [(0.0, True), (0.25, True), (0.5, False), (1.0, False)])
+@pytest.mark.parametrize("risk, lands", [(0.0, True), (0.25, True), (0.5, True), (1.0, False)])
 def test_the_landing_risk_setting_prices_the_transport_a_landing_leaves_exposed(system42, risk, lands):
-    """The same round-1 Alaska landing (§7.3.6: the transport stays in sz-64, in reach of the
-    American fleet and aircraft). `landing-risk` is the share of the exposed transports' cost
-    the landing must be worth: the heuristic lands at a quarter of it, and not at its default,
-    the whole cost (a transport left alone is sunk without a fight, §5.5.3.2)."""
+    """The same round-1 Buryatia landing (§7.3.6: the transport stays in sz-62, in reach of
+    the Allied aircraft). It wins about 5.8 IPC (a 75% chance of killing 7 IPC of Soviet
+    infantry and of taking the territory for a round, less the troops likely lost to the
+    Soviet strike back) against 2.2 of expected losses: `landing-risk` is the share of the
+    exposed transport's 7 IPC the landing must be worth besides, so it lands at half of it,
+    and not at the default, the whole cost (a transport left alone is sunk without a fight,
+    §5.5.3.2)."""
     game = until(new_game(system42), "japan", "combat-move")
     player = make_player(f"heuristic:landing-risk={risk}", system42, "axis", np.random.default_rng(1))
     own = player.plans(game)[0]
-    assert ("alaska" in attacked(game, own)) is lands
+    assert ("buryatia-ssr" in attacked(game, own)) is lands
     assert {"india", "suiyuan", "yunnan", "sz-53"} <= attacked(game, own)
 
 
@@ -231,12 +234,12 @@ def test_the_landing_risk_setting_prices_the_transport_a_landing_leaves_exposed(
     ("heuristic:landing-risk=0.25,landing-risk-of=germany:1+italy:1", True),
 ])
 def test_a_nation_may_price_its_exposed_transports_apart_from_its_side(system42, spec, lands):
-    """`landing-risk-of` sets one nation's share in place of the side's: the round-1 Alaska
+    """`landing-risk-of` sets one nation's share in place of the side's: the round-1 Buryatia
     landing is Japan's, so Japan's own share decides it, whatever the side's and the other
     Axis nations' are."""
     game = until(new_game(system42), "japan", "combat-move")
     player = make_player(spec, system42, "axis", np.random.default_rng(1))
-    assert ("alaska" in attacked(game, player.plans(game)[0])) is lands
+    assert ("buryatia-ssr" in attacked(game, player.plans(game)[0])) is lands
 
 
 def test_a_landing_is_worth_the_rounds_its_troops_can_hold_the_shore():
@@ -258,6 +261,53 @@ def test_a_landing_is_worth_the_rounds_its_troops_can_hold_the_shore():
     assert held == {"borneo": 4.0, "east-indies": 4.0, "alaska": 1.0}
     # a landing that loses its troops holds nothing beyond the round it is fought in
     assert plan._rounds_held("borneo", infantry, 9.0) == 1.0
+
+
+def american_troops_off_the_balkans(system42):
+    """1942, the United States' first combat move: two American transports in sz-14, each with
+    an infantry and an artillery aboard, beside an empty Balkans, with the German and Italian
+    armies and air forces in reach of it and Ukraine, the other shore they reach through the
+    Black Sea (sz-16), held by ten German infantry and an armour."""
+    game = until(new_game(system42), "united-states", "combat-move")
+    clear(game, "balkans", "sz-14")
+    put(game, "ukraine", "germany", "infantry", 8)
+    for transport in put(game, "sz-14", "united-states", "transport", 2):
+        for type_ in ("infantry", "artillery"):
+            game.new_piece("united-states", type_, "sz-14", aboard=transport)
+    recount(game)
+    return game
+
+
+def test_troops_are_not_landed_where_the_enemy_destroys_them_next_turn(system42):
+    """The Balkans are free for the taking, but everything Germany and Italy could strike them
+    with next turn (11.5 hits a round) is more than eight times what the four landed units
+    defend with (1.33): the landing wins one round of the Balkans' income and throws away 14
+    IPC of troops. Even with the transports priced at nothing (`landing-risk=0`), no troops
+    land there; they used to."""
+    game = american_troops_off_the_balkans(system42)
+    player = make_player("heuristic:landing-risk=0", system42, "allies", np.random.default_rng(1))
+    plan = player.plans(game)[0]
+    assert "balkans" not in attacked(game, plan)
+    assert {"morocco-algeria", "sz-8", "sz-13"} <= attacked(game, plan)
+
+
+def test_the_troops_a_landing_throws_away_are_priced_by_the_strike_they_face(system42):
+    """What the four landed units cost when the enemy strikes them next turn, less what they
+    take with them (their 1.33 hits a round against the strike's): all of their 14 IPC as
+    likely lost in the Balkans (11.5 hits), at 1 - 1.33/11.5 of it; nothing in the Hawaiian
+    Islands, where all Japan could strike with (1.17) is less than they defend with; part of
+    it in Wake Island (2 hits: lost at even odds, at a third of their cost)."""
+    game = american_troops_off_the_balkans(system42)
+    player = make_player("heuristic", system42, "allies", np.random.default_rng(1))
+    player.survey = Survey(game, "united-states")
+    plan = CombatPlan(player, game, player.options["odds"])
+    troops = [piece for transport in game.pieces["sz-14"] for piece in transport.cargo]
+    lost = {shore: plan._survivors_lost(shore, troops, 0.0)
+            for shore in ("balkans", "hawaiian-islands", "wake-island")}
+    assert lost == pytest.approx({"balkans": 14 * (1 - (4 / 3) / 11.5), "hawaiian-islands": 0.0,
+                                  "wake-island": 0.5 * 14 * (1 - (4 / 3) / 2)})
+    # troops that all die in the landing leave nothing for the enemy to destroy
+    assert plan._survivors_lost("balkans", troops, 14.0) == 0.0
 
 
 @pytest.mark.parametrize("text, message", [

@@ -1428,7 +1428,8 @@ class CombatPlan:
         """Whether a landing is worth its expected losses, counting the transports left in
         zones the enemy can strike even with the ships that stay there too (at the
         `landing-risk` share of their cost: all of it by default, as transports left alone
-        are sunk without a fight, §5.5.3.2), against the shore's income for the rounds the
+        are sunk without a fight, §5.5.3.2), and the troops the enemy is likely to destroy on
+        the shore next turn (`_survivors_lost`), against the shore's income for the rounds the
         troops are likely to hold it (`_rounds_held`)."""
         state = self.state
         lost, killed = expected_losses(forces(state, chosen), defence)
@@ -1441,7 +1442,8 @@ class CombatPlan:
             return False
         risk = self.player.landing_risk(self.nation)
         held = self._rounds_held(shore, chosen, lost)
-        return chance * (killed + held * self._worth(shore)) >= lost * (1.2 - chance) + exposed * risk
+        gain = killed + held * self._worth(shore) - self._survivors_lost(shore, chosen, lost)
+        return chance * gain >= lost * (1.2 - chance) + exposed * risk
 
     def _rounds_held(self, shore: str, chosen: list[Piece], lost: float) -> float:
         """The rounds of the shore's income a landing wins: one, and up to ROUNDS_HELD more as
@@ -1449,18 +1451,41 @@ class CombatPlan:
         with next turn (none once that strike is twice their defence). Troops landed on a
         far shore the enemy can mass against (Japan's in Alaska) win a round; those on an
         island the enemy cannot reach win the whole of it."""
+        _, defence, strike = self._next_strike(shore, chosen, lost)
+        if not defence:
+            return 1.0
+        return 1 + ROUNDS_HELD * (1 - self._lost_next(defence, strike))
+
+    def _survivors_lost(self, shore: str, chosen: list[Piece], lost: float) -> float:
+        """The cost of the landed troops the enemy's strike on the shore next turn is likely
+        to destroy, less what they take with them: as likely lost as the shore (all of them
+        once the strike is twice their defence), each round of that battle the strike's hits
+        against theirs, so they are worth defence/strike of themselves in enemy losses. Troops
+        landed where they cannot stand (Americans in the Balkans beside the German army) are
+        thrown away, however little they lose on landing."""
+        surviving, defence, strike = self._next_strike(shore, chosen, lost)
+        if not surviving or strike <= defence:
+            return 0.0
+        return self._lost_next(defence, strike) * surviving * (1 - defence / strike)
+
+    @staticmethod
+    def _lost_next(defence: float, strike: float) -> float:
+        """How likely troops of this defence (expected hits a round) lose a shore to an enemy
+        strike of this many: not while they defend with as much, surely at twice it."""
+        return min(1.0, max(0.0, strike / defence - 1))
+
+    def _next_strike(self, shore: str, chosen: list[Piece], lost: float) -> tuple[float, float, float]:
+        """(the cost of the landed troops likely to survive the landing, their defence in
+        expected hits a round, all the enemy could strike the shore with next turn)."""
         state = self.state
         troops = [p for p in chosen if state.data.types[p.type].domain == "land"]
         cost = sum(state.data.types[p.type].cost for p in troops)
         if not cost:
-            return 1.0
-        surviving = max(0.0, cost - lost) / cost
-        defence = surviving * sum(state.profiles(p.owner)[p.type].value(False) / 6 for p in troops)
-        strike = self.player.survey.attack[state.data.board.number[shore]]
-        if not defence:
-            return 1.0
-        lost_next = min(1.0, max(0.0, strike / defence - 1))
-        return 1 + ROUNDS_HELD * (1 - lost_next)
+            return 0.0, 0.0, 0.0
+        surviving = max(0.0, cost - lost)
+        defence = surviving / cost * sum(state.profiles(p.owner)[p.type].value(False) / 6
+                                         for p in troops)
+        return surviving, defence, self.player.survey.attack[state.data.board.number[shore]]
 
     def _safe_landing(self, zone: str, joining: Sequence[Piece] = ()) -> bool:
         """Whether transports landing troops from `zone` (where they stay, §7.3.6) are safe
