@@ -263,6 +263,31 @@ def test_a_landing_is_worth_the_rounds_its_troops_can_hold_the_shore():
     assert plan._rounds_held("borneo", infantry, 9.0) == 1.0
 
 
+def test_an_ally_s_transports_are_guarded_where_the_fleet_makes_them_safe(system42):
+    """1942, Italy's noncombat move: three loaded German transports lie alone in sz-13, the
+    Italian battleship and two cruisers one zone away in sz-14, and the only Allied unit that
+    could strike sz-13 before Germany moves again is one British bomber. The German transports
+    cannot move on Italy's turn, so the Italian fleet joins them, where it makes them safe; it
+    used to stay in sz-14, and in the games of that version such transports sat alone under the
+    bomber once the Italian fleet left them (one game lost sixteen loaded German transports to
+    one American bomber in round 14)."""
+    game = until(new_game(system42), "italy", "noncombat-move")
+    clear(game, "sz-13")
+    for found in game.pieces.values():
+        for piece in list(found):
+            if game.side(piece.owner) == "allies" and game.data.types[piece.type].domain in ("air", "sea"):
+                found.remove(piece)
+    put(game, "united-kingdom", "united-kingdom", "bomber")
+    for transport in put(game, "sz-13", "germany", "transport", 3):
+        for type_ in ("infantry", "armour"):
+            game.new_piece("germany", type_, "sz-13", aboard=transport)
+    recount(game)
+    actions = play_phase(game, system42, "axis")
+    assert ("move", "sz-14", "battleship", "", "sz-13", 1, "") in actions
+    assert ("move", "sz-14", "cruiser", "", "sz-13", 2, "") in actions
+    assert lone_and_in_reach(game, "axis") == []
+
+
 def american_troops_off_the_balkans(system42):
     """1942, the United States' first combat move: two American transports in sz-14, each with
     an infantry and an artillery aboard, beside an empty Balkans, with the German and Italian

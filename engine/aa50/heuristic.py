@@ -1776,16 +1776,25 @@ class NoncombatPlan:
         factories = {z for f, piece in state.factories.items()
                      if state.control.get(f) == self.nation for z in board.coasts.get(f, ())}
         # first the transports that may not move (they landed troops) and the new ones to be
-        # placed: warships guard them where they can
+        # placed: warships guard them where they can; then an ally's, which the enemy may
+        # strike before that ally moves again (the fleet may not leave them alone where it
+        # could make them safe; where it cannot, that is the ally's to weigh)
+        side = state.side(self.nation)
         staying: dict[str, int] = defaultdict(int)
+        allied: set[str] = set()
         for found in state.pieces.values():
             for p in found:
-                if p.owner == self.nation and state.data.types[p.type].capacity \
-                        and p.space in board.sea and not state.movable(p):
+                if not state.data.types[p.type].capacity or p.space not in board.sea:
+                    continue
+                if p.owner == self.nation and not state.movable(p):
                     staying[p.space] += 1
+                elif p.owner != self.nation and state.side(p.owner) == side:
+                    allied.add(p.space)
         for zone in sorted(staying):
             if not self._escort(zone):
                 self.exposed[zone] += staying[zone]
+        for zone in sorted(allied - set(staying)):
+            self._escort(zone)
         if self.player.convoy is not None and state.pool[self.nation].get("transport"):
             self._escort(self.player.convoy)
         sailing = {}
