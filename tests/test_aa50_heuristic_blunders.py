@@ -267,10 +267,11 @@ def test_an_ally_s_transports_are_guarded_where_the_fleet_makes_them_safe(system
     """1942, Italy's noncombat move: three loaded German transports lie alone in sz-13, the
     Italian battleship and two cruisers one zone away in sz-14, and the only Allied unit that
     could strike sz-13 before Germany moves again is one British bomber. The German transports
-    cannot move on Italy's turn, so the Italian fleet joins them, where it makes them safe; it
-    used to stay in sz-14, and in the games of that version such transports sat alone under the
-    bomber once the Italian fleet left them (one game lost sixteen loaded German transports to
-    one American bomber in round 14)."""
+    cannot move on Italy's turn, and transports alone are sunk without a fight (§5.5.3.2), so
+    the Italian fleet joins them, where it makes them safe; it used to stay in sz-14, and in
+    the games of that version such transports sat alone under the bomber once the Italian
+    fleet left them (one game lost sixteen loaded German transports to one American bomber in
+    round 14)."""
     game = until(new_game(system42), "italy", "noncombat-move")
     clear(game, "sz-13")
     for found in game.pieces.values():
@@ -307,8 +308,9 @@ def test_troops_are_not_landed_where_the_enemy_destroys_them_next_turn(system42)
     """The Balkans are free for the taking, but everything Germany and Italy could strike them
     with next turn (11.5 hits a round) is more than eight times what the four landed units
     defend with (1.33): the landing wins one round of the Balkans' income and throws away 14
-    IPC of troops. Even with the transports priced at nothing (`landing-risk=0`), no troops
-    land there; they used to."""
+    IPC of troops in an amphibious assault (§5.4.3) that takes nothing from the enemy. Even
+    with the transports priced at nothing (`landing-risk=0`), no troops land there; they used
+    to."""
     game = american_troops_off_the_balkans(system42)
     player = make_player("heuristic:landing-risk=0", system42, "allies", np.random.default_rng(1))
     plan = player.plans(game)[0]
