@@ -13,7 +13,8 @@ from test_aa50_game import clear, new_game, put, recount, until
 from test_aa50_heuristic import play_phase
 
 from engine.aa50 import economy
-from engine.aa50.heuristic import CombatPlan, Survey, landing_risks, sea_distances
+from engine.aa50.estimate import win_chance
+from engine.aa50.heuristic import SAFE_ODDS, CombatPlan, Survey, landing_risks, sea_defence, sea_distances
 from engine.options import SettingError
 from engine.players import check_spec, make_player
 from engine.system import load_system
@@ -287,6 +288,37 @@ def test_an_ally_s_transports_are_guarded_where_the_fleet_makes_them_safe(system
     assert ("move", "sz-14", "battleship", "", "sz-13", 1, "") in actions
     assert ("move", "sz-14", "cruiser", "", "sz-13", 2, "") in actions
     assert lone_and_in_reach(game, "axis") == []
+
+
+def test_an_ally_s_fleet_guards_a_transport_only_until_the_ally_moves(system42):
+    """1942, Germany's noncombat move: a German transport alone in sz-13, and the only Allied
+    unit that could strike the seas around it an American bomber. In sz-14 the Italian fleet
+    would beat the bomber, but Italy moves before the United States (§5, the 1942 order of
+    play: Germany, United Kingdom, Italy, United States), and a fleet that sails on Italy's turn leaves the
+    transport alone, to be sunk without a fight (§5.5.3.2); so sz-14 is not safe for Germany's
+    transport, and it sails with the German cruiser out of the bomber's reach instead. It used
+    to join the Italian fleet: in the games of that version a German transport was sunk so by
+    an American bomber in round 1 of about a third of the 1942 games."""
+    game = until(new_game(system42), "germany", "noncombat-move")
+    clear(game, "sz-13", "sz-16")
+    for found in game.pieces.values():
+        for piece in list(found):
+            domain = game.data.types[piece.type].domain
+            if (game.side(piece.owner) == "allies" and domain in ("air", "sea")) \
+                    or (piece.owner == "germany" and domain == "sea"):
+                found.remove(piece)
+    put(game, "eastern-united-states", "united-states", "bomber")
+    (transport,) = put(game, "sz-13", "germany", "transport")
+    put(game, "sz-16", "germany", "cruiser")
+    recount(game)
+    survey = Survey(game, "germany")
+    assert win_chance(survey.sea_danger("sz-14"), sea_defence(game, "sz-14", "germany")) < SAFE_ODDS
+    assert survey.enemies_after("italy") == {"united-states", "china", "soviet-union"}
+    assert not survey.safe_at_sea("sz-14")
+    play_phase(game, system42, "axis")
+    assert transport.space not in ("sz-13", "sz-14")
+    assert survey.safe_at_sea(transport.space)
+    assert any(p.owner == "germany" and p.type == "cruiser" for p in game.pieces[transport.space])
 
 
 def american_troops_off_the_balkans(system42):

@@ -859,16 +859,60 @@ class Survey:
                 row = matrix[position[space]] <= moves
             for i in np.flatnonzero(row):
                 counts[zones[i]][(owner, type_)] += n
+        self._danger_counts = {zone: dict(found) for zone, found in counts.items()}
         return dict(counts)
 
     def safe_at_sea(self, zone: str, escort: Sequence[tuple[Fighter, float]] = ()) -> bool:
         """Whether transports may wait in `zone`: no enemy could strike it next turn, or the
-        side's warships there (and `escort`) would likely beat all that could."""
+        side's warships there (and `escort`) would likely beat all that could (`guarded`)."""
+        if not self.sea_danger(zone):
+            return True
+        state = self.state
+        warships = [p for p in state.pieces[zone] if state.side(p.owner) == state.side(self.nation)
+                    and not state.data.types[p.type].capacity]
+        own = forces(state, [p for p in warships if p.owner == self.nation], attacking=False)
+        return self.guarded(zone, sea_defence(state, zone, self.nation) + list(escort),
+                            own + list(escort), {p.owner for p in warships} - {self.nation})
+
+    def guarded(self, zone: str, defence: list, own: list, allies: set[str]) -> bool:
+        """Whether the side's warships in `zone` (`defence`; `own`, the nation's among them;
+        `allies`, the other nations with warships there) would likely beat all the enemy
+        could strike it with next turn (`strike_chance`)."""
+        return self.strike_chance(zone, defence, own, allies) < SAFE_ODDS
+
+    def strike_chance(self, zone: str, defence: list, own: list, allies: set[str]) -> float:
+        """The chance that all the enemy could strike `zone` with next turn beats the side's
+        warships there (`defence`; `own`, the nation's among them; `allies`, the other nations
+        with warships there). An ally's warships guard only until the ally's own turn: against
+        the enemies that move after it and before this nation's next turn, the nation's own
+        must do (Italy's fleet, which sails on its turn, leaves a German transport to the
+        American bomber that follows)."""
         danger = self.sea_danger(zone)
         if not danger:
-            return True
-        defence = sea_defence(self.state, zone, self.nation) + list(escort)
-        return bool(defence) and win_chance(danger, defence) < SAFE_ODDS
+            return 0.0
+        chance = win_chance(danger, defence) if defence else 1.0
+        later = set().union(*(self.enemies_after(ally) for ally in allies))
+        danger = self.sea_danger_from(zone, later) if later else []
+        if danger:
+            chance = max(chance, win_chance(danger, own) if own else 1.0)
+        return chance
+
+    def enemies_after(self, ally: str) -> set[str]:
+        """The enemy nations that move after `ally` and before this nation's next turn."""
+        order = self.state.data.order
+        start = order.index(self.nation)
+        coming = order[start + 1:] + order[:start]
+        if ally not in coming:
+            return set()
+        side = self.state.side(self.nation)
+        return {n for n in coming[coming.index(ally) + 1:] if self.state.side(n) != side}
+
+    def sea_danger_from(self, zone: str, nations: set[str]) -> list[tuple[Fighter, float]]:
+        """`sea_danger` of these nations' units alone."""
+        if self._sea_danger is None:
+            self._sea_danger = self._strikes_at_sea()
+        return [(self._fighters[key], n) for key, n in sorted(self._danger_counts.get(zone, {}).items())
+                if key[0] in nations]
 
 
 def objective_spaces(state, nation: str) -> set[str]:
@@ -1492,14 +1536,15 @@ class CombatPlan:
         there: with the side's ships that stay (not those sent to attack elsewhere) and the
         ships `joining` them."""
         state = self.state
-        danger = self.player.survey.sea_danger(zone)
-        if not danger:
+        survey = self.player.survey
+        if not survey.sea_danger(zone):
             return True
         staying = [p for p in state.pieces[zone] if state.side(p.owner) == self.side
                    and not state.data.types[p.type].capacity and p.uid not in self.used
-                   and p not in joining]
-        defence = forces(state, staying + list(joining), attacking=False)
-        return bool(defence) and win_chance(danger, defence) < SAFE_ODDS
+                   and p not in joining] + list(joining)
+        return survey.guarded(zone, forces(state, staying, attacking=False),
+                              forces(state, [p for p in staying if p.owner == self.nation], attacking=False),
+                              {p.owner for p in staying} - {self.nation})
 
     def _bombarding(self, zones: set[str], most: int) -> list[tuple[Piece, str]]:
         """Idle battleships and cruisers that can join the transports in their landing zones
@@ -1849,7 +1894,7 @@ class NoncombatPlan:
         nation's warships that can join it as escort; else the safe zone within reach
         nearest it (putting its troops ashore there only on the same shore), else the least
         dangerous one."""
-        state, survey = self.state, self.survey
+        state = self.state
         board = state.data.board
         if self._escort(zone):
             return zone, target
@@ -1862,17 +1907,19 @@ class NoncombatPlan:
             chosen = min(safe, key=lambda z: (sea[zone].get(z, FAR), reach[z], z))
             self._escort(chosen)
         else:
-            chosen = min(options, key=lambda z: (win_chance(survey.sea_danger(z),
-                                                            self._defence(z)), reach[z], z))
+            # where every zone is deadly, the one an ally's fleet still guards for a while
+            chosen = min(options, key=lambda z: (self._strike_chance(z), win_chance(
+                self.survey.sea_danger(z), self._defence(z)), reach[z], z))
         return chosen, target if target in board.shores[chosen] else ""
 
-    def _defence(self, zone: str, extra: list | tuple = ()) -> list[tuple[Fighter, float]]:
+    def _defence(self, zone: str, extra: list | tuple = (), own: bool = False) -> list[tuple[Fighter, float]]:
         """The side's defence in a sea zone after this move: the nation's warships that stay
-        or are sent there, its allies' ships, and `extra` groups."""
+        or are sent there, its allies' ships (not with `own`), and `extra` groups."""
         state = self.state
         # the nation's own aircraft are not counted: each lands where its own move takes it
         # (`_cover` seats fighters on a carrier that guards transports)
         staying = [p for p in state.pieces[zone] if state.side(p.owner) == state.side(self.nation)
+                   and (p.owner == self.nation or not own)
                    and not state.data.types[p.type].capacity
                    and not (p.owner == self.nation and state.data.types[p.type].domain == "air")
                    and not any(p in group for group in self.fleet.values())]
@@ -1881,19 +1928,28 @@ class NoncombatPlan:
                 staying += group
         return forces(state, staying, attacking=False)
 
+    def _guarded(self, zone: str, extra: list | tuple = ()) -> bool:
+        """Whether transports are safe in `zone` after this move, with `extra` groups too."""
+        return self._strike_chance(zone, extra) < SAFE_ODDS
+
+    def _strike_chance(self, zone: str, extra: list | tuple = ()) -> float:
+        """`Survey.strike_chance` in `zone` after this move, with `extra` groups too: an
+        ally's warships guard only until the ally's turn."""
+        state = self.state
+        allies = {p.owner for p in state.pieces[zone] if p.owner != self.nation
+                  and state.side(p.owner) == state.side(self.nation)
+                  and not state.data.types[p.type].capacity}
+        return self.survey.strike_chance(zone, self._defence(zone, extra),
+                                         self._defence(zone, extra, own=True), allies)
+
     def _escort(self, zone: str, claim: bool = True) -> bool:
         """Whether transports are safe in `zone` after this move; the nation's free warships
         that can reach it are counted, and sent there (`claim`) when they are needed."""
-        survey = self.survey
-        danger = survey.sea_danger(zone)
-        if not danger:
-            return True
-        if self._defence(zone) and win_chance(danger, self._defence(zone)) < SAFE_ODDS:
+        if self._guarded(zone):
             return True
         free = [key for key, group in self.fleet.items() if key not in self.escorting
                 and (key[0] == zone or zone in self._reach(key, group))]
-        defence = self._defence(zone, free)
-        if not defence or win_chance(danger, defence) >= SAFE_ODDS:
+        if not self._guarded(zone, free):
             return False
         if claim:
             for key in free:
