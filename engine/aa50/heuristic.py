@@ -878,19 +878,22 @@ class Survey:
         """Whether the side's warships in `zone` (`defence`; `own`, the nation's among them;
         `allies`, the other nations with warships there) would likely beat all the enemy
         could strike it with next turn (`strike_chance`)."""
-        return self.strike_chance(zone, defence, own, allies) < SAFE_ODDS
+        return self.strike_chance(zone, defence, own, allies, SAFE_ODDS) < SAFE_ODDS
 
-    def strike_chance(self, zone: str, defence: list, own: list, allies: set[str]) -> float:
+    def strike_chance(self, zone: str, defence: list, own: list, allies: set[str],
+                      enough: float = 1.0) -> float:
         """The chance that all the enemy could strike `zone` with next turn beats the side's
         warships there (`defence`; `own`, the nation's among them; `allies`, the other nations
         with warships there). An ally's warships guard only until the ally's own turn: against
         the enemies that move after it and before this nation's next turn, the nation's own
         must do (Italy's fleet, which sails on its turn, leaves a German transport to the
-        American bomber that follows)."""
+        American bomber that follows). A chance of `enough` or more is not refined."""
         danger = self.sea_danger(zone)
         if not danger:
             return 0.0
         chance = win_chance(danger, defence) if defence else 1.0
+        if chance >= enough:
+            return chance
         later = set().union(*(self.enemies_after(ally) for ally in allies))
         danger = self.sea_danger_from(zone, later) if later else []
         if danger:
@@ -1930,17 +1933,19 @@ class NoncombatPlan:
 
     def _guarded(self, zone: str, extra: list | tuple = ()) -> bool:
         """Whether transports are safe in `zone` after this move, with `extra` groups too."""
-        return self._strike_chance(zone, extra) < SAFE_ODDS
+        return self._strike_chance(zone, extra, SAFE_ODDS) < SAFE_ODDS
 
-    def _strike_chance(self, zone: str, extra: list | tuple = ()) -> float:
+    def _strike_chance(self, zone: str, extra: list | tuple = (), enough: float = 1.0) -> float:
         """`Survey.strike_chance` in `zone` after this move, with `extra` groups too: an
         ally's warships guard only until the ally's turn."""
+        if not self.survey.sea_danger(zone):
+            return 0.0
         state = self.state
         allies = {p.owner for p in state.pieces[zone] if p.owner != self.nation
                   and state.side(p.owner) == state.side(self.nation)
                   and not state.data.types[p.type].capacity}
         return self.survey.strike_chance(zone, self._defence(zone, extra),
-                                         self._defence(zone, extra, own=True), allies)
+                                         self._defence(zone, extra, own=True), allies, enough)
 
     def _escort(self, zone: str, claim: bool = True) -> bool:
         """Whether transports are safe in `zone` after this move; the nation's free warships
