@@ -17,7 +17,7 @@ import numpy as np
 from .plot_text import draw_text_as_written
 from .report import display_names
 from .report_compare import _p, _pct, _pts, _shift_interval, comparison_verdict
-from .report_html import SIDE_COLOURS, _colours, _figure, _save, write_report, write_text
+from .report_html import SIDE_COLOURS, _colours, _figure, _save, figures_html, write_report, write_text
 
 STYLE = """body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
 table { border-collapse: collapse; margin: 1em 0; }
@@ -25,6 +25,13 @@ td, th { border-bottom: 1px solid #ddd; padding: .3em .8em; text-align: left; }
 .verdict { font-size: 1.25em; font-weight: 600; }
 figure { margin: 1em 0; } img { max-width: 100%; }
 .meta { color: #666; }"""
+
+# the plots of a comparison show the two scenarios side by side
+COMPARED = {
+    "outcome.png": "who wins in each of the two scenarios, with 95% intervals",
+    "income.png": "income by round in the two scenarios: each nation's median",
+    "victory-cities.png": "victory cities by round in the two scenarios: each side's median",
+}
 
 
 def write_comparison_report(comparison: dict, scenario, other, folder: Path) -> Path:
@@ -168,7 +175,7 @@ def _comparison_page(comparison: dict, names: dict, plots: list[str]) -> str:
                          f"<table><tr><th>change</th>{heads}</tr>{ablation_rows}</table>")
     elif ablation.get("note"):
         ablation_html = f"<p>Ablation: {esc(ablation['note'])}</p>"
-    figures = "".join(f'<figure><img src="{esc(p)}" alt="{esc(p)}"></figure>' for p in plots)
+    figures = figures_html(plots, COMPARED)
     title = f"{new['scenario']} against {old['scenario']}"
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{esc(title)}</title>

@@ -21,6 +21,28 @@ from .report import _verdict, display_names, plain_value
 SIDE_COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
 
 
+# what each plot shows, for readers who cannot see it (the image's alternative text)
+PLOT_DESCRIPTIONS = {
+    "outcome.png": "who wins: the share of the games each side wins, with its 95% interval",
+    "length.png": "game length: how many games ended in each round",
+    "army-value.png": "army value by round: each side's median, of the games still running",
+    "income.png": "income by round: each nation's median, of the games still running",
+    "victory-cities.png": "victory cities by round: each side's median, of the games still running",
+    "map.png": "where the fighting was: the spaces that changed hands most, on the map",
+    "ablation.png": "each group of changes applied alone to the parent: the shift it gives each "
+                    "side, with its 95% interval",
+}
+
+
+def figures_html(plots: list[str], descriptions: dict[str, str] | None = None) -> str:
+    """The plots as HTML figures, each described in words (`descriptions`, else
+    `PLOT_DESCRIPTIONS`)."""
+    known = PLOT_DESCRIPTIONS | (descriptions or {})
+    return "".join(f'<figure><img src="{html.escape(p)}" '
+                   f'alt="{html.escape(known.get(p, p.removesuffix(".png").replace("-", " ")))}"></figure>'
+                   for p in plots)
+
+
 def _payouts_head(terms: dict) -> str:
     heading = html.escape(terms.get("payouts", "bonuses paid"))
     unit = html.escape(f" ({terms['unit']})" if terms.get("unit") else "")
@@ -315,7 +337,7 @@ def _page(report: dict, names: dict[str, str], plots: list[str]) -> str:
     errors = "".join(f"<li>game {e['game']}: {esc(e['error'].splitlines()[0])} "
                      f"(replay: <code>{esc(str(e['replay']))}</code>)</li>"
                      for e in report["errors"])
-    figures = "".join(f'<figure><img src="{esc(p)}" alt="{esc(p)}"></figure>' for p in plots)
+    figures = figures_html(plots)
     options = ", ".join(f"{esc(k.replace('_', '-'))}={esc(plain_value(v))}"
                         for k, v in (meta.get("options") or {}).items())
     players = ", ".join(f"{esc(names.get(k, k))}: {esc(v)}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -126,6 +127,14 @@ def test_compare_as_text_markdown_and_pages(capsys, tmp_path):
         assert (tmp_path / "page" / name).is_file(), name
     page = (tmp_path / "page" / "index.html").read_text(encoding="utf-8")
     assert "duel-reinforced against duel" in page and "space sz-1 changed" in page
+    # every plot is described in words for a reader who cannot see it, not named by its file
+    alts = re.findall(r'<img src="[^"]+" alt="([^"]+)"', page)
+    assert alts[:2] == ["who wins in each of the two scenarios, with 95% intervals",
+                        "each group of changes applied alone to the parent: the shift it gives "
+                        "each side, with its 95% interval"]
+    assert not any(alt.endswith(".png") for alt in alts)
+    single = (tmp_path / "page" / "new" / "index.html").read_text(encoding="utf-8")
+    assert 'alt="who wins: the share of the games each side wins, with its 95% interval"' in single
     code, out, _ = run(capsys, "compare", REINFORCED, "--games", 60, *GAME,
                        "--format", "markdown", "--ablation", "none")
     assert code == 0 and out.startswith("### duel-reinforced against duel\n")
