@@ -868,11 +868,10 @@ class Survey:
         if not self.sea_danger(zone):
             return True
         state = self.state
-        warships = [p for p in state.pieces[zone] if state.side(p.owner) == state.side(self.nation)
-                    and not state.data.types[p.type].capacity]
-        own = forces(state, [p for p in warships if p.owner == self.nation], attacking=False)
-        return self.guarded(zone, sea_defence(state, zone, self.nation) + list(escort),
-                            own + list(escort), {p.owner for p in warships} - {self.nation})
+        defence, own, allies = guards(state, self.nation, [
+            p for p in state.pieces[zone] if state.side(p.owner) == state.side(self.nation)
+            and not state.data.types[p.type].capacity])
+        return self.guarded(zone, defence + list(escort), own + list(escort), allies)
 
     def guarded(self, zone: str, defence: list, own: list, allies: set[str]) -> bool:
         """Whether the side's warships in `zone` (`defence`; `own`, the nation's among them;
@@ -916,6 +915,14 @@ class Survey:
             self._sea_danger = self._strikes_at_sea()
         return [(self._fighters[key], n) for key, n in sorted(self._danger_counts.get(zone, {}).items())
                 if key[0] in nations]
+
+
+def guards(state, nation: str, warships: list[Piece]) -> tuple[list, list, set[str]]:
+    """The side's `warships` in a zone as `Survey.guarded` reads them: their defence, the
+    nation's own among it, and the allies that own the rest."""
+    return (forces(state, warships, attacking=False),
+            forces(state, [p for p in warships if p.owner == nation], attacking=False),
+            {p.owner for p in warships} - {nation})
 
 
 def objective_spaces(state, nation: str) -> set[str]:
@@ -1545,9 +1552,7 @@ class CombatPlan:
         staying = [p for p in state.pieces[zone] if state.side(p.owner) == self.side
                    and not state.data.types[p.type].capacity and p.uid not in self.used
                    and p not in joining] + list(joining)
-        return survey.guarded(zone, forces(state, staying, attacking=False),
-                              forces(state, [p for p in staying if p.owner == self.nation], attacking=False),
-                              {p.owner for p in staying} - {self.nation})
+        return survey.guarded(zone, *guards(state, self.nation, staying))
 
     def _bombarding(self, zones: set[str], most: int) -> list[tuple[Piece, str]]:
         """Idle battleships and cruisers that can join the transports in their landing zones
